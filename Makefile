@@ -1,0 +1,40 @@
+# Two entry points for a fresh machine: `make demo` and `make test` (see README).
+# Everything is installed from lock files: tools/uv-requirements.txt (hash-pinned uv),
+# uv.lock (Python, with hashes) and qualify/package-lock.json (pi-ai, with integrity hashes).
+
+PYTHON ?= python3
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+RUN := $(UV) run --frozen --no-sync
+
+.PHONY: setup demo test lint typecheck unit clean
+
+$(UV): tools/uv-requirements.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check --require-hashes -r tools/uv-requirements.txt
+	touch $(UV)
+
+$(VENV)/.synced: $(UV) uv.lock pyproject.toml
+	$(UV) sync --frozen --quiet
+	touch $@
+
+setup: $(VENV)/.synced
+
+demo: setup
+	$(RUN) clearing-analysis demo
+
+lint: setup
+	$(RUN) ruff check src tests bench
+	$(RUN) ruff format --check src tests bench
+
+typecheck: setup
+	$(RUN) mypy
+
+unit: setup
+	$(RUN) pytest -q
+
+test: lint typecheck unit
+
+clean:
+	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,22 @@
+"""The `clearing-analysis` command: a thin typer layer over the library.
+
+Each command lives in its own module, parses arguments, calls one library function and maps
+`AnalysisError` to a fixed code and exit status through `cli._exit.fatal`. Commands register
+themselves on `app` when their module is imported below; only working commands are exposed.
+"""
+
+from __future__ import annotations
+
+from clearing_analysis.cli._app import app
+from clearing_analysis.cli._exit import run_guarded
+
+# Command modules (each registers on `app`).
+from clearing_analysis.cli import demo as _demo  # noqa: F401  isort: skip
+
+
+def main() -> None:
+    """Console-script entry point."""
+    run_guarded(app)
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,23 @@
+"""Journal decoding: native v2 journal files into typed records (docs/formats/journal-v2.md)."""
+
+from clearing_analysis.journal.decode import (
+    DecodedJournal,
+    DecodeResult,
+    InvalidReason,
+    JournalOutcome,
+    RejectedJournal,
+    decode_bytes,
+    decode_file,
+    decode_stream,
+)
+
+__all__ = [
+    "DecodeResult",
+    "DecodedJournal",
+    "InvalidReason",
+    "JournalOutcome",
+    "RejectedJournal",
+    "decode_bytes",
+    "decode_file",
+    "decode_stream",
+]
