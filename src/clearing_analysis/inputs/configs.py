@@ -1,0 +1,212 @@
+"""Strict decoders for routes.json, --agent-config and --app-allowlist (R-CLI-1, R-EL-3, R-EL-5).
+
+Each file decodes whole into frozen typed objects or raises `InputInvalidError` with a fixed
+detail code; no value from the file is ever echoed. Formats: docs/formats/routes.md,
+docs/formats/agent-config.md, docs/formats/app-allowlist.md; schemas in policy/schemas/.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from clearing_analysis import strictjson
+from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.policy import limits
+
+
+class Api(enum.StrEnum):
+    """The four supported provider APIs (seed, "Input contracts")."""
+
+    ANTHROPIC_MESSAGES = "anthropic-messages"
+    OPENAI_RESPONSES = "openai-responses"
+    OPENAI_CODEX_RESPONSES = "openai-codex-responses"
+    OPENAI_COMPLETIONS = "openai-completions"
+
+
+PositiveInt = Annotated[int, msgspec.Meta(gt=0, le=2**53 - 1)]
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
+NonNegativeNumber = Annotated[float, msgspec.Meta(ge=0)]
+PositiveNumber = Annotated[float, msgspec.Meta(gt=0)]
+NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
+Sha256Hex = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+    """Immutable, no unknown fields, camelCase on the wire."""
+
+
+class TokenWeights(_Strict, frozen=True):
+    """Per-token-type weights: prices per million tokens, or quota units per token."""
+
+    input: NonNegativeNumber
+    cache_read: NonNegativeNumber
+    cache_write: NonNegativeNumber
+    output: NonNegativeNumber
+
+
+class Route(_Strict, frozen=True):
+    """One entry of routes.json: homogeneous modeling assumptions for one API's history."""
+
+    api: Api
+    trigger_tokens: PositiveInt
+    drain_tokens: NonNegativeInt
+    summary_input_tokens: NonNegativeInt
+    summary_output_tokens: NonNegativeInt
+    cache_lifetime_ms: NonNegativeInt | Literal["unknown"]
+    cache_margin_ms: NonNegativeInt
+    prices: TokenWeights
+    quota: TokenWeights
+    quota_budget: PositiveNumber
+
+
+class Routes(msgspec.Struct, frozen=True):
+    """The decoded routes file: at most one route per API."""
+
+    by_api: Mapping[Api, Route]
+
+
+class McpTool(_Strict, frozen=True):
+    """One tool name exposed by a configured MCP server."""
+
+    exposed_name: NonEmptyStr
+
+
+class Attestation(_Strict, frozen=True):
+    """Owner attestation of the enabled built-ins and the complete MCP inventory."""
+
+    builtins: list[NonEmptyStr]
+    mcp_tools: Literal["none"] | list[McpTool]
+
+    def proves_builtin(self, tool_name: str) -> bool:
+        """A built-in is proven when enabled and no MCP tool is exposed under its name."""
+        if tool_name not in self.builtins:
+            return False
+        if self.mcp_tools == "none":
+            return True
+        return all(tool.exposed_name != tool_name for tool in self.mcp_tools)
+
+
+class RunProof(Attestation, frozen=True):
+    """An attestation for exactly one run."""
+
+    run_id: NonEmptyStr
+
+
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    """Either one attestation for the whole period or per-run proofs keyed by run id."""
+
+    period: Attestation | None
+    per_run: Mapping[str, Attestation] | None
+
+    def attestation_for(self, run_id: str) -> Attestation | None:
+        """The proof that covers `run_id`, if any (missing inventory is not proof)."""
+        if self.per_run is not None:
+            return self.per_run.get(run_id)
+        return self.period
+
+
+class AllowlistEntry(_Strict, frozen=True):
+    """A reviewed read-only MCP app tool, pinned to its server identity digest."""
+
+    server: NonEmptyStr
+    tool: NonEmptyStr
+    server_identity_digest: Sha256Hex
+    read_only: Literal[True]
+
+
+@dataclass(frozen=True, slots=True)
+class AppAllowlist:
+    """The decoded allowlist: exact (server, tool, digest) triples."""
+
+    entries: frozenset[tuple[str, str, str]]
+
+    def allows(self, server: str, tool: str, digest: str) -> bool:
+        """Exact match on all three parts; a repointed digest no longer matches."""
+        return (server, tool, digest) in self.entries
+
+
+def _read_json(path: Path, file_code: str) -> Any:
+    max_bytes = limits().max_config_file_bytes
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(max_bytes + 1)
+    except OSError:
+        raise InputInvalidError(f"{file_code}_UNREADABLE") from None
+    if len(raw) > max_bytes:
+        raise InputInvalidError(f"{file_code}_TOO_LARGE")
+    try:
+        return strictjson.loads(raw, max_depth=limits().max_nesting_depth)
+    except strictjson.JsonRejected as rejected:
+        raise InputInvalidError(f"{file_code}_{rejected.reason}") from None
+
+
+def _convert(value: Any, type_: Any, file_code: str) -> Any:
+    try:
+        return strictjson.to_struct(value, type_)
+    except strictjson.JsonRejected as rejected:
+        raise InputInvalidError(f"{file_code}_{rejected.reason}") from None
+
+
+def parse_routes(value: Any) -> Routes:
+    """Routes from parsed JSON: a non-empty array, one entry per API, exactly the seed's fields."""
+    routes: list[Route] = _convert(value, list[Route], "ROUTES")
+    if not routes:
+        raise InputInvalidError("ROUTES_EMPTY")
+    by_api: dict[Api, Route] = {}
+    for route in routes:
+        if route.api in by_api:
+            raise InputInvalidError("ROUTES_DUPLICATE_API")
+        by_api[route.api] = route
+    return Routes(by_api=by_api)
+
+
+def load_routes(path: Path) -> Routes:
+    """Decode routes.json."""
+    return parse_routes(_read_json(path, "ROUTES"))
+
+
+def parse_agent_config(value: Any) -> AgentConfig:
+    """An attestation object, or a per-run proof array with unique nonempty run ids."""
+    if isinstance(value, dict):
+        period: Attestation = _convert(value, Attestation, "AGENT_CONFIG")
+        return AgentConfig(period=period, per_run=None)
+    if isinstance(value, list):
+        if not value:
+            raise InputInvalidError("AGENT_CONFIG_EMPTY")
+        if any(not isinstance(entry, dict) or not entry.get("runId") for entry in value):
+            # Contradictory or missing ids invalidate the input rather than pick a first match.
+            raise InputInvalidError("AGENT_CONFIG_RUN_ID_MISSING")
+        proofs: list[RunProof] = _convert(value, list[RunProof], "AGENT_CONFIG")
+        per_run: dict[str, Attestation] = {}
+        for proof in proofs:
+            if proof.run_id in per_run:
+                raise InputInvalidError("AGENT_CONFIG_RUN_ID_DUPLICATE")
+            per_run[proof.run_id] = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
+        return AgentConfig(period=None, per_run=per_run)
+    raise InputInvalidError("AGENT_CONFIG_WRONG_SHAPE")
+
+
+def load_agent_config(path: Path) -> AgentConfig:
+    """Decode --agent-config."""
+    return parse_agent_config(_read_json(path, "AGENT_CONFIG"))
+
+
+def parse_app_allowlist(value: Any) -> AppAllowlist:
+    """A reviewed array of read-only declarations; duplicates are refused as contradictory."""
+    entries: list[AllowlistEntry] = _convert(value, list[AllowlistEntry], "APP_ALLOWLIST")
+    keys = [(e.server, e.tool, e.server_identity_digest) for e in entries]
+    if len(set(keys)) != len(keys):
+        raise InputInvalidError("APP_ALLOWLIST_DUPLICATE")
+    return AppAllowlist(entries=frozenset(keys))
+
+
+def load_app_allowlist(path: Path) -> AppAllowlist:
+    """Decode --app-allowlist."""
+    return parse_app_allowlist(_read_json(path, "APP_ALLOWLIST"))
