@@ -1,8 +1,9 @@
 """Strict JSON for untrusted bytes: one parse, every violation a fixed reason code.
 
-Rules (docs/formats/reason-codes.md): UTF-8 only (no BOM, no invalid sequences), standard
-JSON only (no NaN / Infinity, no number that overflows a double), no duplicate object keys at
-any depth, nesting no deeper than the policy limit. Typed conversion afterwards is done by
+Rules (docs/formats/reason-codes.md): UTF-8 only (no BOM, no invalid sequences, no escaped
+lone surrogate, which no UTF-8 text can hold), standard JSON only (no NaN / Infinity, no number
+that overflows a double), no duplicate object keys at any depth, nesting no deeper than the
+policy limit. Typed conversion afterwards is done by
 `to_struct`, which maps msgspec validation failures to one code as well. No message text from
 the underlying parser ever leaves this module.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, TypeVar
 
 import msgspec
@@ -71,6 +73,29 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
+# A `\uD800`..`\uDFFF` escape anywhere in the raw text: only then can a decoded string hold a
+# lone surrogate (a valid escaped pair decodes to one astral character), so only then walk.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether any key or string value cannot be encoded as UTF-8 (iterative walk)."""
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def loads(raw: bytes, *, max_depth: int) -> Any:
     """Parse one JSON document from bytes under the strict rules above."""
     try:
@@ -92,6 +117,9 @@ def loads(raw: bytes, *, max_depth: int) -> Any:
         raise JsonRejected(NUMBER_OUT_OF_RANGE) from None
     if _depth_exceeds(value, max_depth):
         raise JsonRejected(NESTING_TOO_DEEP)
+    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
+        # Ids and texts are hashed as UTF-8 later (identity.finalized_tool_id, digests).
+        raise JsonRejected(INVALID_UTF8)
     return value
 
 

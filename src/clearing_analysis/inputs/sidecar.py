@@ -9,6 +9,7 @@ of a physical conversation.
 
 from __future__ import annotations
 
+import enum
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
@@ -20,6 +21,20 @@ from clearing_analysis.errors import InputInvalidError, SidecarNotOfflineError
 SQLITE_HEADER_MAGIC = b"SQLite format 3\x00"
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 WAL_FORMAT_VERSION = 2
+SCHEMA_VERSION = "1"
+REQUIRED_TABLES = frozenset(
+    {"sidecar_meta", "conversation_policy", "retained_result", "committed_id_index"}
+)
+
+
+class SidecarReason(enum.StrEnum):
+    """Detail codes behind SIDECAR_NOT_OFFLINE and INPUT_INVALID for the sidecar."""
+
+    COMPANION_PRESENT = "COMPANION_PRESENT"  # SIDECAR_NOT_OFFLINE
+    WAL_MODE = "WAL_MODE"  # SIDECAR_NOT_OFFLINE
+    SIDECAR_UNREADABLE = "SIDECAR_UNREADABLE"  # INPUT_INVALID
+    SIDECAR_NOT_SQLITE = "SIDECAR_NOT_SQLITE"  # INPUT_INVALID
+    SIDECAR_SCHEMA = "SIDECAR_SCHEMA"  # INPUT_INVALID
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,23 +70,23 @@ def companion_present(sidecar: Path) -> bool:
     try:
         with_names = [entry.name for entry in sidecar.parent.iterdir()]
     except OSError:
-        raise InputInvalidError("SIDECAR_UNREADABLE") from None
+        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
     return any(name.casefold() in wanted for name in with_names)
 
 
 def check_offline(sidecar: Path) -> None:
     """Refuse a sidecar that is not a checkpointed, rollback-journal-mode SQLite file."""
     if companion_present(sidecar):
-        raise SidecarNotOfflineError("COMPANION_PRESENT")
+        raise SidecarNotOfflineError(SidecarReason.COMPANION_PRESENT)
     try:
         with sidecar.open("rb") as stream:
             header = stream.read(100)
     except OSError:
-        raise InputInvalidError("SIDECAR_UNREADABLE") from None
+        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER_MAGIC):
-        raise InputInvalidError("SIDECAR_NOT_SQLITE")
+        raise InputInvalidError(SidecarReason.SIDECAR_NOT_SQLITE)
     if header[18] == WAL_FORMAT_VERSION or header[19] == WAL_FORMAT_VERSION:
-        raise SidecarNotOfflineError("WAL_MODE")
+        raise SidecarNotOfflineError(SidecarReason.WAL_MODE)
 
 
 class SidecarView:
@@ -108,24 +123,8 @@ class SidecarView:
                 (finalized_id,),
             ).fetchone()
         except sqlite3.Error:
-            raise InputInvalidError("SIDECAR_SCHEMA") from None
-        if row is None:
-            return None
-        return RetainedRow(
-            state=row[0],
-            byte_length=row[1],
-            sha256=bytes(row[2]),
-            text=row[3],
-            redacted=bool(row[4]),
-            truncated=bool(row[5]),
-            tombstone=bool(row[6]),
-            integrity=row[7],
-            origin_server=row[8],
-            origin_tool=row[9],
-            origin_server_identity_digest=row[10],
-            origin_read_only_hint=None if row[11] is None else bool(row[11]),
-            origin_destructive_hint=None if row[12] is None else bool(row[12]),
-        )
+            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
+        return None if row is None else _retained_row(row)
 
     def conversation_policy(self, physical_conversation_id: str) -> ConversationPolicy | None:
         """The capture policy of one conversation (a copy: callers keep only touched ones)."""
@@ -136,22 +135,102 @@ class SidecarView:
                 (physical_conversation_id,),
             ).fetchone()
         except sqlite3.Error:
-            raise InputInvalidError("SIDECAR_SCHEMA") from None
-        return None if row is None else ConversationPolicy(row[0], row[1])
+            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
+        if row is None:
+            return None
+        since, budget = row
+        if not (_is_count(since) and _is_count(budget)):
+            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+        return ConversationPolicy(since, budget)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_flag(value: object) -> bool:
+    return isinstance(value, int) and value in (0, 1)
+
+
+def _optional_text(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+
+
+def _optional_flag(value: object) -> bool | None:
+    if value is None:
+        return None
+    if not _is_flag(value):
+        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+    return bool(value)
+
+
+def _retained_row(row: tuple[object, ...]) -> RetainedRow:
+    """Typed row, or SIDECAR_SCHEMA when a value breaks policy/sidecar.sql.
+
+    The DDL's STRICT tables and CHECKs already guarantee this for a conforming writer; the
+    checks repeat them because the file is untrusted input (a non-STRICT lookalike table would
+    otherwise hand us a wrong type and crash later instead of yielding a fixed code).
+    """
+    state, byte_length, sha256, text, redacted, truncated, tombstone, integrity = row[:8]
+    if (
+        not isinstance(state, str)
+        or state not in ("committed", "finalized")
+        or not isinstance(byte_length, int)
+        or not _is_count(byte_length)
+        or not isinstance(sha256, bytes)
+        or len(sha256) != 32
+        or not (_is_flag(redacted) and _is_flag(truncated) and _is_flag(tombstone))
+        or not isinstance(integrity, str)
+        or integrity not in ("ok", "mismatch")
+    ):
+        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+    return RetainedRow(
+        state=state,
+        byte_length=byte_length,
+        sha256=sha256,
+        text=_optional_text(text),
+        redacted=bool(redacted),
+        truncated=bool(truncated),
+        tombstone=bool(tombstone),
+        integrity=integrity,
+        origin_server=_optional_text(row[8]),
+        origin_tool=_optional_text(row[9]),
+        origin_server_identity_digest=_optional_text(row[10]),
+        origin_read_only_hint=_optional_flag(row[11]),
+        origin_destructive_hint=_optional_flag(row[12]),
+    )
 
 
 def open_sidecar(sidecar: Path) -> SidecarView:
-    """Check the sidecar is offline, then open it read-only and immutable."""
+    """Check the sidecar is offline, then open it read-only and immutable.
+
+    The four tables of policy/sidecar.sql must exist and `sidecar_meta` must name schema
+    version 1; otherwise INPUT_INVALID (SIDECAR_SCHEMA), with the connection closed.
+    """
     check_offline(sidecar)
+    # immutable=1: SQLite takes no lock and creates no journal or shared-memory file (R-SC-3).
     uri = "file:" + urllib.parse.quote(str(sidecar.resolve())) + "?mode=ro&immutable=1"
     try:
         connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        version = connection.execute(
-            "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"
-        ).fetchone()
     except sqlite3.Error:
-        raise InputInvalidError("SIDECAR_SCHEMA") from None
-    if version is None or version[0] != "1":
+        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
+    try:
+        tables = {
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            ).fetchall()
+        }
+        version = None
+        if tables >= REQUIRED_TABLES:
+            version = connection.execute(
+                "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"
+            ).fetchone()
+    except sqlite3.Error:
+        version = None
+    if version is None or version[0] != SCHEMA_VERSION:
         connection.close()
-        raise InputInvalidError("SIDECAR_SCHEMA")
+        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
     return SidecarView(connection)

@@ -130,6 +130,15 @@ def _header_outcome(obj: dict[str, Any]) -> RejectedJournal | None:
     return None
 
 
+def _provenance_outcome(header: Header | None) -> RejectedJournal | None:
+    """IMPORTED / INHERITED for a non-native header (R-RP-2); None otherwise."""
+    if header is not None and header.origin == "imported":
+        return RejectedJournal(JournalOutcome.IMPORTED)
+    if header is not None and header.origin == "inherited":
+        return RejectedJournal(JournalOutcome.INHERITED)
+    return None
+
+
 def _to_record(obj: dict[str, Any]) -> Record:
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in RECORD_KINDS:
@@ -151,7 +160,8 @@ def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> Dec
         for raw, terminated in lines:
             if not terminated and not closed:
                 # A final fragment without its newline: the writer is (or died) mid-line.
-                return RejectedJournal(JournalOutcome.OPEN)
+                # IMPORTED / INHERITED take precedence over OPEN (shared outcome precedence).
+                return _provenance_outcome(header) or RejectedJournal(JournalOutcome.OPEN)
             if closed:
                 raise _Invalid(InvalidReason.RECORD_AFTER_CLOSE)
             obj = _parse_line(raw, max_depth)
@@ -173,10 +183,9 @@ def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> Dec
         return _invalid(invalid.reason)
     if header is None:
         return _invalid(InvalidReason.EMPTY_FILE)
-    if header.origin == "imported":
-        return RejectedJournal(JournalOutcome.IMPORTED)
-    if header.origin == "inherited":
-        return RejectedJournal(JournalOutcome.INHERITED)
+    provenance = _provenance_outcome(header)
+    if provenance is not None:
+        return provenance
     if not closed:
         return RejectedJournal(JournalOutcome.OPEN)
     return DecodedJournal(header=header, records=tuple(records), byte_size=byte_size)

@@ -100,7 +100,11 @@ class McpOrigin(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename=
 
     server: NonEmptyStr
     tool: NonEmptyStr
-    server_identity_digest: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+    # Lengths pinned too: Python's `$` also matches before a final newline (JSON Schema's
+    # ECMA-262 `$` does not), so the pattern alone would admit "<64 hex>\n".
+    server_identity_digest: Annotated[
+        str, msgspec.Meta(pattern="^[0-9a-f]{64}$", min_length=64, max_length=64)
+    ]
     annotations: McpAnnotations = McpAnnotations()
 
 
