@@ -1,0 +1,163 @@
+"""Journal selection from explicit `--journals` arguments (R-CLI-2); nothing is discovered.
+
+Guarantees of `select_journals`:
+- Only the given arguments are looked at: a file argument is selected as is; a directory
+  argument is walked recursively and its `*.jsonl` regular files are selected.
+- Inside a walk no symlink is followed: a symlinked entry is ignored, whether it points to a
+  file, a directory or nowhere. An explicitly passed argument that is a symlink IS followed
+  (the user named it; docs/privacy.md), and the snapshot then watches its target.
+- Order is deterministic: sorted by the byte path relative to the argument's root (for a file
+  argument, its own name), then by argument order. A file reachable twice (same st_dev and
+  st_ino: repeated argument, overlapping directories, hard link) is selected once, at its
+  first position in that order.
+- A walk that meets non-journal state of a native session root (entry names listed in
+  policy/native-root.json) refuses with INPUT_INVALID / NATIVE_ROOT_NOT_JOURNALS instead of
+  guessing which part of the root was meant (seed: pass `<root>/journals`).
+- A missing or unreadable argument is INPUT_INVALID; an empty selection is NO_JOURNALS.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from clearing_analysis.errors import InputInvalidError, NoJournalsError
+from clearing_analysis.policy import load_policy_json
+
+JOURNAL_SUFFIX = ".jsonl"
+
+Identity = tuple[int, int]
+"""(st_dev, st_ino) of a file or directory."""
+
+
+@dataclass(frozen=True, slots=True)
+class WalkedDirectory:
+    """A directory the selection walked. `followed` is True only for a symlinked argument."""
+
+    path: Path
+    identity: Identity
+    followed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SelectedJournal:
+    """One selected journal file; `explicit` when named as an argument, `followed` if symlinked."""
+
+    path: Path
+    identity: Identity
+    followed: bool
+    explicit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JournalSelection:
+    """The journals in replay order, and every directory walked to find them."""
+
+    journals: tuple[SelectedJournal, ...]
+    walked_directories: tuple[WalkedDirectory, ...]
+
+
+@functools.cache
+def native_root_markers() -> frozenset[str]:
+    """Casefolded entry names that reveal a native session root (policy/native-root.json)."""
+    names = load_policy_json("native-root.json")["markerNames"]
+    return frozenset(str(name).casefold() for name in names)
+
+
+def _identity(status: os.stat_result) -> Identity:
+    return (status.st_dev, status.st_ino)
+
+
+@dataclass(slots=True)
+class _Walk:
+    """Mutable state of one selection: candidates and walked directories."""
+
+    candidates: list[tuple[bytes, int, SelectedJournal]]
+    directories: dict[Path, WalkedDirectory]
+
+    def walk(
+        self, directory: Path, relative: bytes, argument_index: int, ancestors: frozenset[Identity]
+    ) -> None:
+        try:
+            with os.scandir(directory) as entries:
+                listed = sorted(entries, key=lambda entry: os.fsencode(entry.name))
+        except OSError:
+            raise InputInvalidError("JOURNALS_UNREADABLE") from None
+        markers = native_root_markers()
+        for entry in listed:
+            if entry.name.casefold() in markers:
+                # A native root's legacy imports, aliases or retired state: refuse, not guess.
+                raise InputInvalidError("NATIVE_ROOT_NOT_JOURNALS")
+        for entry in listed:
+            child_relative = relative + os.fsencode(entry.name)
+            try:
+                status = entry.stat(follow_symlinks=False)
+            except OSError:
+                raise InputInvalidError("JOURNALS_UNREADABLE") from None
+            if stat.S_ISLNK(status.st_mode):
+                continue  # R-CLI-2: symlinked entries inside a walk are not followed.
+            child = Path(entry.path)
+            if stat.S_ISDIR(status.st_mode):
+                self.enter(child, status, child_relative + b"/", argument_index, ancestors)
+            elif stat.S_ISREG(status.st_mode) and entry.name.endswith(JOURNAL_SUFFIX):
+                journal = SelectedJournal(child, _identity(status), followed=False, explicit=False)
+                self.candidates.append((child_relative, argument_index, journal))
+
+    def enter(
+        self,
+        directory: Path,
+        status: os.stat_result,
+        relative: bytes,
+        argument_index: int,
+        ancestors: frozenset[Identity],
+        *,
+        followed: bool = False,
+    ) -> None:
+        identity = _identity(status)
+        if identity in ancestors:
+            return  # A bind mount of an ancestor: entering it again would never end.
+        self.directories.setdefault(directory, WalkedDirectory(directory, identity, followed))
+        # A directory reached through several arguments is walked under each of them, so
+        # every file gets every relative path it has and its first position is exact.
+        self.walk(directory, relative, argument_index, ancestors | {identity})
+
+    def add_argument(self, argument: Path, argument_index: int) -> None:
+        try:
+            link_status = argument.lstat()
+            status = argument.stat()
+        except OSError:
+            # Missing, dangling symlink or unreadable: the user named something unusable.
+            raise InputInvalidError("JOURNALS_MISSING") from None
+        followed = stat.S_ISLNK(link_status.st_mode)
+        if stat.S_ISDIR(status.st_mode):
+            self.enter(argument, status, b"", argument_index, frozenset(), followed=followed)
+        elif stat.S_ISREG(status.st_mode):
+            # An explicit file is selected whatever its suffix; its relative path is its name.
+            journal = SelectedJournal(argument, _identity(status), followed=followed, explicit=True)
+            self.candidates.append((os.fsencode(argument.name), argument_index, journal))
+        else:
+            raise InputInvalidError("JOURNALS_NOT_FILE_OR_DIRECTORY")
+
+
+def select_journals(arguments: Sequence[Path]) -> JournalSelection:
+    """Select the journals named by `arguments` (see the module docstring for the rules)."""
+    walk = _Walk(candidates=[], directories={})
+    for index, argument in enumerate(arguments):
+        walk.add_argument(argument, index)
+    ordered = sorted(walk.candidates, key=lambda candidate: (candidate[0], candidate[1]))
+    journals: list[SelectedJournal] = []
+    seen: set[Identity] = set()
+    for _relative, _index, journal in ordered:
+        if journal.identity in seen:
+            continue
+        seen.add(journal.identity)
+        journals.append(journal)
+    if not journals:
+        raise NoJournalsError()
+    return JournalSelection(
+        journals=tuple(journals), walked_directories=tuple(walk.directories.values())
+    )

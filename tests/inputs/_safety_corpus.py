@@ -1,0 +1,69 @@
+"""A small on-disk input set for the input-safety tests (journals, sidecar, routes, out dir)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from clearing_analysis.policy import read_policy_bytes
+
+ROUTES = [
+    {
+        "api": "anthropic-messages",
+        "triggerTokens": 200000,
+        "drainTokens": 40000,
+        "summaryInputTokens": 40000,
+        "summaryOutputTokens": 2000,
+        "cacheLifetimeMs": 300000,
+        "cacheMarginMs": 30000,
+        "prices": {"input": 3, "cacheRead": 0.3, "cacheWrite": 3.75, "output": 15},
+        "quota": {"input": 1, "cacheRead": 0.1, "cacheWrite": 1.25, "output": 5},
+        "quotaBudget": 100000000,
+    }
+]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Paths of one input set; `out_dir` is an unrelated, empty, writable directory."""
+
+    root: Path
+    journals: Path
+    sidecar: Path
+    routes: Path
+    out_dir: Path
+
+    def listing(self) -> list[tuple[str, int, int]]:
+        """Every entry under root with size and inode, to show that nothing was created."""
+        return sorted(
+            (str(p.relative_to(self.root)), p.lstat().st_size, p.lstat().st_ino)
+            for p in self.root.rglob("*")
+        )
+
+
+def make_sidecar(path: Path) -> None:
+    """A real rollback-journal-mode sidecar built from policy/sidecar.sql."""
+    connection = sqlite3.connect(path)
+    connection.executescript(read_policy_bytes("sidecar.sql").decode("utf-8"))
+    connection.execute("INSERT INTO sidecar_meta VALUES ('schema_version', '1')")
+    connection.commit()
+    connection.close()
+
+
+def make_corpus(root: Path) -> Corpus:
+    """journals/{a.jsonl, sub/b.jsonl}, state/history.sqlite, cfg/routes.json, out/."""
+    journals = root / "journals"
+    (journals / "sub").mkdir(parents=True)
+    (journals / "a.jsonl").write_bytes(b'{"kind":"header"}\n')
+    (journals / "sub" / "b.jsonl").write_bytes(b'{"kind":"header"}\n')
+    (root / "state").mkdir()
+    sidecar = root / "state" / "history.sqlite"
+    make_sidecar(sidecar)
+    (root / "cfg").mkdir()
+    routes = root / "cfg" / "routes.json"
+    routes.write_text(json.dumps(ROUTES))
+    out_dir = root / "out"
+    out_dir.mkdir()
+    return Corpus(root, journals, sidecar, routes, out_dir)
