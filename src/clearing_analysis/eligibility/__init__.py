@@ -1,0 +1,42 @@
+"""Eligibility: identity proof, protection, retention and per-API counts (R-EL, R-RT).
+
+Runs after `replay` (journal -> replay -> eligibility): `assess` classifies every
+result-boundary occurrence of a merged replay as LOWER_BOUND / UPPER_BOUND_ONLY / EXCLUDED
+with one fixed reason, and counts retention over unique proven results per API.
+"""
+
+from clearing_analysis.eligibility.assess import (
+    ApiAssessment,
+    Assessment,
+    Boundary,
+    Occurrence,
+    RetentionCounts,
+    assess,
+)
+from clearing_analysis.eligibility.identity import IdentityProofs, ToolClass, is_web, tool_class
+from clearing_analysis.eligibility.reasons import (
+    EXCLUSION_UNIT,
+    ApiSignal,
+    EligibilityClass,
+    ExclusionReason,
+)
+from clearing_analysis.eligibility.summary import dumps_summary, replay_summary
+
+__all__ = [
+    "EXCLUSION_UNIT",
+    "ApiAssessment",
+    "ApiSignal",
+    "Assessment",
+    "Boundary",
+    "EligibilityClass",
+    "ExclusionReason",
+    "IdentityProofs",
+    "Occurrence",
+    "RetentionCounts",
+    "ToolClass",
+    "assess",
+    "dumps_summary",
+    "is_web",
+    "replay_summary",
+    "tool_class",
+]

@@ -1,0 +1,73 @@
+"""The replay summary: counts only, deterministic JSON (R-OUT-1, R-OUT-4).
+
+Only fixed codes, API enums and counts appear: no text, ids, paths, digests or route labels.
+Every enum key is present (zeros included) so that two summaries always have the same shape.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from clearing_analysis.eligibility.assess import ApiAssessment, Assessment
+from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT
+from clearing_analysis.replay.retention import RetentionStatus
+
+SUMMARY_FORMAT = "clearing-replay-summary"
+SUMMARY_VERSION = 1
+
+_DEFECT_KEYS = {
+    RetentionStatus.MISSING: "missing",
+    RetentionStatus.NOT_FINALIZED: "notFinalized",
+    RetentionStatus.TOMBSTONED: "tombstone",
+    RetentionStatus.INTEGRITY_MISMATCH: "integrityMismatch",
+    RetentionStatus.BYTES_MISMATCH: "bytesMismatch",
+    RetentionStatus.DIGEST_MISMATCH: "digestMismatch",
+    RetentionStatus.TEXT_MISMATCH: "textMismatch",
+    RetentionStatus.REDACTED: "redacted",
+    RetentionStatus.TRUNCATED: "truncated",
+}
+
+
+def _api_summary(api: ApiAssessment) -> dict[str, Any]:
+    retention = api.retention
+    return {
+        "boundaries": api.boundaries,
+        "requests": api.requests,
+        "toolResults": api.tool_results,
+        "eligibility": {
+            "exclusionUnit": EXCLUSION_UNIT,
+            "occurrences": sum(api.by_class.values()),
+            "byClass": {k.value: v for k, v in api.by_class.items()},
+            "byReason": {k.value: v for k, v in api.by_reason.items()},
+        },
+        "retention": {
+            "candidates": api.candidates,
+            "proven": retention.proven,
+            "matched": retention.matched,
+            "redacted": retention.redacted,
+            "truncated": retention.truncated,
+            "unmatched": retention.unmatched,
+            "defects": {key: retention.by_status[s] for s, key in _DEFECT_KEYS.items()},
+        },
+        "signals": [signal.value for signal in api.signals],
+    }
+
+
+def replay_summary(assessment: Assessment) -> dict[str, Any]:
+    """The summary as a JSON-ready dict."""
+    replay = assessment.replay
+    return {
+        "format": SUMMARY_FORMAT,
+        "version": SUMMARY_VERSION,
+        "journalsReplayed": replay.replayed_journals,
+        "skippedJournals": {k.value: v for k, v in replay.skipped_journals.items()},
+        "skippedBoundaries": {k.value: v for k, v in replay.skipped_boundaries.items()},
+        "turnsWithoutRequest": sum(m.journal.turns_without_request for m in replay.journals),
+        "perApi": {api.value: _api_summary(a) for api, a in assessment.per_api.items()},
+    }
+
+
+def dumps_summary(summary: dict[str, Any]) -> str:
+    """Deterministic serialization: sorted keys, fixed separators, trailing newline."""
+    return json.dumps(summary, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"

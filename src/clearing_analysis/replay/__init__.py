@@ -1,0 +1,49 @@
+"""Replay: native journals to pre-turn boundaries and tool results (R-RP, R-SIM-1/3).
+
+The pipeline is one-directional: journal -> replay -> eligibility. `replay_journal` turns one
+journal into a self-contained contribution (or a skip); `replay_journals` replays many and
+merges them in deterministic order. Nothing here prints or keeps message text.
+"""
+
+from clearing_analysis.replay.journal_replay import replay_decoded, replay_journal
+from clearing_analysis.replay.merge import MergedJournal, ReplayResult, merge, replay_journals
+from clearing_analysis.replay.model import (
+    BoundarySkipReason,
+    CapturedOrigin,
+    ContextResult,
+    JournalOutcome,
+    JournalSkipReason,
+    OriginSource,
+    Protection,
+    ReplayedBoundary,
+    ReplayedJournal,
+    RequestUsage,
+    ResultShape,
+    SkippedJournal,
+    ToolResult,
+)
+from clearing_analysis.replay.retention import MATCHED_STATUSES, RetentionStatus
+
+__all__ = [
+    "MATCHED_STATUSES",
+    "BoundarySkipReason",
+    "CapturedOrigin",
+    "ContextResult",
+    "JournalOutcome",
+    "JournalSkipReason",
+    "MergedJournal",
+    "OriginSource",
+    "Protection",
+    "ReplayResult",
+    "ReplayedBoundary",
+    "ReplayedJournal",
+    "RequestUsage",
+    "ResultShape",
+    "RetentionStatus",
+    "SkippedJournal",
+    "ToolResult",
+    "merge",
+    "replay_decoded",
+    "replay_journal",
+    "replay_journals",
+]

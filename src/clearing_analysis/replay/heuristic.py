@@ -1,0 +1,148 @@
+"""The engine's token heuristic and usage arithmetic (R-SIM-1), mirroring pi's coding agent.
+
+pi estimates a message as ceil(chars / 4), where chars are JavaScript string lengths (UTF-16
+code units) of: user text; assistant text, thinking, and each tool call's name plus
+`JSON.stringify(arguments)`; tool-result text, with a fixed charge per image; a compaction
+summary's text. Usage of an assistant message counts only when its stopReason is neither
+"error" nor "aborted", and is `totalTokens`, else input + output + cacheRead + cacheWrite.
+
+One deliberate difference: pi ignores images inside user messages; R-SIM-1 charges every image
+1,200 tokens, so user images are charged too (docs/replay.md). The numbers come from
+policy/eligibility.json.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from clearing_analysis.journal.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from clearing_analysis.replay.settings import eligibility_policy
+
+Message = UserMessage | AssistantMessage | ToolResultMessage
+
+_INVALID_USAGE_STOP_REASONS = frozenset({"error", "aborted"})
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
+_JSON_ESCAPES["\t"] = "\\t"
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+
+
+def utf16_units(text: str) -> int:
+    """Length of `text` as a JavaScript string: code points above U+FFFF count twice."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _js_number(value: float) -> str:
+    """`String(value)` for a finite double: shortest round-trip digits, JavaScript layout."""
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest round-trip digits, as JavaScript does; only the layout differs.
+    parts = decimal.Decimal(repr(abs(value))).normalize().as_tuple()
+    digits = "".join(str(d) for d in parts.digits)
+    k = len(digits)
+    n = k + int(parts.exponent)  # value = 0.<digits> * 10**n
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        exponent = n - 1
+        head = digits[0] + ("." + digits[1:] if k > 1 else "")
+        body = f"{head}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
+    return sign + body
+
+
+def _js_string_units(text: str) -> int:
+    """UTF-16 length of `JSON.stringify(text)`: quotes plus escapes."""
+    escaped = _NEEDS_ESCAPE.sub(lambda m: _JSON_ESCAPES.get(m.group(), "\\u0000"), text)
+    return 2 + utf16_units(escaped)
+
+
+def json_stringify_units(value: Any) -> int:
+    """UTF-16 length of `JSON.stringify(value)` for a decoded JSON value (compact form)."""
+    if value is None:
+        return 4
+    if value is True:
+        return 4
+    if value is False:
+        return 5
+    if isinstance(value, str):
+        return _js_string_units(value)
+    if isinstance(value, int):
+        return len(str(value))
+    if isinstance(value, float):
+        return len(_js_number(value))
+    if isinstance(value, dict):
+        items = value.items()
+        inner = sum(_js_string_units(str(k)) + 1 + json_stringify_units(v) for k, v in items)
+        return 2 + inner + max(len(value) - 1, 0)
+    if isinstance(value, list | tuple):
+        return 2 + sum(json_stringify_units(v) for v in value) + max(len(value) - 1, 0)
+    raise TypeError("not a decoded JSON value")
+
+
+def tokens_for_units(units: int) -> int:
+    """ceil(units / units-per-token) (pi's `estimateTokenCount`)."""
+    return math.ceil(units / eligibility_policy().utf16_units_per_token)
+
+
+def _image_units() -> int:
+    policy = eligibility_policy()
+    return policy.tokens_per_image * policy.utf16_units_per_token
+
+
+def _block_units(blocks: Iterable[object]) -> int:
+    units = 0
+    for block in blocks:
+        if isinstance(block, TextContent):
+            units += utf16_units(block.text)
+        elif isinstance(block, ThinkingContent):
+            units += utf16_units(block.thinking)
+        elif isinstance(block, ToolCall):
+            units += utf16_units(block.name) + json_stringify_units(block.arguments)
+        elif isinstance(block, ImageContent):
+            units += _image_units()
+    return units
+
+
+def message_tokens(message: Message) -> int:
+    """Heuristic tokens of one message (pi's `estimateTokens`, images charged everywhere)."""
+    if isinstance(message, UserMessage) and isinstance(message.content, str):
+        return tokens_for_units(utf16_units(message.content))
+    return tokens_for_units(_block_units(message.content))
+
+
+def text_tokens(text: str) -> int:
+    """Heuristic tokens of a bare text (a compaction summary as a user-role message)."""
+    return tokens_for_units(utf16_units(text))
+
+
+def valid_usage(message: AssistantMessage) -> Usage | None:
+    """The message's usage if it counts as a context measurement (not error / aborted)."""
+    if message.stop_reason in _INVALID_USAGE_STOP_REASONS:
+        return None
+    return message.usage
+
+
+def usage_tokens(usage: Usage) -> int:
+    """pi's `calculateContextTokens`: totalTokens, else the sum of the four components."""
+    if usage.total_tokens:
+        return usage.total_tokens
+    return usage.input + usage.output + usage.cache_read + usage.cache_write

@@ -1,0 +1,490 @@
+"""Replay one journal into boundaries and tool results, or skip it whole (R-RP-1..4).
+
+`replay_journal` is a pure function of the journal file and a read-only context (routes and
+the sidecar view). It either returns the journal's whole contribution or a `SkippedJournal`
+that contributes nothing, boundary skips included. Cross-journal decisions (DUPLICATE journal
+ids and boundaries) are taken later, in deterministic order, by `replay.merge`.
+
+Checks beyond the decoder, in the precedence of the shared decisions: broken references make
+the journal INVALID (a record for an unknown or ended run, a run for an unknown turn, a
+repeated run / call / call end / result, a tool result whose call was not started in its run, a
+redaction not targeting an earlier tool result, a kept seq at or after its checkpoint); then
+INTERRUPTED (any run ended "interrupted", or a run never ended before close).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clearing_analysis.identity import ToolIdentity, finalized_tool_id
+from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.inputs.sidecar import RetainedRow, SidecarView
+from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_file
+from clearing_analysis.journal.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ToolResultMessage,
+)
+from clearing_analysis.journal.records import (
+    Checkpoint,
+    McpOrigin,
+    MessageRecord,
+    Redaction,
+    RunEnd,
+    RunStart,
+    ToolCallEnd,
+    ToolCallStart,
+    TurnStart,
+)
+from clearing_analysis.replay import heuristic
+from clearing_analysis.replay.model import (
+    BoundarySkipReason,
+    BrokenReference,
+    CapturedOrigin,
+    CheckpointObservation,
+    ContextResult,
+    JournalOutcome,
+    JournalSkipReason,
+    OriginSource,
+    Protection,
+    ReplayedBoundary,
+    ReplayedJournal,
+    RequestUsage,
+    ResultShape,
+    SkippedJournal,
+    ToolResult,
+)
+from clearing_analysis.replay.retention import RetentionStatus, match_retention
+from clearing_analysis.replay.settings import eligibility_policy
+
+_SUPPORTED_APIS = frozenset(api.value for api in Api)
+
+
+class _Broken(Exception):  # noqa: N818  (internal control flow, never escapes this module)
+    def __init__(self, reason: BrokenReference) -> None:
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class _Entry:
+    """A message in the current context: its heuristic, valid usage and result slot."""
+
+    seq: int
+    tokens: int
+    usage: int | None = None
+    result: int | None = None
+
+
+@dataclass(slots=True)
+class _Run:
+    host_turn_id: str
+    turn_index: int
+    open: bool = True
+    status: str | None = None
+
+
+@dataclass(slots=True)
+class _Call:
+    start_index: int
+    tool_name: str
+    origin: McpOrigin | None
+    end: ToolCallEnd | None = None
+    has_result: bool = False
+
+
+@dataclass(slots=True)
+class _PendingResult:
+    seq: int
+    run_id: str
+    turn_index: int
+    message: ToolResultMessage
+    web_envelope_redacted: bool = False
+
+
+@dataclass(slots=True)
+class _Turn:
+    host_turn_id: str
+    index: int
+    estimate: int
+    usage_based: bool
+    gap_ms: int | None
+    completed_runs_before: int
+    context: tuple[ContextResult, ...]
+    first_owner_missing: bool | None = None
+    api: str | None = None
+    requests: list[RequestUsage] = field(default_factory=list)
+    results: list[int] = field(default_factory=list)
+
+
+class _Context:
+    """The current context (after the latest checkpoint) with a running boundary estimate."""
+
+    def __init__(self) -> None:
+        self.entries: list[_Entry] = []
+        self.last_usage: int | None = None
+        self.after_usage = 0  # heuristic tokens after the latest valid usage
+        self.total = 0  # heuristic tokens of everything (used when no valid usage)
+
+    def append(self, entry: _Entry) -> None:
+        self.entries.append(entry)
+        self.total += entry.tokens
+        if entry.usage is not None:
+            self.last_usage = entry.usage
+            self.after_usage = 0
+        else:
+            self.after_usage += entry.tokens
+
+    def estimate_with(self, tokens: int) -> tuple[int, bool]:
+        """E if a message of `tokens` were appended (R-SIM-1): usage plus trailing heuristic."""
+        if self.last_usage is not None:
+            return self.last_usage + self.after_usage + tokens, True
+        return self.total + tokens, False
+
+    def compact(self, summary_tokens: int, first_kept_seq: int | None) -> None:
+        """The summary (as a user-role message), then the kept messages, then what follows."""
+        kept = (
+            [] if first_kept_seq is None else [e for e in self.entries if e.seq >= first_kept_seq]
+        )
+        self.entries, self.last_usage, self.after_usage, self.total = [], None, 0, 0
+        self.append(_Entry(seq=-1, tokens=summary_tokens))
+        for entry in kept:
+            self.append(entry)
+
+
+class _JournalReplay:
+    """Single pass over a decoded journal's records."""
+
+    def __init__(self, journal: DecodedJournal) -> None:
+        self.journal = journal
+        self.context = _Context()
+        self.turns: dict[str, _Turn] = {}
+        self.runs: dict[str, _Run] = {}
+        self.calls: dict[tuple[str, str], _Call] = {}
+        self.results: list[_PendingResult] = []
+        self.result_by_seq: dict[int, int] = {}
+        self.tool_starts = 0
+        self.completed_runs = 0
+        self.last_assistant_timestamp: int | None = None
+        self.interrupted = False
+        self.fingerprints: set[str] = set()
+        self.checkpoints: list[CheckpointObservation] = []
+
+    def run(self) -> None:
+        for record in self.journal.records:
+            if isinstance(record, TurnStart):
+                self._turn_start(record)
+            elif isinstance(record, RunStart):
+                self._run_start(record)
+            elif isinstance(record, MessageRecord):
+                self._message(record)
+            elif isinstance(record, ToolCallStart):
+                self._call_start(record)
+            elif isinstance(record, ToolCallEnd):
+                self._call_end(record)
+            elif isinstance(record, RunEnd):
+                self._run_end(record)
+            elif isinstance(record, Checkpoint):
+                self._checkpoint(record)
+            elif isinstance(record, Redaction):
+                self._redaction(record)
+        if any(run.open for run in self.runs.values()):
+            self.interrupted = True
+
+    def _turn_start(self, record: TurnStart) -> None:
+        tokens = heuristic.message_tokens(record.message)
+        if record.host_turn_id not in self.turns:
+            # A new prompt turn: snapshot the boundary before its input joins the context.
+            index = len(self.turns)
+            estimate, usage_based = self.context.estimate_with(tokens)
+            gap = None
+            if self.last_assistant_timestamp is not None:
+                gap = record.message.timestamp - self.last_assistant_timestamp
+            self.turns[record.host_turn_id] = _Turn(
+                host_turn_id=record.host_turn_id,
+                index=index,
+                estimate=estimate,
+                usage_based=usage_based,
+                gap_ms=gap,
+                completed_runs_before=self.completed_runs,
+                context=self._context_results(index),
+            )
+        # A re-prompt continues its existing boundary; its input still joins the context.
+        self.context.append(_Entry(seq=record.seq, tokens=tokens))
+
+    def _context_results(self, turn_index: int) -> tuple[ContextResult, ...]:
+        policy = eligibility_policy()
+        recent_turns = turn_index - policy.protected_prompt_turns
+        recent_starts = self.tool_starts - policy.protected_tool_starts
+        out: list[ContextResult] = []
+        for entry in self.context.entries:
+            if entry.result is None:
+                continue
+            pending = self.results[entry.result]
+            call = self.calls[(pending.run_id, pending.message.tool_call_id)]
+            protection: Protection | None = None
+            if pending.turn_index == turn_index:
+                protection = Protection.CURRENT_TURN
+            elif pending.turn_index >= recent_turns:
+                protection = Protection.RECENT_PROMPT_TURN
+            elif call.start_index >= recent_starts:
+                protection = Protection.RECENT_TOOL_START
+            out.append(ContextResult(result=entry.result, protection=protection))
+        return tuple(out)
+
+    def _open_run(self, run_id: str) -> _Run:
+        run = self.runs.get(run_id)
+        if run is None or not run.open:
+            raise _Broken(BrokenReference.RUN_NOT_OPEN)
+        return run
+
+    def _run_start(self, record: RunStart) -> None:
+        turn = self.turns.get(record.host_turn_id)
+        if turn is None:
+            raise _Broken(BrokenReference.TURN_UNKNOWN)
+        if record.run_id in self.runs:
+            raise _Broken(BrokenReference.RUN_REPEATED)
+        self.runs[record.run_id] = _Run(record.host_turn_id, turn.index)
+        if turn.first_owner_missing is None:
+            turn.first_owner_missing = record.owner is None
+        if record.toolset_fingerprint is not None:
+            self.fingerprints.add(record.toolset_fingerprint)
+
+    def _message(self, record: MessageRecord) -> None:
+        run = self._open_run(record.run_id)
+        turn = self.turns[run.host_turn_id]
+        message = record.message
+        tokens = heuristic.message_tokens(message)
+        if isinstance(message, AssistantMessage):
+            usage = heuristic.valid_usage(message)
+            u = message.usage
+            turn.requests.append(
+                RequestUsage(
+                    u.input,
+                    u.output,
+                    u.cache_read,
+                    u.cache_write,
+                    u.total_tokens,
+                    usage is not None,
+                    message.timestamp,
+                )
+            )
+            if turn.api is None:
+                turn.api = message.api
+            self.last_assistant_timestamp = message.timestamp
+            usage_total = None if usage is None else heuristic.usage_tokens(usage)
+            self.context.append(_Entry(record.seq, tokens, usage=usage_total))
+        elif isinstance(message, ToolResultMessage):
+            call = self.calls.get((record.run_id, message.tool_call_id))
+            if call is None:
+                raise _Broken(BrokenReference.CALL_UNKNOWN)
+            if call.has_result:
+                raise _Broken(BrokenReference.RESULT_REPEATED)
+            call.has_result = True
+            slot = len(self.results)
+            self.results.append(_PendingResult(record.seq, record.run_id, run.turn_index, message))
+            self.result_by_seq[record.seq] = slot
+            turn.results.append(slot)
+            self.context.append(_Entry(record.seq, tokens, result=slot))
+        else:
+            self.context.append(_Entry(record.seq, tokens))
+
+    def _call_start(self, record: ToolCallStart) -> None:
+        self._open_run(record.run_id)
+        key = (record.run_id, record.call_id)
+        if key in self.calls:
+            raise _Broken(BrokenReference.CALL_REPEATED)
+        origin = None if record.payload is None else record.payload.origin
+        self.calls[key] = _Call(self.tool_starts, record.tool_name, origin)
+        self.tool_starts += 1
+
+    def _call_end(self, record: ToolCallEnd) -> None:
+        self._open_run(record.run_id)
+        call = self.calls.get((record.run_id, record.call_id))
+        if call is None:
+            raise _Broken(BrokenReference.CALL_UNKNOWN)
+        if call.end is not None:
+            raise _Broken(BrokenReference.CALL_END_REPEATED)
+        call.end = record
+
+    def _run_end(self, record: RunEnd) -> None:
+        run = self._open_run(record.run_id)
+        run.open = False
+        run.status = record.status
+        if record.status == "completed":
+            self.completed_runs += 1
+        elif record.status == "interrupted":
+            self.interrupted = True
+
+    def _checkpoint(self, record: Checkpoint) -> None:
+        if record.first_kept_seq is not None and record.first_kept_seq >= record.seq:
+            raise _Broken(BrokenReference.KEPT_SEQ_AFTER_CHECKPOINT)
+        summary_tokens = heuristic.text_tokens(record.summary)
+        self.context.compact(summary_tokens, record.first_kept_seq)
+        self.checkpoints.append(
+            CheckpointObservation(
+                record.trigger, record.tokens_before, record.tokens_after, summary_tokens
+            )
+        )
+
+    def _redaction(self, record: Redaction) -> None:
+        slot = self.result_by_seq.get(record.target_seq)
+        if slot is None:
+            raise _Broken(BrokenReference.REDACTION_TARGET)
+        if record.scope == "web_envelope" and record.format == "json":
+            self.results[slot].web_envelope_redacted = True
+
+
+def _shape(message: ToolResultMessage) -> ResultShape:
+    content = message.content
+    if any(isinstance(block, ImageContent) for block in content):
+        return ResultShape.IMAGE
+    single = content[0] if len(content) == 1 else None
+    if isinstance(single, TextContent) and single.text_signature is None:
+        return ResultShape.PLAIN_TEXT
+    return ResultShape.OPAQUE_OR_MIXED
+
+
+def _origin(
+    call: _Call, row: RetainedRow | None
+) -> tuple[CapturedOrigin | None, OriginSource | None]:
+    """The journal's captured origin, else the sidecar row's (docs/replay.md)."""
+    if call.origin is not None:
+        o = call.origin
+        captured = CapturedOrigin(
+            o.server,
+            o.tool,
+            o.server_identity_digest,
+            o.annotations.read_only_hint,
+            o.annotations.destructive_hint,
+        )
+        return captured, OriginSource.JOURNAL
+    if (
+        row is not None
+        and row.origin_server is not None
+        and row.origin_tool is not None
+        and row.origin_server_identity_digest is not None
+    ):
+        captured = CapturedOrigin(
+            row.origin_server,
+            row.origin_tool,
+            row.origin_server_identity_digest,
+            row.origin_read_only_hint,
+            row.origin_destructive_hint,
+        )
+        return captured, OriginSource.SIDECAR
+    return None, None
+
+
+def _finish_result(
+    state: _JournalReplay, pending: _PendingResult, physical_id: str, sidecar: SidecarView
+) -> ToolResult:
+    message = pending.message
+    run = state.runs[pending.run_id]
+    call = state.calls[(pending.run_id, message.tool_call_id)]
+    identity = ToolIdentity(physical_id, run.host_turn_id, pending.run_id, message.tool_call_id)
+    finalized_id = finalized_tool_id(identity)
+    # The committed ID index is read per lookup, never copied (R-RP-1).
+    row = sidecar.retained(finalized_id)
+    shape = _shape(message)
+    text_bytes = escaped_bytes = 0
+    retention = RetentionStatus.NOT_PLAIN_TEXT
+    if shape is ResultShape.PLAIN_TEXT:
+        block = message.content[0]
+        assert isinstance(block, TextContent)
+        text_bytes = len(block.text.encode("utf-8", "surrogatepass"))
+        escaped = json.dumps(block.text, ensure_ascii=False)
+        escaped_bytes = len(escaped.encode("utf-8", "surrogatepass"))
+        retention = match_retention(row, block.text)
+    origin, source = _origin(call, row)
+    end = call.end
+    return ToolResult(
+        identity=identity,
+        finalized_id=finalized_id,
+        turn_index=pending.turn_index,
+        start_index=call.start_index,
+        tool_name=message.tool_name,
+        is_error=message.is_error,
+        call_status=None if end is None else end.status,
+        returned_and_placed=end is not None and end.returned and end.placed,
+        run_completed=run.status == "completed",
+        shape=shape,
+        tokens=heuristic.message_tokens(message),
+        text_bytes=text_bytes,
+        escaped_bytes=escaped_bytes,
+        origin=origin,
+        origin_source=source,
+        retention=retention,
+        web_envelope_redacted=pending.web_envelope_redacted,
+    )
+
+
+def _local_skip(turn: _Turn, api: str, routes: Routes) -> BoundarySkipReason | None:
+    if turn.first_owner_missing:
+        return BoundarySkipReason.OWNER_MISSING
+    if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
+        return BoundarySkipReason.UNSUPPORTED_API
+    return None
+
+
+def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView) -> JournalOutcome:
+    """Replay an already decoded journal (see the module docstring)."""
+    state = _JournalReplay(journal)
+    try:
+        state.run()
+    except _Broken as broken:
+        return SkippedJournal(JournalSkipReason.INVALID, broken.reason.value)
+    if state.interrupted:
+        return SkippedJournal(JournalSkipReason.INTERRUPTED)
+    header = journal.header
+    physical_id = header.physical_conversation_id
+    results = tuple(_finish_result(state, p, physical_id, sidecar) for p in state.results)
+    boundaries: list[ReplayedBoundary] = []
+    without_request = 0
+    for turn in state.turns.values():
+        if turn.api is None:
+            # No assistant message: no request was made, so no boundary (shared decisions).
+            without_request += 1
+            continue
+        boundaries.append(
+            ReplayedBoundary(
+                host_turn_id=turn.host_turn_id,
+                turn_index=turn.index,
+                api=turn.api,
+                local_skip=_local_skip(turn, turn.api, routes),
+                estimate=turn.estimate,
+                usage_based=turn.usage_based,
+                gap_ms=turn.gap_ms,
+                completed_runs_before=turn.completed_runs_before,
+                requests=tuple(turn.requests),
+                turn_results=tuple(turn.results),
+                context=turn.context,
+            )
+        )
+    return ReplayedJournal(
+        journal_id=header.journal_id,
+        physical_conversation_id=physical_id,
+        logical_conversation_id=header.logical_conversation_id,
+        byte_size=journal.byte_size,
+        boundaries=tuple(boundaries),
+        results=results,
+        toolset_fingerprints=frozenset(state.fingerprints),
+        turns_without_request=without_request,
+        checkpoints=tuple(state.checkpoints),
+        # Only the policy of the conversation this journal touches is copied (R-RP-1).
+        conversation_policy=sidecar.conversation_policy(physical_id),
+    )
+
+
+def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalOutcome:
+    """Decode and replay one journal file; never raises for a bad journal, only skips it."""
+    decoded = decode_file(path)
+    if isinstance(decoded, RejectedJournal):
+        detail = None if decoded.reason is None else decoded.reason.value
+        return SkippedJournal(JournalSkipReason(decoded.outcome.value), detail)
+    return replay_decoded(decoded, routes, sidecar)
+
+
+__all__ = ["replay_decoded", "replay_journal"]

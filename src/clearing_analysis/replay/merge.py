@@ -1,0 +1,151 @@
+"""Replay many journals and merge their contributions deterministically (R-RP-1..3, R-PERF-3).
+
+Journals are replayed independently (in this process or a process pool) and merged strictly in
+the given order, which the caller makes deterministic (sorted by byte path relative to its
+argument root, then argument order: R-CLI-2). Cross-journal decisions are taken only here:
+
+- a successfully replayed journal whose id was already merged is a DUPLICATE journal;
+- a boundary whose (physical conversation, host turn) was first seen in another merged journal
+  is a DUPLICATE boundary, whatever its local skip (DUPLICATE > OWNER_MISSING >
+  UNSUPPORTED_API). Boundaries of skipped journals were never seen.
+
+So the merged result is identical for 1 or N workers.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from clearing_analysis.inputs.configs import Routes
+from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView, open_sidecar
+from clearing_analysis.replay.journal_replay import replay_journal
+from clearing_analysis.replay.model import (
+    BoundarySkipReason,
+    JournalOutcome,
+    JournalSkipReason,
+    ReplayedJournal,
+    SkippedJournal,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MergedJournal:
+    """A contributing journal and the final skip (if any) of each of its boundaries."""
+
+    journal: ReplayedJournal
+    boundary_skips: tuple[BoundarySkipReason | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """Everything the replayed snapshot contributes, plus the skip counts (all keys present)."""
+
+    journals: tuple[MergedJournal, ...]
+    skipped_journals: Mapping[JournalSkipReason, int]
+    skipped_boundaries: Mapping[BoundarySkipReason, int]
+    conversation_policies: Mapping[str, ConversationPolicy]
+    invalid_details: Mapping[str, int]
+
+    @property
+    def replayed_journals(self) -> int:
+        """Journals that contribute."""
+        return len(self.journals)
+
+
+def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
+    """Merge per-journal outcomes in the order given (see the module docstring)."""
+    skipped_journals = dict.fromkeys(JournalSkipReason, 0)
+    skipped_boundaries = dict.fromkeys(BoundarySkipReason, 0)
+    invalid_details: collections.Counter[str] = collections.Counter()
+    journal_ids: set[str] = set()
+    boundary_owner: dict[tuple[str, str], int] = {}
+    merged: list[MergedJournal] = []
+    policies: dict[str, ConversationPolicy] = {}
+    for outcome in outcomes:
+        if isinstance(outcome, SkippedJournal):
+            skipped_journals[outcome.reason] += 1
+            if outcome.reason is JournalSkipReason.INVALID and outcome.detail is not None:
+                invalid_details[outcome.detail] += 1
+            continue
+        if outcome.journal_id in journal_ids:
+            skipped_journals[JournalSkipReason.DUPLICATE] += 1
+            continue
+        journal_ids.add(outcome.journal_id)
+        position = len(merged)
+        skips: list[BoundarySkipReason | None] = []
+        for boundary in outcome.boundaries:
+            key = (outcome.physical_conversation_id, boundary.host_turn_id)
+            first = boundary_owner.setdefault(key, position)
+            skip = BoundarySkipReason.DUPLICATE if first != position else boundary.local_skip
+            if skip is not None:
+                skipped_boundaries[skip] += 1
+            skips.append(skip)
+        merged.append(MergedJournal(outcome, tuple(skips)))
+        if outcome.conversation_policy is not None:
+            policies.setdefault(outcome.physical_conversation_id, outcome.conversation_policy)
+    return ReplayResult(
+        journals=tuple(merged),
+        skipped_journals=skipped_journals,
+        skipped_boundaries=skipped_boundaries,
+        conversation_policies=policies,
+        invalid_details=dict(sorted(invalid_details.items())),
+    )
+
+
+# Per-process state of a pool worker: each worker opens its own read-only sidecar view.
+_worker_routes: Routes | None = None
+_worker_sidecar: SidecarView | None = None
+
+
+def _init_worker(routes: Routes, sidecar_path: Path) -> None:
+    global _worker_routes, _worker_sidecar  # noqa: PLW0603  (one view per worker process)
+    _worker_routes = routes
+    _worker_sidecar = open_sidecar(sidecar_path)
+
+
+def _replay_in_worker(path: Path) -> JournalOutcome:
+    if _worker_routes is None or _worker_sidecar is None:
+        raise RuntimeError("replay worker used before initialization")
+    return replay_journal(path, _worker_routes, _worker_sidecar)
+
+
+def replay_outcomes(
+    paths: Sequence[Path],
+    routes: Routes,
+    sidecar: SidecarView,
+    *,
+    sidecar_path: Path | None = None,
+    workers: int = 1,
+) -> Iterator[JournalOutcome]:
+    """Per-journal outcomes in the order of `paths` (a pool needs `sidecar_path`)."""
+    if workers < 1:
+        raise RuntimeError("workers must be at least 1")
+    if workers == 1 or len(paths) < 2:
+        for path in paths:
+            yield replay_journal(path, routes, sidecar)
+        return
+    if sidecar_path is None:
+        raise RuntimeError("a process pool needs the sidecar path to open per-worker views")
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_init_worker, initargs=(routes, sidecar_path)
+    ) as pool:
+        # map() yields in submission order, so the merge below sees the deterministic order.
+        yield from pool.map(_replay_in_worker, paths, chunksize=max(1, len(paths) // (4 * workers)))
+
+
+def replay_journals(
+    paths: Sequence[Path],
+    routes: Routes,
+    sidecar: SidecarView,
+    *,
+    sidecar_path: Path | None = None,
+    workers: int = 1,
+) -> ReplayResult:
+    """Replay `paths` (already in deterministic order) and merge them."""
+    return merge(
+        replay_outcomes(paths, routes, sidecar, sidecar_path=sidecar_path, workers=workers)
+    )

@@ -1,0 +1,182 @@
+"""The facts replay produces: per journal, its boundaries and tool results (R-RP, R-SIM-1/3).
+
+Everything here is a frozen value that pickles (so a process pool can return it) and compares
+by value (so 1-worker and N-worker replays can be checked for equality). Identifiers are kept
+because later stages join on them; no field carries message text, and nothing here is printed
+except the fixed enums and counts.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from clearing_analysis.identity import ToolIdentity
+from clearing_analysis.inputs.sidecar import ConversationPolicy
+from clearing_analysis.replay.retention import RetentionStatus
+
+
+class JournalSkipReason(enum.StrEnum):
+    """skippedJournals codes (R-RP-2), all seven always reported."""
+
+    UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
+    IMPORTED = "IMPORTED"
+    INHERITED = "INHERITED"
+    INTERRUPTED = "INTERRUPTED"
+    INVALID = "INVALID"
+    OPEN = "OPEN"
+    DUPLICATE = "DUPLICATE"
+
+
+class BoundarySkipReason(enum.StrEnum):
+    """skippedBoundaries codes (R-RP-3); precedence DUPLICATE > OWNER_MISSING > UNSUPPORTED_API."""
+
+    OWNER_MISSING = "OWNER_MISSING"
+    UNSUPPORTED_API = "UNSUPPORTED_API"
+    DUPLICATE = "DUPLICATE"
+
+
+class BrokenReference(enum.StrEnum):
+    """Why replay found an otherwise decodable journal INVALID (shared decisions)."""
+
+    TURN_UNKNOWN = "TURN_UNKNOWN"
+    RUN_REPEATED = "RUN_REPEATED"
+    RUN_NOT_OPEN = "RUN_NOT_OPEN"
+    CALL_REPEATED = "CALL_REPEATED"
+    CALL_UNKNOWN = "CALL_UNKNOWN"
+    CALL_END_REPEATED = "CALL_END_REPEATED"
+    RESULT_REPEATED = "RESULT_REPEATED"
+    REDACTION_TARGET = "REDACTION_TARGET"
+    KEPT_SEQ_AFTER_CHECKPOINT = "KEPT_SEQ_AFTER_CHECKPOINT"
+
+
+class ResultShape(enum.StrEnum):
+    """Content shape of a tool result: only PLAIN_TEXT can ever be cleared (R-EL-1/2)."""
+
+    PLAIN_TEXT = "PLAIN_TEXT"
+    IMAGE = "IMAGE"
+    OPAQUE_OR_MIXED = "OPAQUE_OR_MIXED"
+
+
+class Protection(enum.StrEnum):
+    """Why a result in context is protected at one boundary (R-EL-2, R-SIM-8)."""
+
+    CURRENT_TURN = "CURRENT_TURN"
+    RECENT_PROMPT_TURN = "RECENT_PROMPT_TURN"
+    RECENT_TOOL_START = "RECENT_TOOL_START"
+
+
+class OriginSource(enum.StrEnum):
+    """Where a result's captured MCP origin came from (journal first, then sidecar row)."""
+
+    JOURNAL = "JOURNAL"
+    SIDECAR = "SIDECAR"
+
+
+@dataclass(frozen=True, slots=True)
+class CapturedOrigin:
+    """Captured provenance of an app tool call; never printed."""
+
+    server: str
+    tool: str
+    server_identity_digest: str
+    read_only_hint: bool | None
+    destructive_hint: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """One toolResult message of a journal, with everything eligibility needs about it."""
+
+    identity: ToolIdentity
+    finalized_id: str
+    turn_index: int
+    start_index: int
+    tool_name: str
+    is_error: bool
+    call_status: str | None  # tool_call_end status; None when the call never ended
+    returned_and_placed: bool
+    run_completed: bool
+    shape: ResultShape
+    tokens: int
+    text_bytes: int
+    escaped_bytes: int
+    origin: CapturedOrigin | None
+    origin_source: OriginSource | None
+    retention: RetentionStatus
+    web_envelope_redacted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RequestUsage:
+    """One assistant message (every assistant message is a request, R-CM-1)."""
+
+    input: int
+    output: int
+    cache_read: int
+    cache_write: int
+    total_tokens: int
+    usage_valid: bool
+    timestamp: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContextResult:
+    """A tool result in the boundary's current context (index into the journal's results)."""
+
+    result: int
+    protection: Protection | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedBoundary:
+    """A pre-turn boundary as one journal sees it (before cross-journal DUPLICATE checks)."""
+
+    host_turn_id: str
+    turn_index: int
+    api: str
+    local_skip: BoundarySkipReason | None
+    estimate: int
+    usage_based: bool
+    gap_ms: int | None
+    completed_runs_before: int
+    requests: tuple[RequestUsage, ...]
+    turn_results: tuple[int, ...]
+    context: tuple[ContextResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointObservation:
+    """An observed compaction (reported beside the model, never mixed into it, R-PM-3)."""
+
+    trigger: str
+    tokens_before: int
+    tokens_after: int
+    summary_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedJournal:
+    """A journal whose entire replay succeeded: its whole contribution."""
+
+    journal_id: str
+    physical_conversation_id: str
+    logical_conversation_id: str
+    byte_size: int
+    boundaries: tuple[ReplayedBoundary, ...]
+    results: tuple[ToolResult, ...]
+    toolset_fingerprints: frozenset[str]
+    turns_without_request: int
+    checkpoints: tuple[CheckpointObservation, ...]
+    conversation_policy: ConversationPolicy | None
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedJournal:
+    """A journal that contributes nothing; `detail` is a fixed sub-code for INVALID."""
+
+    reason: JournalSkipReason
+    detail: str | None = None
+
+
+JournalOutcome = ReplayedJournal | SkippedJournal
