@@ -1,0 +1,174 @@
+"""Exclusive, identity-checked creation of `--out` and `--log-file` (R-FS-1..6, seed "--out").
+
+`check_output` decides, before any work and again just before writing, whether a path may
+be created; `create_exclusive` writes a complete in-memory result there. Guarantees:
+- The parent is canonicalized with realpath; a missing parent is refused.
+- The parent must not be an input directory (a walked `--journals` directory) or inside one:
+  the (st_dev, st_ino) of the canonical parent and of every ancestor up to `/` is compared
+  with every input directory's identity, so symlinked parents, bind mounts and filesystem
+  roots given as inputs are all caught. Paths are never compared as strings.
+- When the parent is (by identity) the directory of an input file, the output name is
+  compared case-insensitively (NFC + casefold, on every platform) with the input file names
+  there and with the sidecar's `-wal`, `-shm`, `-journal` companion names. Distinct-case
+  names are conservatively refused; unrelated sibling names are valid (seed).
+- An existing final component is refused, whatever it is: a regular file (an input or a hard
+  link to one included), a directory, a symlink, a dangling symlink.
+- Creation is `O_CREAT|O_EXCL|O_NOFOLLOW|O_WRONLY|O_CLOEXEC` relative to a descriptor of the
+  checked parent, whose identity is verified again, so a swapped parent is refused.
+- On refusal nothing is created. If a write fails after creation, the partial file is
+  removed through the parent descriptor (only if the entry is still the file we created) and
+  OUTPUT_REFUSED is raised.
+Every refusal is `OutputRefusedError` with a fixed detail (docs/exit-codes.md).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from clearing_analysis.errors import OutputRefusedError
+from clearing_analysis.inputs.paths import Identity
+
+_CREATE_FLAGS = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC
+_PARENT_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# Permissions follow the umask, as a shell redirect would (docs/privacy.md).
+_CREATE_MODE = 0o666
+
+
+def fold_name(name: str) -> str:
+    """The form in which file names are compared: NFC, casefolded, NFC again."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class InputIdentities:
+    """What an output must not touch, by identity (built by `inputs.session`)."""
+
+    # Walked --journals directories: the output parent may be neither one nor inside one.
+    input_directories: frozenset[Identity]
+    # Directory of each input file -> folded names refused in it (input names, companions).
+    protected_names: Mapping[Identity, frozenset[str]]
+    # Every input file, to name the refusal when the output path is an input or its alias.
+    input_files: frozenset[Identity]
+
+
+@dataclass(frozen=True, slots=True)
+class OutputTarget:
+    """A checked destination: canonical parent, its identity, and the new entry's name."""
+
+    parent: Path
+    parent_identity: Identity
+    name: str
+
+
+def _identity(status: os.stat_result) -> Identity:
+    return (status.st_dev, status.st_ino)
+
+
+def _refuse(detail: str) -> OutputRefusedError:
+    return OutputRefusedError(detail)
+
+
+def _ancestors_are_not_inputs(canonical_parent: Path, inputs: InputIdentities) -> None:
+    current = canonical_parent
+    while True:
+        try:
+            status = current.stat()
+        except OSError:
+            raise _refuse("OUTPUT_PARENT_UNREADABLE") from None
+        if _identity(status) in inputs.input_directories:
+            raise _refuse("OUTPUT_INSIDE_INPUT")
+        if current.parent == current:  # reached the filesystem root, which is checked too
+            return
+        current = current.parent
+
+
+def check_output(path: str | os.PathLike[str], inputs: InputIdentities) -> OutputTarget:
+    """Refuse (OUTPUT_REFUSED) unless `path` may be created exclusively without touching inputs."""
+    raw = os.fspath(path)
+    head, name = os.path.split(raw)
+    if name in {"", ".", ".."}:
+        raise _refuse("OUTPUT_NAME_INVALID")
+    try:
+        # R-FS-2: the parent is canonicalized with realpath; it must exist.
+        canonical_parent = Path(os.path.realpath(head or ".", strict=True))
+        parent_status = canonical_parent.stat()
+    except OSError:
+        raise _refuse("OUTPUT_PARENT_MISSING") from None
+    if not stat.S_ISDIR(parent_status.st_mode):
+        raise _refuse("OUTPUT_PARENT_NOT_DIRECTORY")
+    # R-FS-3: containment by identity of every ancestor, the filesystem root included.
+    _ancestors_are_not_inputs(canonical_parent, inputs)
+    parent_identity = _identity(parent_status)
+    # R-FS-5: same-directory input and companion names, case-insensitively everywhere.
+    if fold_name(name) in inputs.protected_names.get(parent_identity, frozenset()):
+        raise _refuse("OUTPUT_NAME_COLLIDES")
+    # R-FS-2 / R-FS-4: an existing final component (symlink, dangling or not, or an alias).
+    try:
+        existing = (canonical_parent / name).lstat()
+    except FileNotFoundError:
+        return OutputTarget(canonical_parent, parent_identity, name)
+    except OSError:
+        raise _refuse("OUTPUT_PARENT_UNREADABLE") from None
+    if stat.S_ISLNK(existing.st_mode):
+        raise _refuse("OUTPUT_IS_SYMLINK")
+    if _identity(existing) in inputs.input_files:
+        raise _refuse("OUTPUT_IS_INPUT")
+    raise _refuse("OUTPUT_EXISTS")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    os.fsync(fd)
+
+
+def _remove_created(parent_fd: int, name: str, fd: int) -> None:
+    """Unlink `name` only if it is still the file behind `fd` (never someone else's entry)."""
+    try:
+        entry = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
+        if _identity(entry) == _identity(os.fstat(fd)):
+            os.unlink(name, dir_fd=parent_fd)
+    except OSError:
+        pass  # Nothing more can be done safely; the refusal is still reported.
+
+
+def create_exclusive(path: str | os.PathLike[str], data: bytes, inputs: InputIdentities) -> None:
+    """Check `path` again, create it exclusively and write `data` whole, or refuse."""
+    target = check_output(path, inputs)
+    try:
+        parent_fd = os.open(target.parent, _PARENT_FLAGS)
+    except OSError:
+        raise _refuse("OUTPUT_PARENT_MISSING") from None
+    try:
+        if _identity(os.fstat(parent_fd)) != target.parent_identity:
+            raise _refuse("OUTPUT_PARENT_CHANGED")
+        try:
+            fd = os.open(target.name, _CREATE_FLAGS, _CREATE_MODE, dir_fd=parent_fd)
+        except OSError:
+            raise _refuse("OUTPUT_CREATE_FAILED") from None
+        try:
+            _write_all(fd, data)
+        except OSError:
+            _remove_created(parent_fd, target.name, fd)
+            raise _refuse("OUTPUT_WRITE_FAILED") from None
+        finally:
+            os.close(fd)
+    finally:
+        os.close(parent_fd)
+
+
+def write_stdout(data: bytes) -> None:
+    """The default destination (R-FS-1): the whole result to stdout at once."""
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except (OSError, ValueError):
+        raise _refuse("STDOUT_FAILED") from None

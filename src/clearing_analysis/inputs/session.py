@@ -1,0 +1,216 @@
+"""The one entry point commands use to read inputs and write outputs safely.
+
+`InputSession.open` does, in this order (each step a fixed code on failure):
+1. select the journals from the explicit `--journals` arguments (inputs.paths);
+2. require every other named input to be an existing regular file (INPUT_INVALID);
+3. check `--out` and `--log-file` against the inputs up front, so a refused output fails
+   before any work and creates nothing (OUTPUT_REFUSED);
+4. take the first snapshot, then select the journals again: a selection that changed while
+   the snapshot was taken is SNAPSHOT_CHANGED (so no journal can slip in unseen);
+5. check the sidecar is offline (inputs.sidecar, SIDECAR_NOT_OFFLINE / INPUT_INVALID);
+6. decode routes, agent config and app allowlist (inputs.configs).
+The caller replays, then calls `finish()` (second snapshot, SNAPSHOT_CHANGED on any
+difference), then `write_output` / `write_log`, which create their files exclusively only
+now, after everything was validated, from bytes produced in memory. Nothing here reads an
+environment variable, a home or state directory, or the network.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clearing_analysis.errors import (
+    InputInvalidError,
+    OutputRefusedError,
+    SidecarNotOfflineError,
+    SnapshotChangedError,
+)
+from clearing_analysis.inputs import configs, output, snapshot
+from clearing_analysis.inputs.paths import Identity, JournalSelection, select_journals
+from clearing_analysis.inputs.sidecar import (
+    COMPANION_SUFFIXES,
+    SidecarView,
+    check_offline,
+    open_sidecar,
+)
+
+
+def _stat_input_file(path: Path, code: str) -> os.stat_result:
+    try:
+        status = path.stat()
+    except OSError:
+        raise InputInvalidError(f"{code}_MISSING") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise InputInvalidError(f"{code}_NOT_FILE")
+    return status
+
+
+def _directory_identity(directory: Path) -> Identity | None:
+    try:
+        status = directory.stat()
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino)
+
+
+def _protect(names: dict[Identity, set[str]], path: Path, extra: Sequence[str] = ()) -> None:
+    """Refuse `path`'s name (and `extra` names) in its lexical and its real directory."""
+    real = Path(os.path.realpath(path))
+    for location in (path, real):
+        identity = _directory_identity(location.parent)
+        if identity is None:
+            continue
+        bucket = names.setdefault(identity, set())
+        bucket.add(output.fold_name(location.name))
+        bucket.update(output.fold_name(location.name + suffix) for suffix in extra)
+
+
+def _snapshot_plan(
+    selection: JournalSelection, sidecar: Path, others: list[Path]
+) -> snapshot.SnapshotPlan:
+    files = [snapshot.WatchedPath(j.path, follow=j.followed) for j in selection.journals]
+    files.append(snapshot.WatchedPath(sidecar, follow=True))
+    files.extend(snapshot.WatchedPath(path, follow=True) for path in others)
+    directories = [
+        snapshot.WatchedPath(d.path, follow=d.followed) for d in selection.walked_directories
+    ]
+    real_sidecar = Path(os.path.realpath(sidecar))
+    companion_dirs = {(sidecar.parent, sidecar.name), (real_sidecar.parent, real_sidecar.name)}
+    return snapshot.SnapshotPlan(
+        files=tuple(files),
+        directories=tuple(directories),
+        companion_directories=tuple(sorted(companion_dirs)),
+    )
+
+
+@dataclass
+class InputSession:
+    """Selected, validated inputs of one analysis, and the guard for its outputs."""
+
+    selection: JournalSelection
+    sidecar: Path
+    routes: configs.Routes
+    qualification: Path | None
+    agent_config: configs.AgentConfig | None
+    app_allowlist: configs.AppAllowlist | None
+    identities: output.InputIdentities
+    _plan: snapshot.SnapshotPlan
+    _before: snapshot.Snapshot
+    _between_snapshots: Callable[[], None] | None = None
+    _finished: bool = field(default=False)
+
+    @property
+    def journals(self) -> tuple[Path, ...]:
+        """Journal paths in replay order (R-CLI-2)."""
+        return tuple(journal.path for journal in self.selection.journals)
+
+    @classmethod
+    def open(
+        cls,
+        journal_args: Sequence[Path],
+        *,
+        sidecar: Path,
+        routes: Path,
+        qualification: Path | None = None,
+        agent_config: Path | None = None,
+        app_allowlist: Path | None = None,
+        out: Path | None = None,
+        log_file: Path | None = None,
+        between_snapshots: Callable[[], None] | None = None,
+    ) -> InputSession:
+        """Select and validate every input; `between_snapshots` is a test hook run by finish()."""
+        selection = select_journals(journal_args)
+        named: list[tuple[Path, str]] = [(sidecar, "SIDECAR"), (routes, "ROUTES")]
+        for optional, code in (
+            (qualification, "QUALIFICATION"),
+            (agent_config, "AGENT_CONFIG"),
+            (app_allowlist, "APP_ALLOWLIST"),
+        ):
+            if optional is not None:
+                named.append((optional, code))
+        input_files = {j.identity for j in selection.journals}
+        for path, code in named:
+            status = _stat_input_file(path, code)
+            input_files.add((status.st_dev, status.st_ino))
+
+        protected: dict[Identity, set[str]] = {}
+        for journal in selection.journals:
+            if journal.explicit:  # walked journals sit in input directories, refused wholesale
+                _protect(protected, journal.path)
+        for path, _code in named[1:]:
+            _protect(protected, path)
+        _protect(protected, sidecar, extra=COMPANION_SUFFIXES)
+        identities = output.InputIdentities(
+            input_directories=frozenset(d.identity for d in selection.walked_directories),
+            protected_names={key: frozenset(value) for key, value in protected.items()},
+            input_files=frozenset(input_files),
+        )
+        _check_outputs_up_front(out, log_file, identities)
+
+        others = [path for path, _code in named[1:]]
+        plan = _snapshot_plan(selection, sidecar, others)
+        before = snapshot.take(plan)
+        if before.has_missing_input() or select_journals(journal_args) != selection:
+            raise SnapshotChangedError("SELECTION_CHANGED")
+        if before.has_companion():
+            raise SidecarNotOfflineError("COMPANION_PRESENT")
+        check_offline(sidecar)
+        return cls(
+            selection=selection,
+            sidecar=sidecar,
+            routes=configs.load_routes(routes),
+            qualification=qualification,
+            agent_config=None if agent_config is None else configs.load_agent_config(agent_config),
+            app_allowlist=(
+                None if app_allowlist is None else configs.load_app_allowlist(app_allowlist)
+            ),
+            identities=identities,
+            _plan=plan,
+            _before=before,
+            _between_snapshots=between_snapshots,
+        )
+
+    def open_sidecar(self) -> SidecarView:
+        """The sidecar, checked offline again and opened read-only and immutable."""
+        return open_sidecar(self.sidecar)
+
+    def finish(self) -> None:
+        """Take the second snapshot and refuse any difference (R-FS-7)."""
+        if self._between_snapshots is not None:
+            self._between_snapshots()
+        snapshot.compare(self._before, snapshot.take(self._plan))
+        self._finished = True
+
+    def write_output(self, data: bytes, out: Path | None) -> None:
+        """Write the complete result: stdout by default, else an exclusively created file."""
+        self._require_finished()
+        if out is None:
+            output.write_stdout(data)
+        else:
+            output.create_exclusive(out, data, self.identities)
+
+    def write_log(self, data: bytes, log_file: Path) -> None:
+        """Write the buffered log lines to an exclusively created file (same rules as --out)."""
+        self._require_finished()
+        output.create_exclusive(log_file, data, self.identities)
+
+    def _require_finished(self) -> None:
+        if not self._finished:
+            raise RuntimeError("outputs are written only after finish() validated the snapshot")
+
+
+def _check_outputs_up_front(
+    out: Path | None, log_file: Path | None, identities: output.InputIdentities
+) -> None:
+    targets = [
+        output.check_output(path, identities) for path in (out, log_file) if path is not None
+    ]
+    if len(targets) == 2 and (targets[0].parent_identity, output.fold_name(targets[0].name)) == (
+        targets[1].parent_identity,
+        output.fold_name(targets[1].name),
+    ):
+        raise OutputRefusedError("OUTPUT_SAME_AS_LOG")
