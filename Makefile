@@ -19,7 +19,14 @@ $(VENV)/.synced: $(UV) uv.lock pyproject.toml
 	$(UV) sync --frozen --quiet
 	touch $@
 
-setup: $(VENV)/.synced
+# The qualification harness: pi-ai exactly as pinned in qualify/package-lock.json (integrity
+# hashes checked by npm ci). npm reaches the registry only here; install scripts never run.
+QUALIFY_STAMP := qualify/node_modules/.installed
+$(QUALIFY_STAMP): qualify/package.json qualify/package-lock.json
+	cd qualify && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: $(VENV)/.synced $(QUALIFY_STAMP)
 
 demo: setup
 	$(RUN) clearing-analysis demo
@@ -37,4 +44,4 @@ unit: setup
 test: lint typecheck unit
 
 clean:
-	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules
