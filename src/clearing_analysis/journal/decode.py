@@ -143,11 +143,19 @@ def _to_record(obj: dict[str, Any]) -> Record:
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in RECORD_KINDS:
         raise _Invalid(InvalidReason.UNKNOWN_RECORD_KIND)
+    if kind == "turn_start" and not _has_role(obj.get("message")):
+        # msgspec treats the tag of a struct outside a union as optional; the format does not:
+        # every message carries its role (docs/formats/journal-v2.md).
+        raise _Invalid(InvalidReason.WRONG_SHAPE)
     try:
         record: Record = strictjson.to_struct(obj, Record)  # type: ignore[arg-type]
     except strictjson.JsonRejected:
         raise _Invalid(InvalidReason.WRONG_SHAPE) from None
     return record
+
+
+def _has_role(message: object) -> bool:
+    return not isinstance(message, dict) or "role" in message
 
 
 def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> DecodeResult:
