@@ -389,3 +389,47 @@ def test_output_inside_input_via_bind_mount(corpus: Corpus, bind_mounts: tuple[P
             _open(corpus, out=mount / "report.json")
         assert caught.value.detail == "OUTPUT_INSIDE_INPUT"
         assert corpus.listing() == before
+
+
+def test_explicit_journal_file_protects_its_name(corpus: Corpus) -> None:
+    """An explicitly passed journal's directory accepts unrelated names but not its own name."""
+    loose = corpus.root / "loose"
+    loose.mkdir()
+    (loose / "one.jsonl").write_bytes(b"{}\n")
+    arguments = [loose / "one.jsonl"]
+    with pytest.raises(OutputRefusedError) as caught:
+        InputSession.open(
+            arguments, sidecar=corpus.sidecar, routes=corpus.routes, out=loose / "ONE.jsonl"
+        )
+    assert caught.value.detail == "OUTPUT_NAME_COLLIDES"
+    session = InputSession.open(
+        arguments, sidecar=corpus.sidecar, routes=corpus.routes, out=loose / "two.jsonl"
+    )
+    session.finish()
+    session.write_output(REPORT, loose / "two.jsonl")
+    assert (loose / "two.jsonl").read_bytes() == REPORT
+
+
+def test_symlink_planted_after_check_is_not_followed(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A symlink planted at the name after the last check makes creation fail, not follow."""
+    real_check = output.check_output
+    out = corpus.out_dir / "r.json"
+    victim = corpus.out_dir / "victim.json"
+
+    def check_then_plant(
+        path: str | os.PathLike[str], inputs: output.InputIdentities
+    ) -> output.OutputTarget:
+        target = real_check(path, inputs)
+        out.symlink_to(victim)
+        return target
+
+    session = _open(corpus, out=out)
+    session.finish()
+    monkeypatch.setattr(output, "check_output", check_then_plant)
+    with pytest.raises(OutputRefusedError) as caught:
+        session.write_output(REPORT, out)
+    assert caught.value.detail == "OUTPUT_CREATE_FAILED"
+    assert not victim.exists()
+    assert out.is_symlink()
