@@ -1,0 +1,264 @@
+"""Corpus profiles: the knobs that steer a synthetic corpus toward or away from BUILD.
+
+A profile is a frozen bundle of rates and distribution parameters; the generator never reads
+anything else to decide what to plant. docs/synthetic-corpus.md describes each profile and
+where the calibration figures come from. These are generator knobs for the project's own
+tests and benchmarks, not analyzer policy, so they live here and not in `policy/`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class ProofMode(enum.StrEnum):
+    """How DIR/agent-config.json proves (or fails to prove) built-in identities (R-EL-3)."""
+
+    PERIOD = "period"  # one attestation object proving the read-only built-ins
+    PER_RUN = "per_run"  # a per-run proof array; some runs deliberately have no proof
+    UNPROVEN = "unproven"  # an attestation that enables no read-only built-in
+
+
+class JournalPlan(enum.StrEnum):
+    """What one logical conversation's journal file(s) are meant to be."""
+
+    NORMAL = "normal"
+    DUPLICATE_COPY = "duplicate_copy"  # normal + byte-identical copy (same journalId)
+    RESUMED_COPY = "resumed_copy"  # normal + resumed copy repeating earlier turns
+    IMPORTED = "imported"
+    INHERITED = "inherited"
+    OPEN = "open"  # close record missing
+    OPEN_TRUNCATED = "open_truncated"  # close missing and last line cut mid-write
+    INTERRUPTED = "interrupted"  # last run ends with status interrupted
+    UNENDED_RUN = "unended_run"  # a run never ended before close (also INTERRUPTED)
+    INVALID_DECODE = "invalid_decode"  # a line that fails strict decoding
+    INVALID_REFERENCE = "invalid_reference"  # a message for an already-ended run
+    UNSUPPORTED_VERSION = "unsupported_version"
+
+
+# Every plan that writes a journal the replay stage should skip, with its skip outcome.
+SKIP_OUTCOME: dict[JournalPlan, str] = {
+    JournalPlan.IMPORTED: "IMPORTED",
+    JournalPlan.INHERITED: "INHERITED",
+    JournalPlan.OPEN: "OPEN",
+    JournalPlan.OPEN_TRUNCATED: "OPEN",
+    JournalPlan.INTERRUPTED: "INTERRUPTED",
+    JournalPlan.UNENDED_RUN: "INTERRUPTED",
+    JournalPlan.INVALID_DECODE: "INVALID",
+    JournalPlan.INVALID_REFERENCE: "INVALID",
+    JournalPlan.UNSUPPORTED_VERSION: "UNSUPPORTED_VERSION",
+}
+
+
+@dataclass(frozen=True)
+class DefectRates:
+    """Per proven result: probability of each planted retention defect (mutually exclusive)."""
+
+    missing: float = 0.0
+    not_finalized: float = 0.0
+    tombstone: float = 0.0
+    integrity_mismatch: float = 0.0
+    bytes_mismatch: float = 0.0
+    digest_mismatch: float = 0.0
+    text_mismatch: float = 0.0
+    redacted: float = 0.0
+    truncated: float = 0.0
+
+
+@dataclass(frozen=True)
+class Profile:
+    """All knobs of one corpus profile."""
+
+    name: str
+    # Prompt turns per conversation: lognormal median and sigma, clamped to [min, max].
+    turns_median: float
+    turns_sigma: float
+    turns_min: int
+    turns_max: int
+    # Share of inter-turn user gaps longer than the 5-minute cache lifetime plus margin.
+    cold_turn_gap_share: float
+    # Tool weights (names from policy/tools.json classes, apps resolved in `toolmix`).
+    tool_weights: dict[str, float]
+    # Multiplier on every tool's median result size.
+    result_scale: float
+    defects: DefectRates
+    proof_mode: ProofMode
+    # Journal plans drawn per conversation after the guaranteed ones (weights).
+    plan_weights: dict[JournalPlan, float]
+    # Plans placed first (interleaved with normal conversations) so small corpora have them.
+    guaranteed_plans: tuple[JournalPlan, ...] = ()
+    # Per-turn probabilities inside replayed journals.
+    owner_missing_rate: float = 0.0
+    unsupported_api_rate: float = 0.0
+    reprompt_rate: float = 0.03
+    no_request_turn_rate: float = 0.02
+    failed_run_rate: float = 0.03
+    aborted_run_rate: float = 0.03
+    image_read_rate: float = 0.02
+    error_result_rate: float = 0.05
+    # Compaction threshold as a fraction of the context window, drawn per conversation.
+    compaction_low: float = 0.75
+    compaction_high: float = 0.85
+    # App (MCP) tools: share with captured payload.origin, and among those the planted kinds.
+    origin_capture_rate: float = 0.6
+    repointed_digest_rate: float = 0.15
+    # Per-run proofs: share of runs with no proof; share of proofs naming an MCP "grep".
+    missing_proof_rate: float = 0.1
+    colliding_proof_rate: float = 0.05
+    guaranteed_boundary_skips: bool = False
+    guaranteed_defects: bool = False
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+_CODING_MIX: dict[str, float] = {
+    "read": 30.0,
+    "grep": 12.0,
+    "find": 5.0,
+    "ls": 5.0,
+    "bash": 22.0,
+    "edit": 12.0,
+    "write": 4.0,
+    "web_fetch": 3.0,
+    "app": 7.0,
+}
+
+_BUILD_MIX: dict[str, float] = {
+    "read": 48.0,
+    "grep": 14.0,
+    "find": 6.0,
+    "ls": 6.0,
+    "bash": 12.0,
+    "edit": 8.0,
+    "write": 2.0,
+    "web_fetch": 1.0,
+    "app": 3.0,
+}
+
+_NO_PLANS: dict[JournalPlan, float] = {JournalPlan.NORMAL: 1.0}
+
+_MIXED_PLANS: dict[JournalPlan, float] = {
+    JournalPlan.NORMAL: 70.0,
+    JournalPlan.DUPLICATE_COPY: 4.0,
+    JournalPlan.RESUMED_COPY: 6.0,
+    JournalPlan.IMPORTED: 2.0,
+    JournalPlan.INHERITED: 2.0,
+    JournalPlan.OPEN: 2.0,
+    JournalPlan.OPEN_TRUNCATED: 2.0,
+    JournalPlan.INTERRUPTED: 3.0,
+    JournalPlan.UNENDED_RUN: 2.0,
+    JournalPlan.INVALID_DECODE: 2.0,
+    JournalPlan.INVALID_REFERENCE: 2.0,
+    JournalPlan.UNSUPPORTED_VERSION: 3.0,
+}
+
+_ALL_SKIP_PLANS: tuple[JournalPlan, ...] = (
+    JournalPlan.DUPLICATE_COPY,
+    JournalPlan.IMPORTED,
+    JournalPlan.RESUMED_COPY,
+    JournalPlan.OPEN,
+    JournalPlan.INTERRUPTED,
+    JournalPlan.INVALID_DECODE,
+    JournalPlan.UNSUPPORTED_VERSION,
+    JournalPlan.INHERITED,
+    JournalPlan.OPEN_TRUNCATED,
+    JournalPlan.INVALID_REFERENCE,
+    JournalPlan.UNENDED_RUN,
+)
+
+_MIXED_DEFECTS = DefectRates(
+    missing=0.03,
+    not_finalized=0.02,
+    tombstone=0.02,
+    integrity_mismatch=0.01,
+    bytes_mismatch=0.01,
+    digest_mismatch=0.01,
+    text_mismatch=0.01,
+    redacted=0.08,
+    truncated=0.04,
+)
+
+PROFILES: dict[str, Profile] = {
+    "mixed": Profile(
+        name="mixed",
+        turns_median=14.0,
+        turns_sigma=0.8,
+        turns_min=6,
+        turns_max=160,
+        cold_turn_gap_share=0.45,
+        tool_weights=_CODING_MIX,
+        result_scale=1.0,
+        defects=_MIXED_DEFECTS,
+        proof_mode=ProofMode.PER_RUN,
+        plan_weights=_MIXED_PLANS,
+        guaranteed_plans=_ALL_SKIP_PLANS,
+        owner_missing_rate=0.02,
+        unsupported_api_rate=0.02,
+        guaranteed_boundary_skips=True,
+        guaranteed_defects=True,
+    ),
+    "build": Profile(
+        name="build",
+        turns_median=60.0,
+        turns_sigma=0.4,
+        turns_min=40,
+        turns_max=160,
+        cold_turn_gap_share=0.7,
+        tool_weights=_BUILD_MIX,
+        result_scale=2.2,
+        defects=DefectRates(missing=0.01, redacted=0.02, truncated=0.01),
+        proof_mode=ProofMode.PERIOD,
+        plan_weights=_NO_PLANS,
+        reprompt_rate=0.01,
+        no_request_turn_rate=0.0,
+        failed_run_rate=0.01,
+        aborted_run_rate=0.01,
+        error_result_rate=0.03,
+        compaction_low=0.795,
+        compaction_high=0.8,
+        origin_capture_rate=0.9,
+        repointed_digest_rate=0.0,
+    ),
+    "warm": Profile(
+        name="warm",
+        turns_median=14.0,
+        turns_sigma=0.7,
+        turns_min=6,
+        turns_max=120,
+        cold_turn_gap_share=0.02,
+        tool_weights=_CODING_MIX,
+        result_scale=1.0,
+        defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
+        proof_mode=ProofMode.PERIOD,
+        plan_weights=_NO_PLANS,
+    ),
+    "redacted": Profile(
+        name="redacted",
+        turns_median=14.0,
+        turns_sigma=0.7,
+        turns_min=6,
+        turns_max=120,
+        cold_turn_gap_share=0.5,
+        tool_weights=_CODING_MIX,
+        result_scale=1.0,
+        defects=DefectRates(missing=0.02, redacted=0.7, truncated=0.05),
+        proof_mode=ProofMode.PERIOD,
+        plan_weights=_NO_PLANS,
+    ),
+    "unproven": Profile(
+        name="unproven",
+        turns_median=14.0,
+        turns_sigma=0.7,
+        turns_min=6,
+        turns_max=120,
+        cold_turn_gap_share=0.5,
+        tool_weights=_CODING_MIX,
+        result_scale=1.0,
+        defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
+        proof_mode=ProofMode.UNPROVEN,
+        plan_weights=_NO_PLANS,
+        origin_capture_rate=0.0,
+    ),
+}
+
+DEFAULT_PROFILE = "mixed"

@@ -1,0 +1,130 @@
+"""Retention rows for placed results, with planted defects on counted proven results.
+
+Every successful single-text result gets a sidecar row consistent with its journal text
+(byte length, SHA-256, complete text). Only unique proven results of counted boundaries in
+journals meant to replay receive a planted defect (the manifest's `retentionDefects`), one
+kind per result, so each defect is observable on its own: missing (no row, or a row absent
+from the committed index), committed-not-finalized, tombstone, integrity mismatch, byte-length,
+digest or text mismatch, and the matched-but-ineligible redacted / truncated rows (R-RT-2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from clearing_analysis.synth.manifest import DEFECT_KEYS
+from clearing_analysis.synth.profiles import DefectRates
+from clearing_analysis.synth.proofs import is_proven
+from clearing_analysis.synth.sidecar import RetentionRow, clean_row
+
+if TYPE_CHECKING:
+    from clearing_analysis.synth.session import Session, _Pending
+
+WEB_TOOLS = frozenset({"web_fetch", "web_search"})
+_RATE_FIELDS = (
+    ("missing", "missing"),
+    ("notFinalized", "not_finalized"),
+    ("tombstone", "tombstone"),
+    ("integrityMismatch", "integrity_mismatch"),
+    ("bytesMismatch", "bytes_mismatch"),
+    ("digestMismatch", "digest_mismatch"),
+    ("textMismatch", "text_mismatch"),
+    ("redacted", "redacted"),
+    ("truncated", "truncated"),
+)
+
+
+class DefectPlanter:
+    """Draws the defect of each counted proven result (None: a clean, matching row)."""
+
+    def __init__(self, rng: random.Random, rates: DefectRates, guaranteed: bool) -> None:
+        self._rng = rng
+        self._queue: deque[str] = deque(DEFECT_KEYS if guaranteed else ())
+        self._cumulative: list[tuple[float, str]] = []
+        total = 0.0
+        for key, attribute in _RATE_FIELDS:
+            total += float(getattr(rates, attribute))
+            self._cumulative.append((total, key))
+
+    def draw(self) -> str | None:
+        """The next defect: guaranteed ones first (one of each kind), then by rate."""
+        if self._queue:
+            return self._queue.popleft()
+        roll = self._rng.random()
+        for bound, key in self._cumulative:
+            if roll < bound:
+                return key
+        return None
+
+
+def _redacted_text(tool: str) -> str:
+    if tool in WEB_TOOLS:
+        return '{"url":"[redacted]","status":200,"content":"[redacted]"}'
+    return "[redacted]"
+
+
+def _with_defect(
+    row: RetentionRow, defect: str, rng: random.Random, tool: str
+) -> RetentionRow | None:
+    text = row.text if row.text is not None else ""
+    if defect == "missing":
+        # Either never captured, or captured but never entered in the committed index.
+        return None if rng.random() < 0.5 else dataclasses.replace(row, indexed=False)
+    changes: dict[str, Any]
+    if defect == "notFinalized":
+        changes = {"state": "committed"}
+    elif defect == "tombstone":
+        changes = {"text": None, "tombstone": True}
+    elif defect == "integrityMismatch":
+        changes = {"integrity": "mismatch"}
+    elif defect == "bytesMismatch":
+        changes = {"byte_length": row.byte_length + rng.randint(1, 64)}
+    elif defect == "digestMismatch":
+        changes = {"sha256": hashlib.sha256(text.encode() + b"\n").digest()}
+    elif defect == "textMismatch":
+        changes = {"text": ("#" if text[:1] != "#" else "%") + text[1:]}
+    elif defect == "redacted":
+        changes = {"text": _redacted_text(tool), "redacted": True}
+    else:  # truncated: the retained text is a strict prefix
+        changes = {"text": text[: len(text) // 2], "truncated": True}
+    return dataclasses.replace(row, **changes)
+
+
+def finish_run(session: Session, pending: list[_Pending], completed: bool) -> list[tuple[int, str]]:
+    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs."""
+    redactions: list[tuple[int, str]] = []
+    rng = session.s.rng
+    for item in pending:
+        outcome = item.outcome
+        content = outcome.content
+        if outcome.is_error or len(content) != 1 or content[0]["type"] != "text":
+            continue  # errors, images and mixed blocks are never eligible; not retained here
+        origin = outcome.origin
+        origin_row = None
+        if origin is not None:
+            hints = origin["annotations"]
+            origin_row = (
+                origin["server"],
+                origin["tool"],
+                origin["serverIdentityDigest"],
+                hints.get("readOnlyHint"),
+                hints.get("destructiveHint"),
+            )
+        row: RetentionRow | None = clean_row(
+            item.identity, content[0]["text"], item.at_ms + rng.randint(1, 50), origin_row
+        )
+        if item.counted and completed and is_proven(outcome, item.attestation):
+            defect = session.s.defects.draw()
+            session.tally.proven_result(item.api, defect)
+            if defect is not None and row is not None:
+                row = _with_defect(row, defect, rng, outcome.name)
+            if defect == "redacted":
+                scope = "web_envelope" if outcome.name in WEB_TOOLS else "text"
+                redactions.append((item.seq, scope))
+        if row is not None:
+            session.rows.append(row)
+    return redactions

@@ -1,0 +1,253 @@
+"""Tool calls and their results: arguments, heavy-tailed result sizes, pi's output caps.
+
+Result sizes are lognormal per tool (median and spread below), scaled by the profile, and then
+cut the way pi's tools cut output: at 2,000 lines or 50 KB, whichever comes first, with pi's
+continuation notice appended (docs/synthetic-corpus.md cites the constants). App (MCP) tools
+come from a small fixed inventory of servers; whether their origin is captured, allowlisted,
+repointed or destructive is decided per call from the profile.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from clearing_analysis.synth.textpool import TextPools, slice_lines, slice_words
+
+MAX_RESULT_LINES = 2_000  # pi coding-agent truncate.ts DEFAULT_MAX_LINES
+MAX_RESULT_BYTES = 50 * 1024  # pi coding-agent truncate.ts DEFAULT_MAX_BYTES
+
+READ_ONLY_BUILTINS = ("read", "grep", "find", "ls", "web_fetch")
+EFFECTFUL_BUILTINS = ("bash", "edit", "write")
+
+
+@dataclass(frozen=True, slots=True)
+class AppTool:
+    """One MCP tool of the fixed synthetic inventory."""
+
+    server: str
+    tool: str
+    read_only: bool
+    destructive: bool
+    allowlisted: bool
+
+    def digest(self, repointed: bool = False) -> str:
+        """SHA-256 of the server identity; a repointed server has a different one."""
+        version = "v2" if repointed else "v1"
+        return hashlib.sha256(f"mcp-server:{self.server}:{version}".encode()).hexdigest()
+
+
+APP_TOOLS: tuple[AppTool, ...] = (
+    AppTool("docs", "docs_search", True, False, True),
+    AppTool("tracker", "issue_get", True, False, True),
+    AppTool("websearch", "web_search", True, False, True),
+    AppTool("warehouse", "db_query", True, False, True),
+    AppTool("warehouse", "db_drop_table", False, True, False),
+    AppTool("notes", "notes_append", False, False, False),
+)
+APP_BY_NAME: dict[str, AppTool] = {tool.tool: tool for tool in APP_TOOLS}
+
+# Median result characters and lognormal sigma per tool (before the profile's scale).
+_SIZE: dict[str, tuple[float, float]] = {
+    "read": (5_000, 1.1),
+    "grep": (1_400, 1.3),
+    "find": (700, 1.0),
+    "ls": (420, 0.8),
+    "bash": (900, 1.6),
+    "web_fetch": (6_000, 0.9),
+    "docs_search": (2_500, 0.9),
+    "issue_get": (1_800, 0.8),
+    "web_search": (3_000, 0.7),
+    "db_query": (1_500, 1.2),
+}
+
+
+@dataclass(slots=True)
+class ToolOutcome:
+    """What one executed call produced."""
+
+    name: str
+    arguments: dict[str, Any]
+    content: list[dict[str, Any]]
+    is_error: bool
+    origin: dict[str, Any] | None
+    app: AppTool | None
+    repointed: bool
+
+
+def _size(rng: random.Random, tool: str, scale: float) -> int:
+    median, sigma = _SIZE[tool]
+    return max(8, int(rng.lognormvariate(math.log(median * scale), sigma)))
+
+
+def cap_output(text: str) -> str:
+    """Cut `text` as pi's tools do (2,000 lines / 50 KB) and append the notice."""
+    lines = text.count("\n") + 1
+    if lines <= MAX_RESULT_LINES and len(text) * 3 <= MAX_RESULT_BYTES:
+        return text  # cheap bound: even all-3-byte characters fit
+    if lines <= MAX_RESULT_LINES and len(text.encode()) <= MAX_RESULT_BYTES:
+        return text
+    kept = text
+    if lines > MAX_RESULT_LINES:
+        cut = 0
+        for _ in range(MAX_RESULT_LINES):
+            cut = kept.index("\n", cut) + 1
+        kept = kept[: cut - 1]
+    while (excess := len(kept.encode()) - MAX_RESULT_BYTES) > 0:
+        cut = kept.rfind("\n", 0, len(kept) - excess)
+        kept = kept[:cut] if cut > 0 else kept[: len(kept) - excess]
+    shown = kept.count("\n") + 1
+    return f"{kept}\n\n[Showing lines 1-{shown} of {lines}. Use offset={shown + 1} to continue.]"
+
+
+def _image_block(rng: random.Random) -> dict[str, Any]:
+    raw = rng.randbytes(rng.randint(1_200, 4_800))
+    return {"type": "image", "data": base64.b64encode(raw).decode(), "mimeType": "image/png"}
+
+
+def _path(rng: random.Random, pools: TextPools) -> str:
+    return slice_lines(pools.paths, rng, 1).split("\n", 1)[0]
+
+
+class ToolRunner:
+    """Chooses tools and fabricates their arguments and results."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        pools: TextPools,
+        *,
+        weights: dict[str, float],
+        scale: float,
+        error_rate: float,
+        image_rate: float,
+        origin_rate: float,
+        repointed_rate: float,
+    ) -> None:
+        self._rng = rng
+        self._pools = pools
+        self._names = list(weights)
+        self._cum = list(_cumulative(weights.values()))
+        self._scale = scale
+        self._error_rate = error_rate
+        self._image_rate = image_rate
+        self._origin_rate = origin_rate
+        self._repointed_rate = repointed_rate
+        self._encoder = msgspec.json.Encoder()
+
+    def choose(self) -> str:
+        """A tool name by profile weight (an app tool drawn from the inventory)."""
+        name = self._rng.choices(self._names, cum_weights=self._cum)[0]
+        if name == "app":
+            return self._rng.choice(APP_TOOLS).tool
+        return name
+
+    def arguments(self, name: str) -> dict[str, Any]:
+        """Plausible arguments for `name`."""
+        rng, pools = self._rng, self._pools
+        if name == "read":
+            args: dict[str, Any] = {"path": _path(rng, pools)}
+            if rng.random() < 0.2:
+                args["offset"] = rng.randint(1, 900)
+                args["limit"] = rng.choice((100, 200, 400))
+            return args
+        if name == "grep":
+            return {"pattern": slice_words(pools.prose, rng, 6), "path": "src", "ignoreCase": True}
+        if name in ("find", "ls"):
+            return {"path": _path(rng, pools).rsplit("/", 1)[0], "pattern": "*"}
+        if name == "bash":
+            return {"command": f"cd repo && {slice_lines(pools.shell, rng, 30)[:120]}"}
+        if name == "edit":
+            old = slice_lines(pools.code, rng, int(rng.lognormvariate(math.log(300), 0.8)))
+            new = slice_lines(pools.code, rng, int(rng.lognormvariate(math.log(360), 0.8)))
+            return {"path": _path(rng, pools), "oldText": old, "newText": new}
+        if name == "write":
+            body = slice_lines(pools.code, rng, int(rng.lognormvariate(math.log(1_800), 0.9)))
+            return {"path": _path(rng, pools), "content": body}
+        if name == "web_fetch":
+            return {"url": f"https://docs.example.org/{slice_words(pools.prose, rng, 8)}"}
+        return {"query": slice_words(pools.prose, rng, 24), "limit": 10}
+
+    def run(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        """Execute `name` (fictionally): its result content, error flag and origin."""
+        rng = self._rng
+        app = APP_BY_NAME.get(name)
+        origin: dict[str, Any] | None = None
+        repointed = False
+        if app is not None and rng.random() < self._origin_rate:
+            repointed = app.allowlisted and rng.random() < self._repointed_rate
+            annotations: dict[str, Any] = {"readOnlyHint": app.read_only}
+            if app.destructive:
+                annotations["destructiveHint"] = True
+            origin = {
+                "server": app.server,
+                "tool": app.tool,
+                "serverIdentityDigest": app.digest(repointed),
+                "annotations": annotations,
+            }
+        if rng.random() < self._error_rate:
+            text = self._error_text(name)
+            return ToolOutcome(name, args, [_text(text)], True, origin, app, repointed)
+        if name == "read" and rng.random() < self._image_rate:
+            content = [_text("Read image file [image/png]"), _image_block(rng)]
+            return ToolOutcome(name, args, content, False, origin, app, repointed)
+        return ToolOutcome(
+            name, args, [_text(self._text(name, args))], False, origin, app, repointed
+        )
+
+    def _error_text(self, name: str) -> str:
+        rng = self._rng
+        if name == "bash":
+            tail = slice_lines(self._pools.shell, rng, _size(rng, "bash", 0.5))
+            return f"{tail}\n\nCommand exited with code {rng.choice((1, 2, 127))}"
+        if name == "edit":
+            return "Could not find the exact text in the file. The old text must match exactly."
+        return (
+            f"Error: ENOENT: no such file or directory, {slice_words(self._pools.prose, rng, 20)}"
+        )
+
+    def _text(self, name: str, args: dict[str, Any]) -> str:
+        rng, pools, scale = self._rng, self._pools, self._scale
+        if name == "read":
+            return cap_output(slice_lines(pools.code, rng, _size(rng, name, scale)))
+        if name in {"grep", "db_query"}:
+            return cap_output(slice_lines(pools.grep, rng, _size(rng, name, scale)))
+        if name in ("find", "ls"):
+            return cap_output(slice_lines(pools.paths, rng, _size(rng, name, scale)))
+        if name == "bash":
+            return cap_output(slice_lines(pools.shell, rng, _size(rng, name, scale)))
+        if name == "edit":
+            return f"Successfully replaced text in {args['path']}."
+        if name == "write":
+            return f"Successfully wrote {len(args['content'].encode())} bytes to {args['path']}"
+        if name in ("web_fetch", "web_search"):
+            envelope = {
+                "url": args.get("url", "https://search.example.org/q"),
+                "status": 200,
+                "contentType": "text/html; charset=utf-8",
+                "title": slice_words(pools.prose, rng, 30),
+                "content": slice_words(pools.prose, rng, _size(rng, name, scale)),
+            }
+            return cap_output(self._encoder.encode(envelope).decode())
+        if name == "db_drop_table":
+            return "Dropped table staging_events (0 rows remain)."
+        if name == "notes_append":
+            return "Appended 1 note."
+        return cap_output(slice_words(pools.prose, rng, _size(rng, name, scale)))
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _cumulative(weights: Any) -> Any:
+    total = 0.0
+    for weight in weights:
+        total += weight
+        yield total
