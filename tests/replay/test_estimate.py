@@ -1,0 +1,222 @@
+"""Boundary estimate E, request gap, completed-run counter, checkpoints (R-SIM-1/3/8)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.inputs.sidecar import SidecarView
+from clearing_analysis.journal.messages import AssistantMessage, ToolCall, Usage
+from clearing_analysis.replay import ReplayedJournal, replay_journal
+from clearing_analysis.replay.heuristic import (
+    json_stringify_units,
+    message_tokens,
+    usage_tokens,
+    utf16_units,
+)
+from tests.replay.builder import JournalBuilder, SidecarBuilder, routes, usage
+
+OpenView = Callable[[SidecarBuilder], SidecarView]
+IMAGE = {"type": "image", "data": "AAAA", "mimeType": "image/png"}
+
+
+def _replay(tmp_path: Path, view: SidecarView, b: JournalBuilder) -> ReplayedJournal:
+    b.close()
+    outcome = replay_journal(b.write(tmp_path), routes(), view)
+    assert isinstance(outcome, ReplayedJournal)
+    return outcome
+
+
+def test_utf16_units_count_astral_characters_twice() -> None:
+    """JavaScript string length: an emoji is two code units, an accented letter one."""
+    assert utf16_units("abc") == 3
+    assert utf16_units("é") == 1
+    assert utf16_units("😀") == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({"q": "c1"}, '{"q":"c1"}'),
+        ({"a": [1, 2.5, None, True, False]}, '{"a":[1,2.5,null,true,false]}'),
+        ({"n": 1.0, "s": 1e-7, "t": 0.00001}, '{"n":1,"s":1e-7,"t":0.00001}'),
+        ({"x": 'q"\n\u0001é'}, '{"x":"q\\"\\n\\u0001é"}'),
+    ],
+)
+def test_json_stringify_length(value: object, expected: str) -> None:
+    """Tool-call arguments are measured as JavaScript's JSON.stringify would print them."""
+    assert json_stringify_units(value) == len(expected)
+
+
+def test_assistant_tokens_include_thinking_and_tool_calls() -> None:
+    """ceil((text + thinking + name + JSON arguments) / 4)."""
+    message = AssistantMessage(
+        content=[ToolCall(id="c", name="read", arguments={"q": "c1"})],
+        api="a",
+        provider="p",
+        model="m",
+        usage=Usage(0, 0, 0, 0, 0),
+        stop_reason="toolUse",
+        timestamp=0,
+    )
+    assert message_tokens(message) == 4  # ceil((4 + 10) / 4)
+
+
+def test_usage_total_else_sum() -> None:
+    """totalTokens when nonzero, else input + output + cacheRead + cacheWrite."""
+    assert usage_tokens(Usage(1, 2, 3, 4, 50)) == 50
+    assert usage_tokens(Usage(1, 2, 3, 4, 0)) == 10
+
+
+def test_estimate_is_latest_valid_usage_plus_trailing_heuristic(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """E = latest valid usage + heuristic of later messages (error request included) + input."""
+    b = JournalBuilder()
+    b.turn("t1", text="aaaa")
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(total=100))
+    b.assistant("r1", text="y" * 10, use=usage(total=900), stop="error")
+    b.run_end("r1", "failed")
+    b.turn("t2", text="b" * 8)
+    b.run("r2", "t2")
+    b.assistant("r2")
+    b.run_end("r2")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    second = journal.boundaries[1]
+    assert second.estimate == 100 + 3 + 2
+    assert second.usage_based
+
+
+def test_estimate_without_valid_usage_is_heuristic_of_everything(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """With only aborted/error requests, E is the heuristic of the whole context."""
+    b = JournalBuilder()
+    b.turn("t1", text="aaaa")
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 10, use=usage(total=500), stop="aborted")
+    b.run_end("r1", "aborted")
+    b.turn("t2", text="b" * 8)
+    b.run("r2", "t2")
+    b.assistant("r2")
+    b.run_end("r2")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert journal.boundaries[0].estimate == 1
+    assert not journal.boundaries[0].usage_based
+    assert journal.boundaries[1].estimate == 1 + 3 + 2
+    assert not journal.boundaries[1].usage_based
+
+
+def test_images_cost_1200_tokens(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """An image block is charged 1,200 tokens in tool results and in user input."""
+    b = JournalBuilder()
+    b.turn("t1", content=[IMAGE])
+    b.run("r1", "t1")
+    b.assistant("r1", text="", calls=[("c1", "read", {})], stop="error")
+    b.call_start("r1", "c1", "read")
+    b.call_end("r1", "c1")
+    b.result("r1", "c1", "read", content=[{"type": "text", "text": "abcd"}, IMAGE])
+    b.run_end("r1", "failed")
+    b.turn("t2", text="")
+    b.run("r2", "t2")
+    b.assistant("r2")
+    b.run_end("r2")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert journal.boundaries[0].estimate == 1200
+    assert journal.results[0].tokens == 1201
+    # input image + request (read + {} = 6 units -> 2) + result + empty input
+    assert journal.boundaries[1].estimate == 1200 + 2 + 1201
+
+
+def _checkpointed(first_kept: bool) -> JournalBuilder:
+    b = JournalBuilder()
+    b.turn("t1", text="a" * 4)
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(total=1000))
+    b.run_end("r1")
+    kept = b.turn("t2", text="b" * 4)
+    b.run("r2", "t2")
+    b.assistant("r2", text="y" * 40, use=usage(total=2000), stop="error")
+    b.run_end("r2", "failed")
+    b.checkpoint("s" * 16, first_kept=kept if first_kept else None)
+    b.plain_turn("t3")
+    return b
+
+
+def test_checkpoint_with_kept_entries(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """After a checkpoint: the summary, then kept messages; older usage no longer counts."""
+    journal = _replay(tmp_path, open_view(sidecar_builder), _checkpointed(first_kept=True))
+    assert journal.boundaries[1].estimate == 1000 + 1
+    third = journal.boundaries[2]
+    assert third.estimate == 4 + 1 + 10 + 1  # summary, kept input, kept request, new input
+    assert not third.usage_based
+    assert journal.checkpoints[0].summary_tokens == 4
+
+
+def test_checkpoint_without_kept_entries(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """A checkpoint keeping nothing leaves only the summary before the new input."""
+    journal = _replay(tmp_path, open_view(sidecar_builder), _checkpointed(first_kept=False))
+    assert journal.boundaries[2].estimate == 4 + 1
+
+
+def test_results_before_checkpoint_leave_context_unless_kept(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """Only results after the latest checkpoint (kept included) are in a boundary's context."""
+    b = JournalBuilder()
+    b.tool_turn("t1", [("c1", "read")])
+    kept = len(b.records)
+    b.tool_turn("t2", [("c2", "read")])
+    b.checkpoint("summary", first_kept=kept)
+    b.plain_turn("t3")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    third = journal.boundaries[2]
+    in_context = [journal.results[x.result].identity.call_id for x in third.context]
+    assert in_context == ["c2"]
+
+
+def test_gap_from_latest_assistant_including_errors(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """No gap before the first request; later gaps start at the latest assistant message,
+    even a failed one."""
+    b = JournalBuilder()
+    b.turn("t1", at=10_000)
+    b.run("r1", "t1")
+    b.assistant("r1", at=20_000)
+    b.run_end("r1")
+    b.turn("t2", at=30_000)
+    b.run("r2", "t2")
+    b.assistant("r2", stop="error", at=40_000)
+    b.run_end("r2", "failed")
+    b.turn("t3", at=500_000)
+    b.run("r3", "t3")
+    b.assistant("r3", at=510_000)
+    b.run_end("r3")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert [x.gap_ms for x in journal.boundaries] == [None, 10_000, 460_000]
+
+
+def test_completed_runs_before_each_boundary(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """The counter counts runs ended "completed" before the boundary, not failed ones."""
+    b = JournalBuilder()
+    b.plain_turn("t1")
+    b.turn("t2")
+    b.run("r2", "t2")
+    b.assistant("r2", stop="error")
+    b.run_end("r2", "failed")
+    b.plain_turn("t3")
+    b.plain_turn("t4")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert [x.completed_runs_before for x in journal.boundaries] == [0, 1, 1, 2]
