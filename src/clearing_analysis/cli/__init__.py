@@ -14,6 +14,7 @@ from clearing_analysis.cli._exit import run_guarded
 from clearing_analysis.cli import demo as _demo  # noqa: F401  isort: skip
 from clearing_analysis.cli import synth as _synth  # noqa: F401  isort: skip
 from clearing_analysis.cli import qualify as _qualify  # noqa: F401  isort: skip
+from clearing_analysis.cli import replay as _replay  # noqa: F401  isort: skip
 
 
 def main() -> None:
