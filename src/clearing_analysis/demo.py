@@ -1,0 +1,46 @@
+"""The demo job: embedded synthetic corpus -> the summaries a user reads first.
+
+Kept in the library (not the CLI) so tests can run it and compare its output. The corpus is
+generated from a fixed seed, so the demo prints the same numbers on every machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clearing_analysis.inputs.paths import select_journals
+from clearing_analysis.journal.summary import summarize
+from clearing_analysis.report.table import render_frame, render_rows
+from clearing_analysis.synth import generate
+
+DEMO_SEED = 20261129
+DEMO_CONVERSATIONS = 12
+DEMO_PROFILE = "mixed"
+
+
+def corpus_summary_text(journal_root: Path) -> str:
+    """The corpus summary (journal outcomes and per-API counts) as plain tables."""
+    selection = select_journals([journal_root])
+    summary = summarize(journal.path for journal in selection.journals)
+    outcome_rows = [(outcome, count) for outcome, count in summary.outcomes.items()]
+    parts = [
+        "Corpus summary (counted from decoding; no replay judgement yet)",
+        f"journal files: {summary.journal_files:,}   journal bytes: {summary.journal_bytes:,}",
+        "",
+        "Journals by decode outcome",
+        render_rows(["outcome", "journals"], outcome_rows),
+        "Per API (decoded journals; a request is one assistant message)",
+        render_frame(summary.per_api),
+    ]
+    return "\n".join(parts)
+
+
+def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> str:
+    """Generate the corpus under `scratch` and return the text to print."""
+    corpus = scratch / "corpus"
+    generate(corpus, seed, conversations=conversations, size_mb=None, profile=profile)
+    header = (
+        f"clearing-analysis demo: synthetic corpus, profile {profile}, seed {seed},"
+        f" {conversations} conversations\n"
+    )
+    return header + "\n" + corpus_summary_text(corpus / "journals")
