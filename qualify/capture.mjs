@@ -144,6 +144,8 @@ async function runCase(piAi, model, variant, fixture, placeholder, fault) {
 }
 
 async function main() {
+  // pi-ai 0.73.1 declares node >=20; refuse older runtimes with a code, not a stack trace.
+  if (Number(process.versions.node.split(".")[0]) < 20) throw new HarnessError("NODE_TOO_OLD");
   const args = parseArgs(process.argv.slice(2));
   const placeholder = readPlaceholder(args.placeholder);
   const piAi = await import(PI_AI_PACKAGE);

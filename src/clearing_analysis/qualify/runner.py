@@ -50,6 +50,19 @@ from clearing_analysis.qualify.record import (
 DEAD_END = "http://127.0.0.1:9"
 # Generous: the whole run takes well under a second on the reference machine.
 TIMEOUT_SECONDS = 120.0
+# Fixed failure codes capture.mjs may print on stderr; anything else is HARNESS_FAILED.
+HARNESS_CODES = frozenset(
+    {
+        "USAGE",
+        "NODE_TOO_OLD",
+        "PLACEHOLDER_EMPTY",
+        "PI_AI_MANIFEST",
+        "MODEL_MISSING",
+        "CAPTURE_FAILED",
+        "NETWORK_ATTEMPTED",
+        "HARNESS_FAULT",
+    }
+)
 _PROXY_VARIABLES = (
     "HTTP_PROXY",
     "HTTPS_PROXY",
@@ -115,7 +128,8 @@ def run_harness(fault: FaultMode | None = None, harness: Path | None = None) -> 
     except (OSError, subprocess.SubprocessError):
         raise QualificationError("HARNESS_NOT_RUN") from None
     if completed.returncode != 0:
-        raise QualificationError("HARNESS_FAILED")
+        code = completed.stderr.decode("ascii", errors="replace").strip()
+        raise QualificationError(code if code in HARNESS_CODES else "HARNESS_FAILED")
     output = _decode_output(completed.stdout)
     if output.fault != fault:
         raise QualificationError("HARNESS_OUTPUT_INVALID")
