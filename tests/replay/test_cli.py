@@ -76,6 +76,7 @@ def test_replay_prints_counts_only(tmp_path: Path) -> None:
     assert done.stdout.decode() == json.dumps(summary, sort_keys=True, separators=(",", ":")) + "\n"
     assert summary["journalsReplayed"] == 1
     assert summary["skippedJournals"]["OPEN"] == 1
+    assert summary["limitations"] == ["APPROVAL_STATE_UNATTESTED"]
     assert len(summary["skippedJournals"]) == 7
     assert summary["skippedBoundaries"] == {
         "DUPLICATE": 0,

@@ -19,6 +19,7 @@ from clearing_analysis.eligibility.reasons import (
     ApiSignal,
     EligibilityClass,
     ExclusionReason,
+    Limitation,
 )
 from clearing_analysis.eligibility.summary import dumps_summary, replay_summary
 
@@ -31,6 +32,7 @@ __all__ = [
     "EligibilityClass",
     "ExclusionReason",
     "IdentityProofs",
+    "Limitation",
     "Occurrence",
     "RetentionCounts",
     "ToolClass",

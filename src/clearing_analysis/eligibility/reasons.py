@@ -90,3 +90,10 @@ class ApiSignal(enum.StrEnum):
     IDENTITY_UNPROVEN = "IDENTITY_UNPROVEN"
     RETENTION_UNMATCHED = "RETENTION_UNMATCHED"
     RETENTION_COVERAGE_LOW = "RETENTION_COVERAGE_LOW"
+
+
+class Limitation(enum.StrEnum):
+    """What the analyzer states it cannot attest (R-EL-7), always reported."""
+
+    # Approval / unresolved-effect state is not recorded natively: not checked, not attested.
+    APPROVAL_STATE_UNATTESTED = "APPROVAL_STATE_UNATTESTED"

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from clearing_analysis.eligibility.assess import ApiAssessment, Assessment
-from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT
+from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT, Limitation
 from clearing_analysis.replay.retention import RetentionStatus
 
 SUMMARY_FORMAT = "clearing-replay-summary"
@@ -63,7 +63,9 @@ def replay_summary(assessment: Assessment) -> dict[str, Any]:
         "journalsReplayed": replay.replayed_journals,
         "skippedJournals": {k.value: v for k, v in replay.skipped_journals.items()},
         "skippedBoundaries": {k.value: v for k, v in replay.skipped_boundaries.items()},
+        "invalidJournalDetails": dict(replay.invalid_details),
         "turnsWithoutRequest": sum(m.journal.turns_without_request for m in replay.journals),
+        "limitations": [limitation.value for limitation in Limitation],
         "perApi": {api.value: _api_summary(a) for api, a in assessment.per_api.items()},
     }
 
