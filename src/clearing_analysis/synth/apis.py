@@ -59,6 +59,7 @@ class CacheModel:
         self._rng = rng
         self._last_request_ms: int | None = None
         self._cached_prefix = 0  # tokens of the previous prompt that a warm request can reuse
+        self._last_api = ""  # a cache belongs to one provider: switching models starts cold
 
     def reset_prefix(self, stable: int) -> None:
         """After a compaction only the system/tool overhead is still a shared prefix."""
@@ -67,7 +68,9 @@ class CacheModel:
     def usage(self, spec: ApiSpec, prefix: int, output: int, at_ms: int) -> dict[str, Any]:
         """The usage record of a successful request with `prefix` prompt tokens."""
         warm = (
-            self._last_request_ms is not None and at_ms - self._last_request_ms <= CACHE_LIFETIME_MS
+            self._last_request_ms is not None
+            and at_ms - self._last_request_ms <= CACHE_LIFETIME_MS
+            and spec.api == self._last_api
         )
         reusable = min(self._cached_prefix, prefix) if warm else 0
         if spec.reports_cache_write:
@@ -82,6 +85,7 @@ class CacheModel:
             cache_write = 0
             plain = prefix - cache_read
         self._last_request_ms = at_ms
+        self._last_api = spec.api
         self._cached_prefix = prefix
         total = plain + output + cache_read + cache_write
         p_in, p_read, p_write, p_out = spec.prices
@@ -107,6 +111,10 @@ class CacheModel:
         }
 
     def failed(self, at_ms: int) -> dict[str, Any]:
-        """A failed or aborted dispatch reports zero usage but still counts as a request."""
-        self._last_request_ms = at_ms
+        """A failed or aborted dispatch reports zero usage but still counts as a request.
+
+        It neither reads nor refreshes the cache, so the cache clock keeps running from the
+        last successful request.
+        """
+        del at_ms
         return {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}

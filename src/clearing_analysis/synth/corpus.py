@@ -32,6 +32,7 @@ from clearing_analysis.synth.toolmix import ToolRunner
 
 CORPUS_EPOCH_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: capture enabled from here on
 BUDGET_BYTES = 8 * 1024 * 1024  # the per-conversation retention budget (R-SIM-4)
+SKIPPED_JOURNAL_TURNS = 6
 COPY_PLANS = (JournalPlan.NORMAL, JournalPlan.DUPLICATE_COPY, JournalPlan.RESUMED_COPY)
 
 
@@ -130,7 +131,9 @@ class CorpusWriter:
         """Simulate and write one logical conversation (1 or 2 journal files)."""
         rng, profile, index = self.rng, self.profile, self.conversations
         self.conversations += 1
-        spec = self.apis[(index // 2 + index) % len(self.apis)]
+        # Every block of four conversations covers the four APIs once, in a rotating order,
+        # so any 4k conversations hold k per API (and skip plans land on every API).
+        spec = self.apis[(index + index // 4) % len(self.apis)]
         plan = next(self.plans)
         self.truth.apis_present.add(spec.api)
         self.clock += int(rng.lognormvariate(math.log(3_600_000), 1.2))
@@ -147,6 +150,8 @@ class CorpusWriter:
         self.sidecar.policy(session.physical_id, CORPUS_EPOCH_MS, BUDGET_BYTES)
         turns = int(rng.lognormvariate(math.log(profile.turns_median), profile.turns_sigma))
         turns = max(profile.turns_min, min(profile.turns_max, turns))
+        if plan not in COPY_PLANS:
+            turns = min(turns, SKIPPED_JOURNAL_TURNS)  # they only need to exist, not be long
         fork_after = rng.randint(1, turns - 3) if plan is JournalPlan.RESUMED_COPY else -1
         snapshot = None
         for turn in range(turns):

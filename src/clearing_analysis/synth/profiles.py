@@ -9,7 +9,7 @@ tests and benchmarks, not analyzer policy, so they live here and not in `policy/
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class ProofMode(enum.StrEnum):
@@ -108,7 +108,8 @@ class Profile:
     colliding_proof_rate: float = 0.05
     guaranteed_boundary_skips: bool = False
     guaranteed_defects: bool = False
-    extra: dict[str, float] = field(default_factory=dict)
+    # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
+    steps_median: float = 4.0
 
 
 _CODING_MIX: dict[str, float] = {
@@ -199,13 +200,13 @@ PROFILES: dict[str, Profile] = {
     ),
     "build": Profile(
         name="build",
-        turns_median=60.0,
-        turns_sigma=0.4,
-        turns_min=40,
-        turns_max=160,
+        turns_median=34.0,
+        turns_sigma=0.3,
+        turns_min=26,
+        turns_max=80,
         cold_turn_gap_share=0.7,
         tool_weights=_BUILD_MIX,
-        result_scale=2.2,
+        result_scale=2.0,
         defects=DefectRates(missing=0.01, redacted=0.02, truncated=0.01),
         proof_mode=ProofMode.PERIOD,
         plan_weights=_NO_PLANS,
@@ -218,6 +219,7 @@ PROFILES: dict[str, Profile] = {
         compaction_high=0.8,
         origin_capture_rate=0.9,
         repointed_digest_rate=0.0,
+        steps_median=5.5,
     ),
     "warm": Profile(
         name="warm",

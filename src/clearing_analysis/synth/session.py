@@ -291,7 +291,11 @@ class Session:
         run_id = self._run_start(turn.host_turn, turn.owner, reason)
         attestation = self.s.proofs.for_run(run_id)
         steps = (
-            0 if rng.random() < 0.12 else max(1, min(60, int(rng.lognormvariate(math.log(4), 0.9))))
+            0
+            if rng.random() < 0.12
+            else max(
+                1, min(60, int(rng.lognormvariate(math.log(self.s.profile.steps_median), 0.9)))
+            )
         )
         # Where a failed / aborted / interrupted run stops (a step index, inclusive).
         stop_at = rng.randint(0, steps) if status != "completed" else steps + 1

@@ -1,0 +1,204 @@
+"""The synthetic corpus: layout, validity, determinism, and a manifest that tells the truth."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from clearing_analysis.cli import app
+from clearing_analysis.inputs.configs import load_agent_config, load_app_allowlist, load_routes
+from clearing_analysis.inputs.sidecar import check_offline, open_sidecar
+from clearing_analysis.policy import read_policy_bytes
+from clearing_analysis.synth import generate
+from tests.synth.recount import recount
+
+
+def _digests(root: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _truth(corpus: Path) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((corpus / "ground-truth.json").read_text())
+    return loaded
+
+
+class TestLayoutAndValidity:
+    def test_layout_is_the_documented_one(self, mixed_corpus: Path) -> None:
+        """The corpus holds exactly the six documented entries, journals as a native root."""
+        names = sorted(path.name for path in mixed_corpus.iterdir())
+        assert names == [
+            "agent-config.json",
+            "app-allowlist.json",
+            "ground-truth.json",
+            "history.sqlite",
+            "journals",
+            "routes.json",
+        ]
+        journals = list((mixed_corpus / "journals").iterdir())
+        assert journals and all(path.suffix == ".jsonl" for path in journals)
+        assert _truth(mixed_corpus)["journalFiles"] == len(journals)
+
+    def test_configs_decode_with_the_analyzer_decoders(self, mixed_corpus: Path) -> None:
+        """routes, agent-config (per-run proofs here) and allowlist decode strictly."""
+        routes = load_routes(mixed_corpus / "routes.json")
+        assert {api.value for api in routes.by_api} == set(_truth(mixed_corpus)["perApi"])
+        assert len(routes.by_api) == 4
+        agent = load_agent_config(mixed_corpus / "agent-config.json")
+        assert agent.per_run is not None and len(agent.per_run) > 10
+        assert len(load_app_allowlist(mixed_corpus / "app-allowlist.json").entries) == 4
+
+    def test_sidecar_is_offline_with_the_reviewed_ddl(self, mixed_corpus: Path) -> None:
+        """history.sqlite: policy DDL verbatim, schema_version 1, rollback mode, no companion."""
+        sidecar = mixed_corpus / "history.sqlite"
+        check_offline(sidecar)
+        assert sidecar.read_bytes()[18:20] == b"\x01\x01"
+        assert not [p for p in mixed_corpus.iterdir() if p.name.startswith("history.sqlite-")]
+        reference = sqlite3.connect(":memory:")
+        reference.executescript(read_policy_bytes("sidecar.sql").decode())
+        query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+        expected = reference.execute(query).fetchall()
+        with open_sidecar(sidecar) as view:
+            assert view.conversation_policy("absent") is None
+        db = sqlite3.connect(f"file:{sidecar}?mode=ro&immutable=1", uri=True)
+        assert db.execute(query).fetchall() == expected
+        assert db.execute("SELECT value FROM sidecar_meta").fetchall() == [("1",)]
+        db.close()
+
+    def test_manifest_agrees_with_an_independent_recount(self, mixed_corpus: Path) -> None:
+        """Every manifest count equals a recount made by replaying the written files."""
+        truth = _truth(mixed_corpus)
+        seen = recount(mixed_corpus)
+        assert truth["format"] == "clearing-synth-ground-truth" and truth["version"] == 1
+        assert (truth["seed"], truth["profile"]) == (11, "mixed")
+        assert truth["journalFiles"] == seen.journal_files
+        assert truth["replayedJournals"] == seen.replayed
+        assert truth["skippedJournals"] == {
+            key: seen.skipped_journals.get(key, 0) for key in truth["skippedJournals"]
+        }
+        assert set(seen.skipped_journals) <= set(truth["skippedJournals"])
+        assert truth["skippedBoundaries"] == {
+            key: seen.skipped_boundaries.get(key, 0) for key in truth["skippedBoundaries"]
+        }
+        assert truth["perApi"] == seen.per_api
+        assert truth["retentionDefects"] == {
+            key: seen.defects.get(key, 0) for key in truth["retentionDefects"]
+        }
+
+    def test_mixed_plants_every_skip_reason_and_defect(self, mixed_corpus: Path) -> None:
+        """The default profile has every journal skip, boundary skip and defect kind."""
+        truth = _truth(mixed_corpus)
+        assert all(truth["skippedJournals"].values())
+        assert all(truth["skippedBoundaries"].values())
+        assert all(truth["retentionDefects"].values())
+        assert truth["replayedJournals"] > truth["journalFiles"] // 2
+
+    def test_sidecar_rows_match_their_journal_results(self, mixed_corpus: Path) -> None:
+        """Each row is linked to a journal result; only planted defects differ from it."""
+        texts: dict[tuple[str, str, str], str] = {}
+        for path in (mixed_corpus / "journals").iterdir():
+            # Skipped journals hold retained results too, so read lines leniently here.
+            physical = ""
+            for line in path.read_bytes().splitlines():
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if record.get("kind") == "header":
+                    physical = record["physicalConversationId"]
+                message = record.get("message", {})
+                if record.get("kind") == "message" and message.get("role") == "toolResult":
+                    block = message["content"][0]
+                    if block["type"] == "text":
+                        key = (physical, record["runId"], message["toolCallId"])
+                        texts[key] = block["text"]
+        db = sqlite3.connect(f"file:{mixed_corpus / 'history.sqlite'}?mode=ro", uri=True)
+        kinds = dict.fromkeys(("bytes", "digest", "text", "redacted", "truncated"), 0)
+        rows = db.execute(
+            "SELECT physical_conversation_id, run_id, call_id, byte_length, sha256, text,"
+            " redacted, truncated, tombstone FROM retained_result"
+        ).fetchall()
+        for pc, run, call, length, digest, text, redacted, truncated, tombstone in rows:
+            original = texts[(pc, run, call)]
+            raw = original.encode()
+            if tombstone:
+                assert text is None
+                continue
+            if redacted:
+                kinds["redacted"] += 1
+                assert "[redacted]" in text and text != original
+            elif truncated:
+                kinds["truncated"] += 1
+                assert original.startswith(text) and len(text) < len(original)
+            else:
+                kinds["text"] += text != original
+            kinds["bytes"] += length != len(raw)
+            kinds["digest"] += bytes(digest) != hashlib.sha256(raw).digest()
+        db.close()
+        defects = _truth(mixed_corpus)["retentionDefects"]
+        assert len(rows) > 500
+        assert kinds == {
+            "bytes": defects["bytesMismatch"],
+            "digest": defects["digestMismatch"],
+            "text": defects["textMismatch"],
+            "redacted": defects["redacted"],
+            "truncated": defects["truncated"],
+        }
+
+
+class TestDeterminismAndCli:
+    def test_same_seed_same_bytes_other_seed_other_bytes(self, tmp_path: Path) -> None:
+        """Two runs with one (seed, size, profile) are byte-identical; another seed differs."""
+        generate(tmp_path / "a", 5, conversations=5)
+        generate(tmp_path / "b", 5, conversations=5)
+        generate(tmp_path / "c", 6, conversations=5)
+        first = _digests(tmp_path / "a")
+        assert first == _digests(tmp_path / "b")
+        other = _digests(tmp_path / "c")
+        assert first.keys() != other.keys() or first != other
+        assert first["history.sqlite"] != other["history.sqlite"]
+
+    def test_cli_refuses_an_existing_output(self, tmp_path: Path) -> None:
+        """An existing --out is OUTPUT_REFUSED, exit 2, and nothing is written into it."""
+        result = CliRunner().invoke(
+            app, ["synth", "--out", str(tmp_path), "--seed", "1", "--conversations", "1"]
+        )
+        assert result.exit_code == 2
+        assert "OUTPUT_REFUSED" in result.output
+        assert list(tmp_path.iterdir()) == []
+
+    def test_cli_needs_exactly_one_size_option(self, tmp_path: Path) -> None:
+        """Neither or both of --conversations / --size-mb is a usage error (exit 2)."""
+        out = str(tmp_path / "x")
+        runner = CliRunner()
+        both = ["--conversations", "1", "--size-mb", "1"]
+        assert runner.invoke(app, ["synth", "--out", out, "--seed", "1", *both]).exit_code == 2
+        assert runner.invoke(app, ["synth", "--out", out, "--seed", "1"]).exit_code == 2
+        assert not (tmp_path / "x").exists()
+
+    def test_cli_prints_counts_only(self, tmp_path: Path) -> None:
+        """The summary line carries counts only: no path, id or text."""
+        out = tmp_path / "corpus-canary"
+        result = CliRunner().invoke(
+            app, ["synth", "--out", str(out), "--seed", "3", "--conversations", "2"]
+        )
+        assert result.exit_code == 0
+        assert "canary" not in result.output and "journal-" not in result.output
+        assert result.output.startswith("synth: conversations=2 ")
+
+    @pytest.mark.slow
+    def test_size_mb_stops_once_the_target_is_reached(self, tmp_path: Path) -> None:
+        """--size-mb 5 writes at least 5 MB of journals and stops within one conversation."""
+        summary = generate(tmp_path / "s", 9, size_mb=5)
+        sizes = [p.stat().st_size for p in (tmp_path / "s" / "journals").iterdir()]
+        assert summary.journal_bytes == sum(sizes) >= 5_000_000
+        assert sum(sizes) - 5_000_000 < 2 * max(sizes)
