@@ -1,0 +1,30 @@
+"""Property: the JSON.stringify length matches a real compact serialization.
+
+For values without floats (whose layout differs between Python and JavaScript and is checked
+by example in test_estimate.py) Python's compact json.dumps prints what JSON.stringify prints,
+so their UTF-16 lengths must agree.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clearing_analysis.replay.heuristic import json_stringify_units, utf16_units
+
+_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**53), max_value=2**53) | _text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_values)
+def test_stringify_length_matches_compact_json(value: object) -> None:
+    """Compact JSON with non-ASCII kept as is has the length the heuristic computes."""
+    printed = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    # JavaScript leaves U+007F..U+009F and U+2028/9 unescaped, as Python does here.
+    assert json_stringify_units(value) == utf16_units(printed)
