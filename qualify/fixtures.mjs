@@ -226,7 +226,26 @@ function mixedShapes(self) {
   return { name: "mixed_shapes", messages, targets: [a.id], latest: d.id };
 }
 
-export const FIXTURE_BUILDERS = [severalTurns, parallelResults, crossModel, mixedShapes];
+/** A request in the middle of a tool loop: the history ends with the latest tool results. */
+function midLoop(self) {
+  const a = toolCall(self, "ml1", "grep", { pattern: "class ", glob: "src/**" });
+  const b = toolCall(self, "ml2", "read", { path: "src/model.ts" });
+  const c = toolCall(self, "ml3", "read", { path: "src/view.ts" });
+  const d = toolCall(self, "ml4", "read", { path: "src/store.ts" });
+  const messages = [
+    user("Refactor the model classes.", 1000),
+    assistant(self, [thinking(self, "ml1", "Find the classes first."), a], 1100),
+    result(a, plain("src/model.ts:4:class Model\nsrc/view.ts:2:class View"), 1200),
+    assistant(self, [thinking(self, "ml2", "Read both files."), text(self, "ml2", "Reading."), b, c], 1300),
+    result(b, plain("export class Model { id = 0 } // mid-loop target"), 1400),
+    result(c, plain("export class View {} // mid-loop latest one"), 1410),
+    assistant(self, [thinking(self, "ml3", "And the store."), d], 1500),
+    result(d, plain("export const store = new Map(); // mid-loop latest two"), 1600),
+  ];
+  return { name: "mid_loop", messages, targets: [a.id, b.id], latest: d.id };
+}
+
+export const FIXTURE_BUILDERS = [severalTurns, parallelResults, crossModel, mixedShapes, midLoop];
 
 /** All fixtures for one target model, with the tools and system prompt every request carries. */
 export function buildFixtures(model) {
