@@ -64,7 +64,7 @@ class TestProfiles:
         self, tmp_path_factory: pytest.TempPathFactory
     ) -> None:
         """redacted: more than half of every API's proven results are redacted rows."""
-        corpus = make_corpus(tmp_path_factory, "redacted", 4)
+        corpus = make_corpus(tmp_path_factory, "redacted", 8)
         seen = recount(corpus)
         for api, counts in _retention(corpus).items():
             assert counts["redacted"] > 0.5 * counts["proven"] > 0

@@ -243,7 +243,7 @@ PROFILES: dict[str, Profile] = {
         cold_turn_gap_share=0.5,
         tool_weights=_CODING_MIX,
         result_scale=1.0,
-        defects=DefectRates(missing=0.02, redacted=0.7, truncated=0.05),
+        defects=DefectRates(missing=0.02, redacted=0.8, truncated=0.04),
         proof_mode=ProofMode.PERIOD,
         plan_weights=_NO_PLANS,
     ),

@@ -196,26 +196,41 @@ class TextPools:
 
     @classmethod
     def build(cls, rng: random.Random, lines: int = 24_000) -> TextPools:
-        """Build every pool from `rng` (about 4 MB in all for the default line count)."""
+        """Build every pool from `rng` (about 4 MB in all for the default line count).
+
+        A few thousand distinct lines per kind are filled from templates, then the pools are
+        sampled from them: filling every line from a template costs about a second per run,
+        sampling a few milliseconds, and slices of a long sampled pool are still distinct.
+        """
+        distinct = max(64, lines // 8)
+        code_lines = [_sprinkle(_fill(rng.choice(_KEYWORDS), rng), rng) for _ in range(distinct)]
+        shell_lines = [_sprinkle(_fill(rng.choice(_SHELL), rng), rng) for _ in range(distinct)]
+        path_lines = [_path(rng) for _ in range(distinct)]
         code: list[str] = []
         depth = 0
-        for _ in range(lines):
-            depth = max(0, min(4, depth + rng.choice((-1, 0, 0, 1))))
-            code.append(_sprinkle("    " * depth + _fill(rng.choice(_KEYWORDS), rng), rng))
+        for step, line in zip(
+            rng.choices((-1, 0, 0, 1), k=lines), rng.choices(code_lines, k=lines), strict=True
+        ):
+            depth = max(0, min(4, depth + step))
+            code.append("    " * depth + line)
+        half = lines // 2
         grep = [
-            f"{_path(rng)}:{rng.randint(1, 2400)}:{code[rng.randrange(lines)].strip()}"
-            for _ in range(lines // 2)
+            f"{path}:{number}:{line.strip()}"
+            for path, number, line in zip(
+                rng.choices(path_lines, k=half),
+                rng.choices(range(1, 2_400), k=half),
+                rng.choices(code_lines, k=half),
+                strict=True,
+            )
         ]
-        paths = [_path(rng) for _ in range(lines // 2)]
-        shell = [_sprinkle(_fill(rng.choice(_SHELL), rng), rng) for _ in range(lines)]
-        prose_words = [rng.choice(_PROSE) for _ in range(lines * 6)]
+        prose_words = rng.choices(_PROSE, k=lines * 6)
         for index in range(0, len(prose_words), 97):
             prose_words[index] = _sprinkle(prose_words[index], rng)
         return cls(
             code="\n".join(code) + "\n",
             grep="\n".join(grep) + "\n",
-            paths="\n".join(paths) + "\n",
-            shell="\n".join(shell) + "\n",
+            paths="\n".join(rng.choices(path_lines, k=half)) + "\n",
+            shell="\n".join(rng.choices(shell_lines, k=lines)) + "\n",
             prose=" ".join(prose_words) + " ",
         )
 

@@ -204,7 +204,7 @@ class ToolRunner:
     def _error_text(self, name: str) -> str:
         rng = self._rng
         if name == "bash":
-            tail = slice_lines(self._pools.shell, rng, _size(rng, "bash", 0.5))
+            tail = cap_output(slice_lines(self._pools.shell, rng, _size(rng, "bash", 0.5)))
             return f"{tail}\n\nCommand exited with code {rng.choice((1, 2, 127))}"
         if name == "edit":
             return "Could not find the exact text in the file. The old text must match exactly."
