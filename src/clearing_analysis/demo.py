@@ -1,4 +1,4 @@
-"""The demo job: embedded synthetic corpus -> the summaries a user reads first.
+"""The demo job: embedded synthetic corpus -> corpus summary -> replay summary.
 
 Kept in the library (not the CLI) so tests can run it and compare its output. The corpus is
 generated from a fixed seed, so the demo prints the same numbers on every machine.
@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from clearing_analysis.inputs.paths import select_journals
+from clearing_analysis.jobs import replay_job
 from clearing_analysis.journal.summary import summarize
+from clearing_analysis.report.replay_view import render_replay_summary
 from clearing_analysis.report.table import render_frame, render_rows
 from clearing_analysis.synth import generate
 
@@ -43,4 +45,19 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         f"clearing-analysis demo: synthetic corpus, profile {profile}, seed {seed},"
         f" {conversations} conversations\n"
     )
-    return header + "\n" + corpus_summary_text(corpus / "journals")
+    replay = replay_job(
+        [corpus / "journals"],
+        sidecar=corpus / "history.sqlite",
+        routes=corpus / "routes.json",
+        agent_config=corpus / "agent-config.json",
+        app_allowlist=corpus / "app-allowlist.json",
+    )
+    return "\n".join(
+        [
+            header,
+            corpus_summary_text(corpus / "journals"),
+            render_replay_summary(replay.summary),
+            "The analyzer stages after replay (simulation, pressure and cost models, gate) are"
+            " not built yet; no verdict is printed.",
+        ]
+    )

@@ -1,8 +1,8 @@
 """`clearing-analysis replay`: what was replayed and skipped, and why (counts only).
 
-A thin layer: InputSession selects and checks the inputs (explicit paths, offline sidecar,
-snapshot), the library replays, merges and assesses, and the session writes the summary only
-after the second snapshot matched. The summary carries fixed codes and counts, never text,
+A thin layer over `jobs.replay_job`: the session selects and checks the inputs (explicit paths,
+offline sidecar, snapshot), the library replays, merges and assesses, and the summary is written
+only after the second snapshot matched. The summary carries fixed codes and counts, never text,
 ids, paths or digests (R-OUT-1).
 """
 
@@ -15,39 +15,8 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.eligibility import assess, dumps_summary, replay_summary
 from clearing_analysis.errors import AnalysisError
-from clearing_analysis.inputs.session import InputSession
-from clearing_analysis.replay import replay_journals
-
-
-def run_replay(
-    journals: list[Path],
-    *,
-    sidecar: Path,
-    routes: Path,
-    agent_config: Path | None = None,
-    app_allowlist: Path | None = None,
-    out: Path | None = None,
-    workers: int = 1,
-) -> None:
-    """Select, replay, assess and write the summary (raises AnalysisError on bad inputs)."""
-    session = InputSession.open(
-        journals,
-        sidecar=sidecar,
-        routes=routes,
-        agent_config=agent_config,
-        app_allowlist=app_allowlist,
-        out=out,
-    )
-    with session.open_sidecar() as view:
-        result = replay_journals(
-            session.journals, session.routes, view, sidecar_path=session.sidecar, workers=workers
-        )
-    assessment = assess(result, session.routes, session.agent_config, session.app_allowlist)
-    data = dumps_summary(replay_summary(assessment)).encode("ascii")
-    session.finish()
-    session.write_output(data, out)
+from clearing_analysis.jobs import replay_job
 
 
 @app.command()
@@ -74,7 +43,7 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     """Replay journals and print a JSON summary of counts: replayed and skipped journals and
     boundaries, and per API the requests, tool results, eligibility and retention."""
     try:
-        run_replay(
+        replay_job(
             journals,
             sidecar=sidecar,
             routes=routes,
@@ -82,6 +51,6 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
             app_allowlist=app_allowlist,
             out=out,
             workers=workers,
-        )
+        ).write(out)
     except AnalysisError as error:
         fatal(error)
