@@ -121,10 +121,10 @@ class Session:
         self.fingerprint = hashlib.sha256(self.owner.encode()).hexdigest()[:16]
         self.turn_index = 0
         self.boundaries = 0
-        self.header: dict[str, Any] = {}
 
     # -- low-level emission -------------------------------------------------------------
     def emit(self, record: dict[str, Any]) -> int:
+        """Encode `record` as the next line, numbering it; return its seq."""
         seq = len(self.lines)
         record["seq"] = seq
         self.lines.append(self.s.encoder.encode(record) + b"\n")
@@ -139,7 +139,7 @@ class Session:
 
     def start(self, origin: str = "native", version: int = 2) -> None:
         """Write the header."""
-        self.header = {
+        header = {
             "kind": "header",
             "seq": 0,
             "format": "pi-native-journal",
@@ -150,7 +150,7 @@ class Session:
             "origin": origin,
             "createdAt": self.now,
         }
-        self.emit(dict(self.header))
+        self.emit(header)
 
     def close(self) -> None:
         """Write the close record."""
