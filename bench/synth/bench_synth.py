@@ -117,6 +117,7 @@ def main() -> None:
             baseline_file.unlink()
             rows.append((size, total, journals, wall, rss, base_wall, base_rss))
         hyper = _hyperfine(args.sizes[0], args.profile, work)
+        startup, startup_rss = _timed([str(CLI), "--help"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
@@ -133,6 +134,14 @@ def main() -> None:
             f" {rss / 1024:.0f} | {base_wall:.2f} | {base_rate:.0f} | {base_rss / 1024:.0f} |"
             f" {rate / base_rate:.2f} |"
         )
+    print(
+        f"\nCLI start-up alone (`clearing-analysis --help`): {startup:.2f} s,"
+        f" {startup_rss / 1024:.0f} MiB"
+    )
+    if len(rows) > 1:
+        (_, small, _, small_wall, *_), (_, large, _, large_wall, *_) = rows[0], rows[-1]
+        marginal = (large - small) / 1e6 / (large_wall - small_wall)
+        print(f"marginal throughput between the smallest and largest size: {marginal:.0f} MB/s")
     if hyper is not None:
         size, total = rows[0][0], rows[0][1]
         print(
