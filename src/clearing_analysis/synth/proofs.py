@@ -10,6 +10,7 @@ stays below the analyzer's config size limit, and later runs are then simply unp
 
 from __future__ import annotations
 
+import hashlib
 import random
 from pathlib import Path
 from typing import IO, Any
@@ -110,6 +111,16 @@ class ProofWriter:
         self._entries += 1
         self._written += len(entry) + 1
         return attestation
+
+    def fingerprint(self, attestation: Attestation | None) -> str:
+        """The run's toolsetFingerprint: a digest of the tool inventory it ran with.
+
+        A run without a written proof still ran with the corpus' ordinary inventory.
+        """
+        if attestation is None:
+            attestation = PROVING if self._stream is not None else self._period
+        encoded = self._encoder.encode(_attestation_json(attestation))
+        return hashlib.sha256(encoded).hexdigest()[:16]
 
     def close(self) -> None:
         """Finish the per-run array (a placeholder proof if no run was ever written)."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import hashlib
 import math
 import random
 from dataclasses import dataclass, field
@@ -118,7 +117,6 @@ class Session:
         self.ctx: list[tuple[int, int, bool]] = []  # (seq, tokens, cut point allowed)
         self.ctx_tokens = 0
         self.owner = f"owner-{rng.getrandbits(48):012x}"
-        self.fingerprint = hashlib.sha256(self.owner.encode()).hexdigest()[:16]
         self.turn_index = 0
         self.boundaries = 0
 
@@ -228,7 +226,7 @@ class Session:
         self._add_ctx(seq, tokens, True)
         self.now += rng.randint(50, 400)
         if no_request:
-            run_id = self._run_start(turn.host_turn, turn.owner, reason)
+            run_id, _ = self._run_start(turn.host_turn, turn.owner, reason)
             self.now += rng.randint(300, 3_000)
             self._run_end(run_id, "aborted", [])
             return 0
@@ -253,8 +251,14 @@ class Session:
             self.now += rng.randint(1_000, 20_000)
 
     # -- runs -------------------------------------------------------------------------
-    def _run_start(self, host_turn: str, owner: str | None, reason: str) -> str:
+    def _run_start(
+        self, host_turn: str, owner: str | None, reason: str, *, attest: bool = False
+    ) -> tuple[str, Attestation | None]:
         run_id = self._id("run-")
+        # One fingerprint per distinct tool inventory: it changes only where the configuration
+        # really differs between runs (a colliding MCP server in per-run proofs), so a period
+        # attestation stays valid (R-EL-3).
+        attestation = self.s.proofs.for_run(run_id) if attest else None
         self.emit(
             {
                 "kind": "run_start",
@@ -264,10 +268,10 @@ class Session:
                 "owner": owner,
                 "reason": reason,
                 "timestamp": self.now,
-                "toolsetFingerprint": self.fingerprint,
+                "toolsetFingerprint": self.s.proofs.fingerprint(attestation),
             }
         )
-        return run_id
+        return run_id, attestation
 
     def _run_end(self, run_id: str, status: str, pending: list[_Pending]) -> None:
         self.emit(
@@ -288,8 +292,7 @@ class Session:
 
     def _run(self, turn: _Turn, reason: str, status: str) -> tuple[int, str]:
         rng = self.s.rng
-        run_id = self._run_start(turn.host_turn, turn.owner, reason)
-        attestation = self.s.proofs.for_run(run_id)
+        run_id, attestation = self._run_start(turn.host_turn, turn.owner, reason, attest=True)
         steps = (
             0
             if rng.random() < 0.12
