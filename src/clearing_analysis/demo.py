@@ -10,9 +10,8 @@ from pathlib import Path
 
 from clearing_analysis.inputs.paths import select_journals
 from clearing_analysis.jobs import replay_job
-from clearing_analysis.journal.summary import summarize
 from clearing_analysis.report.replay_view import render_replay_summary
-from clearing_analysis.report.table import render_frame, render_rows
+from clearing_analysis.report.table import render_rows
 from clearing_analysis.synth import generate
 
 DEMO_SEED = 20261129
@@ -22,6 +21,10 @@ DEMO_PROFILE = "mixed"
 
 def corpus_summary_text(journal_root: Path) -> str:
     """The corpus summary (journal outcomes and per-API counts) as plain tables."""
+    # polars costs ~0.3 s to import: only the demo needs it, so other commands start fast.
+    from clearing_analysis.journal.summary import summarize  # noqa: PLC0415
+    from clearing_analysis.report.table import render_frame  # noqa: PLC0415
+
     selection = select_journals([journal_root])
     summary = summarize(journal.path for journal in selection.journals)
     outcome_rows = [(outcome, count) for outcome, count in summary.outcomes.items()]
