@@ -1,0 +1,51 @@
+"""Run the real `clearing-analysis` command in a subprocess, and check what it left behind.
+
+`run_cli` starts a fresh interpreter (so nothing imported by other tests can hide or cause a
+leak) with `prelude` Python code executed before the console-script entry point; the prelude
+is how a test installs a library hook (e.g. `between_snapshots`) without editing src/.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+Listing = list[tuple[str, int, int, int]]
+
+_MAIN = "from clearing_analysis.cli import main\nmain()\n"
+
+
+def run_cli(
+    args: Sequence[str | os.PathLike[str]],
+    *,
+    prelude: str = "",
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes."""
+    code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
+    return subprocess.run(
+        [sys.executable, "-c", code, *(os.fspath(a) for a in args)],
+        capture_output=True,
+        check=False,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def listing(root: Path) -> Listing:
+    """Every entry under `root` with size, inode and mtime (to show nothing was created)."""
+    out: Listing = []
+    for path in sorted(root.rglob("*")):
+        status = path.lstat()
+        out.append((str(path.relative_to(root)), status.st_size, status.st_ino, status.st_mtime_ns))
+    return out
+
+
+def fixed_line(code: str) -> bytes:
+    """The only thing a failing command may print on stderr (cli/_exit.py)."""
+    return f"clearing-analysis: {code}\n".encode()

@@ -1,0 +1,129 @@
+"""R-OUT-3 canary test over the real `clearing-analysis replay` command (R-OUT-1, R-REL-1).
+
+Every free-text and identifier position of every input (journals, sidecar, configs, and the
+names of all their files and directories) holds a unique canary. The command runs in a fresh
+interpreter, to stdout and to an exclusively created `--out` file, with 1 and 2 workers, and
+through an internal fault; no canary, nor any 8-character fragment of one, nor the input
+root's path may appear in stdout, stderr or the output file. (`replay` has no `--log-file`
+option at this revision, so there is no log to check; see the report to the lead.)
+
+The failure paths (invalid routes, WAL sidecar, refused --out, ...) run in test_exit_status.py
+with the same inputs and the same leak check.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.e2e._canary import Canaries, leaks
+from tests.e2e._canary_inputs import CanaryInputs
+from tests.e2e._cli import Listing, fixed_line, listing, run_cli
+
+
+def assert_private(blob: bytes, inputs: CanaryInputs, extra: dict[str, str] | None = None) -> None:
+    """No canary (or fragment) and no input path in `blob`."""
+    assert leaks(blob, {**inputs.canaries, **(extra or {})}) == []
+    assert str(inputs.root).encode() not in blob
+    assert str(inputs.root.parent).encode() not in blob
+
+
+def only_output_created(before: Listing, after: Listing, inputs: CanaryInputs, out: Path) -> bool:
+    """Nothing changed under the inputs' root except the new output (and its directory)."""
+    allowed = {str(out.relative_to(inputs.root)), str(inputs.out_dir.relative_to(inputs.root))}
+    changed = {entry[0] for entry in set(before) ^ set(after)}
+    return changed == allowed
+
+
+def _exercised(summary: dict[str, Any]) -> None:
+    """The counts prove every planted journal and position was actually read (not vacuous)."""
+    assert summary["journalsReplayed"] == 2  # the rich journal and its fork
+    assert set(summary["skippedJournals"].values()) >= {1}
+    assert all(count >= 1 for count in summary["skippedJournals"].values())
+    assert summary["skippedJournals"]["INVALID"] == 4
+    assert summary["skippedBoundaries"] == {
+        "DUPLICATE": 1,
+        "OWNER_MISSING": 1,
+        "UNSUPPORTED_API": 1,
+    }
+    anthropic = summary["perApi"]["anthropic-messages"]
+    # Built-in reads proven by the agent-config, the app tool by its journal origin and the
+    # other app tool by its sidecar origin; all their canary texts matched byte for byte.
+    assert anthropic["retention"]["proven"] == anthropic["retention"]["matched"] == 13
+    assert anthropic["eligibility"]["byClass"]["LOWER_BOUND"] >= 1
+    assert summary["perApi"]["openai-responses"]["retention"]["matched"] == 6
+
+
+def test_leak_check_finds_fragments_case_insensitively() -> None:
+    """The detector is not vacuous: an 8-char fragment in another case is a leak, 7 is not."""
+    c = Canaries(seed=1)
+    value = c("probe")
+    assert leaks(b"{" + value[5:13].upper().encode() + b"}", c.values) == ["probe"]
+    assert leaks(value[5:12].encode(), c.values) == []
+    hexed = c.hex("probe.hex")
+    assert leaks(hexed[20:28].encode(), {"h": hexed}) == ["h"]
+
+
+def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
+    """stdout (1 worker) and --out (2 workers): exit 0, same bytes, no canary anywhere."""
+    before = listing(canary_inputs.root)
+    to_stdout = run_cli(["replay", *canary_inputs.args()])
+    assert to_stdout.returncode == 0
+    assert to_stdout.stderr == b""
+    assert_private(to_stdout.stdout, canary_inputs)
+    _exercised(json.loads(to_stdout.stdout))
+
+    out = canary_inputs.out_dir / f"{Canaries(seed=2)('out.name')}.json"
+    extra = {"out.name": out.stem}
+    to_file = run_cli(["replay", *canary_inputs.args(), "--workers", "2", "--out", str(out)])
+    try:
+        assert to_file.returncode == 0
+        assert (to_file.stdout, to_file.stderr) == (b"", b"")
+        written = out.read_bytes()
+        assert written == to_stdout.stdout
+        assert_private(written, canary_inputs, extra)
+        assert only_output_created(before, listing(canary_inputs.root), canary_inputs, out)
+    finally:
+        out.unlink(missing_ok=True)
+
+
+def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:
+    """An unexpected exception whose message and traceback carry canaries and paths: exit 1,
+    stderr is exactly ANALYZER_FAULT (R-CLI-3), nothing on stdout, nothing created."""
+    secret = canary_inputs.canaries["rich.appResult"]
+    prelude = (
+        "import clearing_analysis.cli.replay as _r\n"
+        "def _boom(journals, **kwargs):\n"
+        f"    raise RuntimeError({secret!r} + str(journals) + str(kwargs))\n"
+        "_r.replay_job = _boom\n"
+    )
+    out = canary_inputs.out_dir / "fault.json"
+    before = listing(canary_inputs.root)
+    done = run_cli(["replay", *canary_inputs.args(), "--out", str(out)], prelude=prelude)
+    assert done.returncode == 1
+    assert done.stderr == fixed_line("ANALYZER_FAULT")
+    assert done.stdout == b""
+    assert_private(done.stdout + done.stderr, canary_inputs)
+    assert listing(canary_inputs.root) == before
+
+
+def test_fault_inside_replay_worker_prints_only_the_fault_code(
+    canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """An exception raised inside a pool worker while replaying a journal, its message
+    carrying a canary: still exit 1 and exactly ANALYZER_FAULT on stderr."""
+    secret = canary_inputs.canaries["rich.checkpointSummary"]
+    prelude = (
+        # The package re-exports a function named `merge`, so take the module from sys.modules.
+        "import sys, clearing_analysis.replay\n"
+        "_m = sys.modules['clearing_analysis.replay.merge']\n"
+        "def _boom(path, routes, sidecar):\n"
+        f"    raise ValueError({secret!r} + str(path))\n"
+        "_m.replay_journal = _boom\n"
+    )
+    done = run_cli(["replay", *canary_inputs.args(), "--workers", "2"], prelude=prelude)
+    assert done.returncode == 1
+    assert done.stderr == fixed_line("ANALYZER_FAULT")
+    assert done.stdout == b""
+    assert_private(done.stderr, canary_inputs)
