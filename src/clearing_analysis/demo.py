@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clearing_analysis.errors import QualificationError
 from clearing_analysis.inputs.paths import select_journals
 from clearing_analysis.jobs import replay_job
+from clearing_analysis.qualify.record import encode_record
+from clearing_analysis.qualify.runner import qualify
 from clearing_analysis.report.replay_view import render_replay_summary
 from clearing_analysis.report.table import render_rows
 from clearing_analysis.synth import generate
 
 DEMO_SEED = 20261129
-DEMO_CONVERSATIONS = 12
+DEMO_CONVERSATIONS = 24
 DEMO_PROFILE = "mixed"
 
 
@@ -44,6 +47,11 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
     """Generate the corpus under `scratch` and return the text to print."""
     corpus = scratch / "corpus"
     generate(corpus, seed, conversations=conversations, size_mb=None, profile=profile)
+    record: Path | None = scratch / "qualification.json"
+    try:
+        (scratch / "qualification.json").write_bytes(encode_record(qualify()))
+    except QualificationError:
+        record = None  # Node or the harness is missing: shown as PAYLOAD_UNQUALIFIED / MISSING
     header = (
         f"clearing-analysis demo: synthetic corpus, profile {profile}, seed {seed},"
         f" {conversations} conversations\n"
@@ -52,6 +60,7 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         [corpus / "journals"],
         sidecar=corpus / "history.sqlite",
         routes=corpus / "routes.json",
+        qualification=record,
         agent_config=corpus / "agent-config.json",
         app_allowlist=corpus / "app-allowlist.json",
     )
@@ -59,7 +68,7 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         [
             header,
             corpus_summary_text(corpus / "journals"),
-            render_replay_summary(replay.summary),
+            render_replay_summary(replay.summary).rstrip("\n") + "\n",
             "The analyzer stages after replay (simulation, pressure and cost models, gate) are"
             " not built yet; no verdict is printed.",
         ]

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from clearing_analysis.eligibility import assess, dumps_summary, replay_summary
+from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay import replay_journals
 
 
@@ -31,22 +33,44 @@ class CompletedJob:
         self._session.write_output(self.data, out)
 
 
+def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[str, Any]:
+    """Per routed API: QUALIFIED or PAYLOAD_UNQUALIFIED with its fixed detail (R-Q-3).
+
+    Only the installed pi-ai version is exposed, never the source digest.
+    """
+    per_api: dict[str, Any] = {}
+    for api in sorted(routes.by_api):
+        verdict = status.apis.get(api)
+        if verdict is None:  # a valid record always lists every API; be explicit anyway
+            per_api[api.value] = {"status": "PAYLOAD_UNQUALIFIED", "detail": "MALFORMED"}
+            continue
+        per_api[api.value] = {
+            "status": "QUALIFIED" if verdict.qualified else "PAYLOAD_UNQUALIFIED",
+            "detail": None if verdict.detail is None else verdict.detail.value,
+            "cases": verdict.cases,
+            "unintendedDifferences": verdict.unintended_differences,
+        }
+    return {"piAiVersion": status.pi_ai_version, "perApi": per_api}
+
+
 def replay_job(
     journals: list[Path],
     *,
     sidecar: Path,
     routes: Path,
+    qualification: Path | None = None,
     agent_config: Path | None = None,
     app_allowlist: Path | None = None,
     out: Path | None = None,
     workers: int = 1,
     between_snapshots: Callable[[], None] | None = None,
 ) -> CompletedJob:
-    """Select, replay, assess; the replay summary (counts only). Raises AnalysisError."""
+    """Select, replay, assess, check qualification; the replay summary. Raises AnalysisError."""
     session = InputSession.open(
         journals,
         sidecar=sidecar,
         routes=routes,
+        qualification=qualification,
         agent_config=agent_config,
         app_allowlist=app_allowlist,
         out=out,
@@ -58,6 +82,10 @@ def replay_job(
         )
     assessment = assess(result, session.routes, session.agent_config, session.app_allowlist)
     summary = replay_summary(assessment)
+    # Absent --qualification is PAYLOAD_UNQUALIFIED/MISSING, never a failure (R-CLI-1).
+    summary["qualification"] = qualification_summary(
+        check_qualification(session.qualification), session.routes
+    )
     data = dumps_summary(summary).encode("ascii")
     session.finish()
     return CompletedJob(data=data, summary=summary, _session=session)

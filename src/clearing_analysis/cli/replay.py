@@ -27,6 +27,12 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     ],
     sidecar: Annotated[Path, typer.Option("--sidecar", help="Checkpointed sidecar SQLite file.")],
     routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    qualification: Annotated[
+        Path | None,
+        typer.Option(
+            "--qualification", help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED."
+        ),
+    ] = None,
     agent_config: Annotated[
         Path | None, typer.Option("--agent-config", help="Owner attestation of built-ins.")
     ] = None,
@@ -47,6 +53,7 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
             journals,
             sidecar=sidecar,
             routes=routes,
+            qualification=qualification,
             agent_config=agent_config,
             app_allowlist=app_allowlist,
             out=out,

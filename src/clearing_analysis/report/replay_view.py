@@ -11,6 +11,27 @@ def _share(part: int, whole: int) -> str:
     return "-" if whole == 0 else f"{100.0 * part / whole:.1f}%"
 
 
+def _qualification_text(qualification: dict[str, Any] | None) -> str:
+    if qualification is None:
+        return ""
+    rows = [
+        (
+            api,
+            verdict["status"],
+            verdict.get("detail") or "-",
+            "-" if verdict.get("cases") is None else verdict["cases"],
+            "-"
+            if verdict.get("unintendedDifferences") is None
+            else verdict["unintendedDifferences"],
+        )
+        for api, verdict in sorted(qualification["perApi"].items())
+    ]
+    version = qualification["piAiVersion"] or "not installed"
+    return f"Payload qualification (installed pi-ai {version})\n" + render_rows(
+        ["api", "status", "detail", "cases", "unintended diffs"], rows
+    )
+
+
 def render_replay_summary(summary: dict[str, Any]) -> str:
     """Skipped journals and boundaries, then one row per API."""
     skipped_journals = summary["skippedJournals"]
@@ -62,5 +83,7 @@ def render_replay_summary(summary: dict[str, Any]) -> str:
             rows,
         ),
         "Limitations: " + (" ".join(summary["limitations"]) or "-"),
+        "",
+        _qualification_text(summary.get("qualification")),
     ]
     return "\n".join(parts) + "\n"
