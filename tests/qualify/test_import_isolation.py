@@ -25,9 +25,10 @@ PROBE = textwrap.dedent(
     import clearing_analysis
 
     def excluded(name):
-        runner_side = name == "clearing_analysis.qualify.runner" or name.startswith(
-            "clearing_analysis.cli"
-        )
+        # The demo drives both programs (qualify, then replay) like the CLI does.
+        runner_side = name in (
+            "clearing_analysis.qualify.runner", "clearing_analysis.demo"
+        ) or name.startswith("clearing_analysis.cli")
         return runner_side and not include_cli
 
     # Walk by hand: pkgutil.walk_packages would import excluded packages to recurse.
