@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
-from tests.e2e._canary import Canaries
+from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_journal import (
     ANTHROPIC,
     OPENAI,
@@ -64,20 +64,26 @@ class CanaryInputs:
     out_dir: Path
     canaries: dict[str, str] = field(default_factory=dict)
 
-    def args(self) -> list[str]:
-        """The replay arguments naming every input."""
-        return [
-            "--journals",
-            str(self.journals),
-            "--sidecar",
-            str(self.sidecar),
-            "--routes",
-            str(self.routes),
-            "--agent-config",
-            str(self.agent_config),
-            "--app-allowlist",
-            str(self.app_allowlist),
-        ]
+    def assert_private(self, blob: bytes, extra: dict[str, str] | None = None) -> None:
+        """No canary (nor an 8-char fragment of one) and no input root path in `blob`."""
+        assert leaks(blob, {**self.canaries, **(extra or {})}) == []
+        assert str(self.root).encode() not in blob
+        assert str(self.root.parent).encode() not in blob
+
+    def args(self, **replace: Path) -> list[str]:
+        """The replay arguments naming every input; `replace` swaps one by field name."""
+        paths = {
+            "journals": self.journals,
+            "sidecar": self.sidecar,
+            "routes": self.routes,
+            "agent_config": self.agent_config,
+            "app_allowlist": self.app_allowlist,
+        }
+        paths.update(replace)
+        out: list[str] = []
+        for name, path in paths.items():
+            out += ["--" + name.replace("_", "-"), str(path)]
+        return out
 
 
 def _rich_journal(c: Canaries, world: World, physical: str, logical: str) -> Journal:

@@ -22,13 +22,6 @@ from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._cli import Listing, fixed_line, listing, run_cli
 
 
-def assert_private(blob: bytes, inputs: CanaryInputs, extra: dict[str, str] | None = None) -> None:
-    """No canary (or fragment) and no input path in `blob`."""
-    assert leaks(blob, {**inputs.canaries, **(extra or {})}) == []
-    assert str(inputs.root).encode() not in blob
-    assert str(inputs.root.parent).encode() not in blob
-
-
 def only_output_created(before: Listing, after: Listing, inputs: CanaryInputs, out: Path) -> bool:
     """Nothing changed under the inputs' root except the new output (and its directory)."""
     allowed = {str(out.relative_to(inputs.root)), str(inputs.out_dir.relative_to(inputs.root))}
@@ -71,7 +64,7 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
     to_stdout = run_cli(["replay", *canary_inputs.args()])
     assert to_stdout.returncode == 0
     assert to_stdout.stderr == b""
-    assert_private(to_stdout.stdout, canary_inputs)
+    canary_inputs.assert_private(to_stdout.stdout)
     _exercised(json.loads(to_stdout.stdout))
 
     out = canary_inputs.out_dir / f"{Canaries(seed=2)('out.name')}.json"
@@ -82,7 +75,7 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
         assert (to_file.stdout, to_file.stderr) == (b"", b"")
         written = out.read_bytes()
         assert written == to_stdout.stdout
-        assert_private(written, canary_inputs, extra)
+        canary_inputs.assert_private(written, extra)
         assert only_output_created(before, listing(canary_inputs.root), canary_inputs, out)
     finally:
         out.unlink(missing_ok=True)
@@ -104,7 +97,7 @@ def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) 
     assert done.returncode == 1
     assert done.stderr == fixed_line("ANALYZER_FAULT")
     assert done.stdout == b""
-    assert_private(done.stdout + done.stderr, canary_inputs)
+    canary_inputs.assert_private(done.stdout + done.stderr)
     assert listing(canary_inputs.root) == before
 
 
@@ -126,4 +119,4 @@ def test_fault_inside_replay_worker_prints_only_the_fault_code(
     assert done.returncode == 1
     assert done.stderr == fixed_line("ANALYZER_FAULT")
     assert done.stdout == b""
-    assert_private(done.stderr, canary_inputs)
+    canary_inputs.assert_private(done.stderr)
