@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clearing_analysis import logsink
 from clearing_analysis.eligibility import assess, dumps_summary, replay_summary
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.session import InputSession
@@ -27,10 +28,14 @@ class CompletedJob:
     data: bytes
     summary: dict[str, Any]
     _session: InputSession
+    _log: logsink.LogBuffer | None = None
+    _log_file: Path | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write to stdout (None) or create `out` exclusively, per the output rules."""
+        """Write to stdout (None) or create `out` exclusively; then the --log-file, if any."""
         self._session.write_output(self.data, out)
+        if self._log is not None and self._log_file is not None:
+            self._session.write_log(self._log.to_bytes(), self._log_file)
 
 
 def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[str, Any]:
@@ -62,6 +67,7 @@ def replay_job(
     agent_config: Path | None = None,
     app_allowlist: Path | None = None,
     out: Path | None = None,
+    log_file: Path | None = None,
     workers: int = 1,
     between_snapshots: Callable[[], None] | None = None,
 ) -> CompletedJob:
@@ -74,8 +80,13 @@ def replay_job(
         agent_config=agent_config,
         app_allowlist=app_allowlist,
         out=out,
+        log_file=log_file,
         between_snapshots=between_snapshots,
     )
+    # The log holds fixed event names, codes and counts only (logsink's allowlist).
+    log = logsink.configure(enabled=log_file is not None)
+    logger = logsink.get_logger()
+    logger.info("replay.started", journals_total=len(session.journals), workers=workers)
     with session.open_sidecar() as view:
         result = replay_journals(
             session.journals, session.routes, view, sidecar_path=session.sidecar, workers=workers
@@ -87,5 +98,10 @@ def replay_job(
         check_qualification(session.qualification), session.routes
     )
     data = dumps_summary(summary).encode("ascii")
+    for reason, count in sorted(result.skipped_journals.items()):
+        logger.info("replay.journals_skipped", reason=reason.value, count=count)
+    for boundary_reason, count in sorted(result.skipped_boundaries.items()):
+        logger.info("replay.boundaries_skipped", reason=boundary_reason.value, count=count)
     session.finish()
-    return CompletedJob(data=data, summary=summary, _session=session)
+    logger.info("replay.finished", count=result.replayed_journals, bytes=len(data))
+    return CompletedJob(data=data, summary=summary, _session=session, _log=log, _log_file=log_file)

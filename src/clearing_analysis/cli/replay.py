@@ -42,6 +42,10 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     out: Annotated[
         Path | None, typer.Option("--out", help="Create this new file instead of stdout.")
     ] = None,
+    log_file: Annotated[
+        Path | None,
+        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+    ] = None,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Processes replaying journals in parallel.")
     ] = 1,
@@ -57,6 +61,7 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
             agent_config=agent_config,
             app_allowlist=app_allowlist,
             out=out,
+            log_file=log_file,
             workers=workers,
         ).write(out)
     except AnalysisError as error:

@@ -1,0 +1,5 @@
+"""`python -m clearing_analysis.cli`: the same entry point as the console script."""
+
+from clearing_analysis.cli import main
+
+main()
