@@ -13,7 +13,8 @@ stdout, stderr, the report or a log.
   INVALID by unknown field, malformed JSON, invalid UTF-8 and broken reference), nested in a
   canary subdirectory, beside a non-journal file;
 - a sidecar whose ids, texts, digests, origins, policies, meta rows and an extra table carry
-  canaries; routes, agent-config (canary built-ins and exposed names) and an allowlist.
+  canaries; routes, agent-config (canary built-ins and exposed names), an allowlist and a
+  well-formed qualification record from a canary pi-ai package, version and digest.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.qualify.record import DifferenceCategory, decode_record
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_journal import (
     ANTHROPIC,
@@ -61,6 +64,7 @@ class CanaryInputs:
     routes: Path
     agent_config: Path
     app_allowlist: Path
+    qualification: Path
     out_dir: Path
     canaries: dict[str, str] = field(default_factory=dict)
 
@@ -78,6 +82,7 @@ class CanaryInputs:
             "routes": self.routes,
             "agent_config": self.agent_config,
             "app_allowlist": self.app_allowlist,
+            "qualification": self.qualification,
         }
         paths.update(replace)
         out: list[str] = []
@@ -312,8 +317,32 @@ def build_canary_inputs(root: Path) -> CanaryInputs:
             },
         ],
     )
+    # A well-formed record from a canary pi-ai package and version, with a canary digest: the
+    # summary may show the installed version only, never the record's (R-Q-3).
+    categories = dict.fromkeys(DifferenceCategory, 0)
+    qualification = _config(
+        root,
+        c,
+        "qualification",
+        {
+            "format": "clearing-analysis/qualification",
+            "formatVersion": 1,
+            "piAi": {"package": c("qualification.package"), "version": "9.8.7-" + c("q.version")},
+            "sourceDigest": {"algorithm": "sha256", "value": c.hex("qualification.digest")},
+            "apis": {
+                api.value: {
+                    "cases": 3,
+                    "targetedLeaves": 5,
+                    "unintendedDifferences": 0,
+                    "byCategory": categories,
+                }
+                for api in Api
+            },
+        },
+    )
     out_dir = root / c("dir.out")
     out_dir.mkdir()
+    decode_record(qualification.read_bytes())  # well-formed: it reaches the version check
     # Digests and finalized ids the sidecar holds are identities too: never printed (R-OUT-1).
     for n, (identity, text, _origin) in enumerate(world.retained):
         c.values[f"digest.{n}"] = hashlib.sha256(text.encode()).hexdigest()
@@ -325,6 +354,7 @@ def build_canary_inputs(root: Path) -> CanaryInputs:
         routes=routes,
         agent_config=agent_config,
         app_allowlist=allowlist,
+        qualification=qualification,
         out_dir=out_dir,
         canaries=dict(c.values),
     )

@@ -1,8 +1,10 @@
 """Run the real `clearing-analysis` command in a subprocess, and check what it left behind.
 
 `run_cli` starts a fresh interpreter (so nothing imported by other tests can hide or cause a
-leak) with `prelude` Python code executed before the console-script entry point; the prelude
-is how a test installs a library hook (e.g. `between_snapshots`) without editing src/.
+leak) in isolated mode (`-I`: no current directory on sys.path and no PYTHON* variables, as
+for the console script), runs `prelude` Python code, then the console-script entry point.
+The prelude is how a test installs a library hook (e.g. `between_snapshots`) or an audit hook
+without editing src/.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def run_cli(
     """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes."""
     code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
     return subprocess.run(
-        [sys.executable, "-c", code, *(os.fspath(a) for a in args)],
+        [sys.executable, "-I", "-c", code, *(os.fspath(a) for a in args)],
         capture_output=True,
         check=False,
         cwd=cwd,

@@ -4,8 +4,7 @@ Every free-text and identifier position of every input (journals, sidecar, confi
 names of all their files and directories) holds a unique canary. The command runs in a fresh
 interpreter, to stdout and to an exclusively created `--out` file, with 1 and 2 workers, and
 through an internal fault; no canary, nor any 8-character fragment of one, nor the input
-root's path may appear in stdout, stderr or the output file. (`replay` has no `--log-file`
-option at this revision, so there is no log to check; see the report to the lead.)
+root's path may appear in stdout, stderr, the output file or the `--log-file` log.
 
 The failure paths (invalid routes, WAL sidecar, refused --out, ...) run in test_exit_status.py
 with the same inputs and the same leak check.
@@ -22,9 +21,11 @@ from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._cli import Listing, fixed_line, listing, run_cli
 
 
-def only_output_created(before: Listing, after: Listing, inputs: CanaryInputs, out: Path) -> bool:
-    """Nothing changed under the inputs' root except the new output (and its directory)."""
-    allowed = {str(out.relative_to(inputs.root)), str(inputs.out_dir.relative_to(inputs.root))}
+def only_outputs_created(
+    before: Listing, after: Listing, inputs: CanaryInputs, *outputs: Path
+) -> bool:
+    """Nothing changed under the inputs' root except the new outputs (and their directory)."""
+    allowed = {str(p.relative_to(inputs.root)) for p in (*outputs, inputs.out_dir)}
     changed = {entry[0] for entry in set(before) ^ set(after)}
     return changed == allowed
 
@@ -45,6 +46,9 @@ def _exercised(summary: dict[str, Any]) -> None:
     # other app tool by its sidecar origin; all their canary texts matched byte for byte.
     assert anthropic["retention"]["proven"] == anthropic["retention"]["matched"] == 13
     assert anthropic["eligibility"]["byClass"]["LOWER_BOUND"] >= 1
+    # The canary qualification record decoded and reached the version check.
+    details = {api["detail"] for api in summary["qualification"]["perApi"].values()}
+    assert details.isdisjoint({"MISSING", "MALFORMED"})
     assert summary["perApi"]["openai-responses"]["retention"]["matched"] == 6
 
 
@@ -59,7 +63,8 @@ def test_leak_check_finds_fragments_case_insensitively() -> None:
 
 
 def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
-    """stdout (1 worker) and --out (2 workers): exit 0, same bytes, no canary anywhere."""
+    """stdout (1 worker), then --out and --log-file (2 workers): exit 0, same report bytes,
+    no canary in stdout, stderr, the report or the log; only the two outputs created."""
     before = listing(canary_inputs.root)
     to_stdout = run_cli(["replay", *canary_inputs.args()])
     assert to_stdout.returncode == 0
@@ -67,18 +72,24 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
     canary_inputs.assert_private(to_stdout.stdout)
     _exercised(json.loads(to_stdout.stdout))
 
-    out = canary_inputs.out_dir / f"{Canaries(seed=2)('out.name')}.json"
-    extra = {"out.name": out.stem}
-    to_file = run_cli(["replay", *canary_inputs.args(), "--workers", "2", "--out", str(out)])
+    names = Canaries(seed=2)
+    out = canary_inputs.out_dir / f"{names('out.name')}.json"
+    log = canary_inputs.out_dir / f"{names('log.name')}.log"
+    args = [*canary_inputs.args(), "--workers", "2", "--out", str(out), "--log-file", str(log)]
+    to_file = run_cli(["replay", *args])
     try:
         assert to_file.returncode == 0
         assert (to_file.stdout, to_file.stderr) == (b"", b"")
         written = out.read_bytes()
         assert written == to_stdout.stdout
-        canary_inputs.assert_private(written, extra)
-        assert only_output_created(before, listing(canary_inputs.root), canary_inputs, out)
+        canary_inputs.assert_private(written, names.values)
+        logged = log.read_bytes()
+        assert b"replay.finished" in logged  # the log was really written
+        canary_inputs.assert_private(logged, names.values)
+        assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
     finally:
         out.unlink(missing_ok=True)
+        log.unlink(missing_ok=True)
 
 
 def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:

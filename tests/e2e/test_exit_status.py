@@ -4,8 +4,9 @@ Each global incompleteness code (INPUT_INVALID, NO_JOURNALS, SIDECAR_NOT_OFFLINE
 SNAPSHOT_CHANGED) and OUTPUT_REFUSED must exit 2 and print exactly one fixed line on stderr,
 nothing on stdout, and create nothing: every run here names an `--out` file and a check shows
 it was not created and that no input changed. Every variant input is canary-named and
-canary-filled, so each failure path is also a canary test (R-OUT-3). A complete run exiting
-0 is in test_canary.py.
+canary-filled, so each failure path is also a canary test (R-OUT-3). Every run also names a
+`--log-file`, which must not be created either. A complete run exiting 0 is in
+test_canary.py.
 """
 
 from __future__ import annotations
@@ -169,12 +170,15 @@ def test_failure_exits_2_with_one_fixed_line(
     c = Canaries(seed=zlib.crc32(name.encode()))
     case = CASES[name](canary_inputs, tmp_path, c)
     out = tmp_path / f"{c('file.out')}.json"
+    log = tmp_path / f"{c('file.log')}.log"
     if "--out" not in case.args:
         case.args += ["--out", str(out)]
+    case.args += ["--log-file", str(log)]
     before, before_tmp = listing(canary_inputs.root), _names(tmp_path)
     done = run_cli(["replay", *case.args], prelude=case.prelude)
     assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line(case.code), b"")
     assert not out.exists()
+    assert not log.exists()
     assert listing(canary_inputs.root) == before
     created = set(_names(tmp_path)) - set(before_tmp)
     hooked = set() if case.hook_creates is None else {str(case.hook_creates.relative_to(tmp_path))}
