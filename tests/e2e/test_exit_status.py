@@ -236,3 +236,26 @@ def test_companion_appearing_mid_replay_with_workers(
     assert done.stdout == b""
     assert done.returncode == 2
     assert done.stderr in {fixed_line("SNAPSHOT_CHANGED"), fixed_line("SIDECAR_NOT_OFFLINE")}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: inputs/sidecar.open_sidecar catches only sqlite3.Error; a sidecar whose schema "
+    "holds invalid UTF-8 (corrupt or crafted sqlite_master) makes SQLite's 'malformed database "
+    "schema' message undecodable, Python raises UnicodeDecodeError, and the CLI reports "
+    "ANALYZER_FAULT with exit 1 instead of INPUT_INVALID (SIDECAR_SCHEMA) with exit 2",
+)
+def test_sidecar_with_undecodable_schema_is_input_invalid(
+    canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """R-REL-1: a corrupt sidecar (one byte of a table name in sqlite_master made invalid
+    UTF-8) is a bad input: INPUT_INVALID, exit 2, one fixed line, no canary."""
+    c = Canaries(seed=98)
+    copy = _sidecar_copy(canary_inputs, tmp_path, c, "corrupt")
+    table = canary_inputs.canaries["extra.table"].encode()
+    raw = copy.read_bytes()
+    assert raw.count(table) == 3  # name, tbl_name and the CREATE statement in sqlite_master
+    copy.write_bytes(raw.replace(table, table[:-1] + b"\xff", 1))
+    done = run_cli(["replay", *canary_inputs.args(sidecar=copy)])
+    canary_inputs.assert_private(done.stderr, c.values)
+    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line("INPUT_INVALID"), b"")
