@@ -164,7 +164,7 @@ def _rich_journal(c: Canaries, world: World, physical: str, logical: str) -> Jou
             gap=400_000,
         )
     # A re-prompt continues the first turn's boundary (same host turn id, reason "reprompt").
-    j.turn(first)
+    j.turn(first, blocks=True)
     reprompt_run = j.name("repromptRun")
     j.run(reprompt_run, first, j.name("repromptOwner"), reason="reprompt")
     j.assistant(reprompt_run, text_block(j, "repromptAnswer"), api=ANTHROPIC, stop="stop")

@@ -53,9 +53,13 @@ class Journal:
     def name(self, label: str) -> str:
         return self.c(f"{self.tag}.{label}")
 
-    def turn(self, turn_id: str, gap: int = 1000) -> None:
-        text = self.name(f"{turn_id}.prompt{len(self.records)}")
-        message = {"role": "user", "content": text, "timestamp": self.tick(gap)}
+    def turn(self, turn_id: str, gap: int = 1000, *, blocks: bool = False) -> None:
+        label = f"{turn_id}.prompt{len(self.records)}"
+        content: Any = self.name(label)
+        if blocks:  # a prompt as content blocks: text and an image
+            image = {"type": "image", "data": self.name(label + ".image"), "mimeType": "image/png"}
+            content = [{"type": "text", "text": content}, image]
+        message = {"role": "user", "content": content, "timestamp": self.tick(gap)}
         self.add("turn_start", hostTurnId=turn_id, message=message)
 
     def run(self, run_id: str, turn_id: str, owner: str | None, reason: str = "prompt") -> None:

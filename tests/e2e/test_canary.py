@@ -63,10 +63,13 @@ def test_leak_check_finds_fragments_case_insensitively() -> None:
 
 
 def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
-    """stdout (1 worker), then --out and --log-file (2 workers): exit 0, same report bytes,
+    """stdout (1 worker, one journal also named explicitly), then --out and --log-file
+    (2 workers): exit 0, same report bytes,
     no canary in stdout, stderr, the report or the log; only the two outputs created."""
     before = listing(canary_inputs.root)
-    to_stdout = run_cli(["replay", *canary_inputs.args()])
+    # A journal named explicitly as well as inside its directory is replayed once (R-CLI-2).
+    explicit = sorted(canary_inputs.journals.rglob("*.jsonl"))[0]
+    to_stdout = run_cli(["replay", *canary_inputs.args(), "--journals", str(explicit)])
     assert to_stdout.returncode == 0
     assert to_stdout.stderr == b""
     canary_inputs.assert_private(to_stdout.stdout)
@@ -131,3 +134,16 @@ def test_fault_inside_replay_worker_prints_only_the_fault_code(
     assert done.stderr == fixed_line("ANALYZER_FAULT")
     assert done.stdout == b""
     canary_inputs.assert_private(done.stderr)
+
+
+def test_synth_prints_counts_only(tmp_path: Path) -> None:
+    """`synth --out <canary-named dir>` prints counts only, never the path it wrote."""
+    c = Canaries(seed=3)
+    out = tmp_path / c("synth.dir") / c("synth.corpus")
+    out.parent.mkdir()
+    done = run_cli(["synth", "--out", str(out), "--seed", "5", "--conversations", "1"])
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.startswith(b"synth: conversations=1 ")
+    assert leaks(done.stdout, c.values) == []
+    assert str(tmp_path).encode() not in done.stdout
+    assert (out / "ground-truth.json").is_file()
