@@ -143,6 +143,13 @@ def _out_companion_name(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     return Case([*inputs.args(sidecar=copy), "--out", str(out)], "OUTPUT_REFUSED")
 
 
+def _out_dangling_symlink(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """A dangling symlink destination is refused, not followed (R-FS-2)."""
+    link = _named_dir(tmp, c, "link") / f"{c('file.link')}.json"
+    link.symlink_to(link.parent / f"{c('file.linkTarget')}.json")
+    return Case([*inputs.args(), "--out", str(link)], "OUTPUT_REFUSED")
+
+
 CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "routes-invalid": _routes_invalid,
     "agent-config-contradictory": _agent_config_contradictory,
@@ -155,6 +162,7 @@ CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "companion-appears": _companion_appears,
     "out-inside-input": _out_inside_input,
     "out-companion-name": _out_companion_name,
+    "out-dangling-symlink": _out_dangling_symlink,
 }
 
 
