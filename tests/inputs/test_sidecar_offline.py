@@ -345,6 +345,19 @@ class TestImmutableRead:
             assert view.conversation_policy("conv-2") is None
 
 
+def test_row_text_that_is_not_utf8_is_input_invalid(sidecar: Path) -> None:
+    """A retained row whose TEXT bytes are not UTF-8 (a corrupt file) is SIDECAR_SCHEMA."""
+    db = sqlite3.connect(sidecar)
+    db.execute(
+        "UPDATE retained_result SET text = CAST(x'6f6bff' AS TEXT) WHERE call_id = 'call-1'"
+    )
+    db.commit()
+    db.close()
+    with open_sidecar(sidecar) as view, pytest.raises(InputInvalidError) as error:
+        view.retained(finalized_tool_id(ID_OK))
+    assert _code(error) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+
+
 def test_finalized_id_definition() -> None:
     """The finalized id is sha256 of the compact UTF-8 JSON array, as sidecar.md states."""
     identity = ToolIdentity("c\u00e9", "t", "r", "x")

@@ -89,6 +89,11 @@ def check_offline(sidecar: Path) -> None:
         raise SidecarNotOfflineError(SidecarReason.WAL_MODE)
 
 
+# SQLite errors, and text (a row's or SQLite's own error message about a corrupt schema) that
+# is not valid UTF-8: both mean a broken file, a fixed code, never ANALYZER_FAULT (R-REL-1).
+_SQLITE_FAILURES = (sqlite3.Error, UnicodeDecodeError)
+
+
 class SidecarView:
     """Read-only queries over an opened sidecar. Use as a context manager."""
 
@@ -122,7 +127,7 @@ class SidecarView:
                 " WHERE i.finalized_id = ?",
                 (finalized_id,),
             ).fetchone()
-        except sqlite3.Error:
+        except _SQLITE_FAILURES:
             raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
         return None if row is None else _retained_row(row)
 
@@ -134,7 +139,7 @@ class SidecarView:
                 " WHERE physical_conversation_id = ?",
                 (physical_conversation_id,),
             ).fetchone()
-        except sqlite3.Error:
+        except _SQLITE_FAILURES:
             raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
         if row is None:
             return None
@@ -214,7 +219,7 @@ def open_sidecar(sidecar: Path) -> SidecarView:
     uri = "file:" + urllib.parse.quote(str(sidecar.resolve())) + "?mode=ro&immutable=1"
     try:
         connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-    except sqlite3.Error:
+    except _SQLITE_FAILURES:
         raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
     try:
         tables = {
@@ -228,7 +233,7 @@ def open_sidecar(sidecar: Path) -> SidecarView:
             version = connection.execute(
                 "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"
             ).fetchone()
-    except sqlite3.Error:
+    except _SQLITE_FAILURES:
         version = None
     if version is None or version[0] != SCHEMA_VERSION:
         connection.close()
