@@ -15,11 +15,16 @@ from pathlib import Path
 
 import polars as pl
 
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.journal.decode import DecodedJournal, RejectedJournal, decode_file
 from clearing_analysis.journal.messages import AssistantMessage, TextContent, ToolResultMessage
 from clearing_analysis.journal.records import MessageRecord, TurnStart
 
-UNKNOWN_API = "(no request)"
+NO_REQUEST = "NO_REQUEST"
+# An api label outside the four supported ones is arbitrary journal text: counted under this
+# fixed code, never printed (seed: "No arbitrary route labels are echoed").
+UNSUPPORTED_API = "UNSUPPORTED_API"
+_SUPPORTED_APIS = frozenset(api.value for api in Api)
 
 
 @dataclass
@@ -43,7 +48,7 @@ class CorpusSummary:
 
 def _tally_journal(journal: DecodedJournal, index: int, tallies: dict[str, _ApiTally]) -> None:
     """Attribute a journal's turns, requests and results to APIs (the request's own api)."""
-    current_api = UNKNOWN_API
+    current_api = NO_REQUEST
     pending_turns = 0
     for record in journal.records:
         if isinstance(record, TurnStart):
@@ -51,7 +56,7 @@ def _tally_journal(journal: DecodedJournal, index: int, tallies: dict[str, _ApiT
         elif isinstance(record, MessageRecord):
             message = record.message
             if isinstance(message, AssistantMessage):
-                current_api = message.api
+                current_api = message.api if message.api in _SUPPORTED_APIS else UNSUPPORTED_API
                 tally = tallies[current_api]
                 tally.requests += 1
                 tally.conversations.add(index)
@@ -66,7 +71,7 @@ def _tally_journal(journal: DecodedJournal, index: int, tallies: dict[str, _ApiT
                     if isinstance(block, TextContent)
                 )
     if pending_turns:
-        tallies[UNKNOWN_API].turns += pending_turns
+        tallies[NO_REQUEST].turns += pending_turns
 
 
 def summarize(paths: Iterable[Path]) -> CorpusSummary:
