@@ -18,8 +18,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from clearing_analysis.demo import corpus_summary_text
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
@@ -153,13 +151,6 @@ def test_synth_prints_counts_only(tmp_path: Path) -> None:
     assert (out / "ground-truth.json").is_file()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: journal/summary.summarize keys its per-API rows by the raw `api` string of "
-    "each assistant message, so demo.corpus_summary_text prints an arbitrary journal API label "
-    "verbatim (seed: 'No arbitrary route labels are echoed'; R-OUT-1). Only `demo` calls it "
-    "today, on its own synthetic corpus, so no user data reaches a terminal yet.",
-)
 def test_corpus_summary_echoes_no_journal_label(canary_inputs: CanaryInputs) -> None:
     """The corpus summary of canary journals carries no canary (unsupported API labels are
     counted under a fixed code, not printed)."""

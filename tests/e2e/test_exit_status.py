@@ -246,13 +246,6 @@ def test_companion_appearing_mid_replay_with_workers(
     assert done.stderr in {fixed_line("SNAPSHOT_CHANGED"), fixed_line("SIDECAR_NOT_OFFLINE")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: inputs/sidecar.open_sidecar catches only sqlite3.Error; a sidecar whose schema "
-    "holds invalid UTF-8 (corrupt or crafted sqlite_master) makes SQLite's 'malformed database "
-    "schema' message undecodable, Python raises UnicodeDecodeError, and the CLI reports "
-    "ANALYZER_FAULT with exit 1 instead of INPUT_INVALID (SIDECAR_SCHEMA) with exit 2",
-)
 def test_sidecar_with_undecodable_schema_is_input_invalid(
     canary_inputs: CanaryInputs, tmp_path: Path
 ) -> None:
