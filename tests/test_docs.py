@@ -6,6 +6,7 @@ from pathlib import Path
 import typer.main
 
 from clearing_analysis.cli import app
+from clearing_analysis.errors import AnalysisError
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -46,3 +47,22 @@ def test_quick_start_is_exactly_two_commands() -> None:
     block = README.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     commands = [line.split("#", 1)[0].strip() for line in block.strip().splitlines()]
     assert commands == ["make demo", "make test"]
+
+
+def _error_classes() -> list[type[AnalysisError]]:
+    found: list[type[AnalysisError]] = []
+    todo: list[type[AnalysisError]] = [AnalysisError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def test_exit_codes_page_lists_exactly_the_codes_in_code() -> None:
+    """docs/exit-codes.md has one section per fixed code, with the exit status the code has."""
+    page = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^### `([A-Z_]+)` \(exit (\d+)", page, flags=re.MULTILINE))
+    # Groupings such as GloballyIncompleteError define no code of their own.
+    in_code = {cls.code: str(cls.exit_status) for cls in _error_classes() if "code" in vars(cls)}
+    assert sections == in_code
