@@ -150,6 +150,14 @@ def _out_dangling_symlink(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     return Case([*inputs.args(), "--out", str(link)], "OUTPUT_REFUSED")
 
 
+def _out_dir_vanishes(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """The output directory disappears while the job runs (R-REL-3): refused, not recreated."""
+    out_dir = _named_dir(tmp, c, "vanishing")
+    out = out_dir / f"{c('file.vanishing')}.json"
+    hook = f"os.rmdir({str(out_dir)!r})"
+    return Case([*inputs.args(), "--out", str(out)], "OUTPUT_REFUSED", _hooked(hook))
+
+
 CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "routes-invalid": _routes_invalid,
     "agent-config-contradictory": _agent_config_contradictory,
@@ -163,6 +171,7 @@ CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "out-inside-input": _out_inside_input,
     "out-companion-name": _out_companion_name,
     "out-dangling-symlink": _out_dangling_symlink,
+    "out-dir-vanishes": _out_dir_vanishes,
 }
 
 
