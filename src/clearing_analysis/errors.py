@@ -69,3 +69,10 @@ class QualificationError(AnalysisError):
 
     code: ClassVar[str] = "QUALIFIER_FAILED"
     exit_status: ClassVar[int] = EXIT_INCOMPLETE
+
+
+class MountContractError(AnalysisError):
+    """The container's mounts or network break the contract checked before replay (R-CT-2)."""
+
+    code: ClassVar[str] = "MOUNT_CONTRACT_VIOLATED"
+    exit_status: ClassVar[int] = EXIT_INCOMPLETE

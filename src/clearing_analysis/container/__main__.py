@@ -1,0 +1,5 @@
+"""`python -m clearing_analysis.container ARGS`: the image's entrypoint (see `entrypoint`)."""
+
+from clearing_analysis.container.entrypoint import main
+
+main()

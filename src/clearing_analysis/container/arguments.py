@@ -1,0 +1,82 @@
+"""Which paths a `clearing-analysis` command line reads and writes (for R-CT-2).
+
+Guarantees:
+- The command line is parsed by the CLI's own command definitions (typer's command objects,
+  `make_context` in resilient mode: nothing runs, no callback fires), so no second parser can
+  drift from the real one. Typer converts path options to `pathlib.Path` values; those values
+  are what is classified.
+- Every path-valued parameter must be classified below as an input or an output; an
+  unclassified one (a new option nobody classified) fails closed with `ARGUMENT_UNCLASSIFIED`,
+  and a test checks the table against every command's signature. A parse that raises fails
+  closed too (`ARGUMENT_UNPARSED`).
+- Arguments the parser does not bind (unknown options, extra words) name no path here, and the
+  real CLI, parsing the same words strictly, rejects them before it reads or writes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import PurePath
+from typing import Any
+
+import typer.main
+
+from clearing_analysis.cli import app
+from clearing_analysis.container.contract import ContractPaths
+from clearing_analysis.container.violations import Violation
+from clearing_analysis.errors import MountContractError
+
+# Parameter names (python identifiers) of the commands' path options.
+INPUT_PARAMETERS = frozenset(
+    {"journals", "sidecar", "routes", "qualification", "agent_config", "app_allowlist"}
+)
+OUTPUT_PARAMETERS = frozenset({"out", "log_file"})
+SIDECAR_PARAMETERS = frozenset({"sidecar"})
+
+
+def cli_commands(cli: typer.Typer = app) -> dict[str, Any]:
+    """A typer app's command objects by name (typer's group exposes them as `commands`)."""
+    commands = getattr(typer.main.get_command(cli), "commands", None)
+    if not isinstance(commands, dict):
+        raise RuntimeError("the CLI is expected to be a command group")
+    return commands
+
+
+def _path_values(value: object) -> list[PurePath] | None:
+    """The paths a parsed parameter value holds, or None if it is not path-valued."""
+    if isinstance(value, PurePath):
+        return [value]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, PurePath) for v in value):
+        return list(value)
+    return None
+
+
+def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = None) -> ContractPaths:
+    """The inputs, outputs and sidecars named by `clearing-analysis ARGV`.
+
+    `commands` defaults to the real CLI's (`cli_commands()`); tests pass others.
+    """
+    commands = cli_commands() if commands is None else commands
+    if not argv or argv[0] not in commands:
+        return ContractPaths()  # --help, or an unknown command the CLI will reject
+    try:
+        context = commands[argv[0]].make_context(argv[0], list(argv[1:]), resilient_parsing=True)
+        params: dict[str, object] = dict(context.params)
+    except Exception:  # any parser failure fails closed, as a fixed code
+        raise MountContractError(Violation.ARGUMENT_UNPARSED) from None
+    inputs: list[PurePath] = []
+    outputs: list[PurePath] = []
+    sidecars: list[PurePath] = []
+    for name, value in sorted(params.items()):
+        paths = _path_values(value)
+        if paths is None:
+            continue
+        if name in INPUT_PARAMETERS:
+            inputs.extend(paths)
+        elif name in OUTPUT_PARAMETERS:
+            outputs.extend(paths)
+        else:
+            raise MountContractError(Violation.ARGUMENT_UNCLASSIFIED)
+        if name in SIDECAR_PARAMETERS:
+            sidecars.extend(paths)
+    return ContractPaths(tuple(inputs), tuple(outputs), tuple(sidecars))

@@ -1,0 +1,54 @@
+"""The image's entrypoint: check the mount contract, then become `clearing-analysis` (R-CT-2).
+
+Guarantees:
+- Before any command runs, the contract (`container.contract`) is checked for the paths the
+  command line names. On a violation one line goes to stderr, `clearing-analysis: <CODE>
+  <DETAIL>` (both fixed codes: the remedy depends on the detail, and neither carries a path),
+  and the process exits with the code's status (2). Any unexpected failure is `ANALYZER_FAULT`,
+  exit 1, with no message text.
+- Otherwise the process image is replaced (exec) by the `clearing-analysis` console script of
+  the same environment with the same arguments, so exit status, stdout and stderr are exactly
+  the CLI's own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from clearing_analysis.container.arguments import contract_paths
+from clearing_analysis.container.contract import check_this_container
+from clearing_analysis.errors import EXIT_FAULT, AnalysisError
+
+CLI_NAME = "clearing-analysis"
+
+
+def _cli_executable() -> str:
+    beside = Path(sys.executable).parent / CLI_NAME
+    if beside.is_file():
+        return os.fspath(beside)
+    found = shutil.which(CLI_NAME)
+    if found is None:
+        raise RuntimeError("console script missing: broken installation")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Check the contract for `argv` (default: this process's arguments), then exec the CLI."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_this_container(contract_paths(arguments))
+        executable = _cli_executable()
+    except AnalysisError as error:
+        detail = f" {error.detail}" if error.detail is not None else ""
+        sys.stderr.write(f"{CLI_NAME}: {error.code}{detail}\n")
+        raise SystemExit(error.exit_status) from None
+    except Exception:  # the fault code replaces any message
+        sys.stderr.write(f"{CLI_NAME}: ANALYZER_FAULT\n")
+        raise SystemExit(EXIT_FAULT) from None
+    sys.stderr.flush()
+    os.execv(executable, [CLI_NAME, *arguments])  # noqa: S606  (fixed program, argv passed on)

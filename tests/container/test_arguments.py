@@ -1,0 +1,143 @@
+"""Which paths a command line names, parsed by the CLI's own definitions (R-CT-2)."""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path, PurePath
+from typing import Annotated
+
+import pytest
+import typer
+
+from clearing_analysis.cli import app
+from clearing_analysis.container.arguments import (
+    INPUT_PARAMETERS,
+    OUTPUT_PARAMETERS,
+    cli_commands,
+    contract_paths,
+)
+from clearing_analysis.errors import MountContractError
+
+
+def _path_annotated(annotation: object) -> bool:
+    """Whether a parameter annotation is Path, Path | None or list[Path]."""
+    if annotation is Path:
+        return True
+    return any(_path_annotated(arg) for arg in typing.get_args(annotation))
+
+
+class TestClassification:
+    """Every path option of every command is classified."""
+
+    def test_every_path_parameter_of_every_command_is_classified(self) -> None:
+        """A new path option fails here until it is declared an input or an output."""
+        seen: set[str] = set()
+        for info in app.registered_commands:
+            assert info.callback is not None
+            hints = typing.get_type_hints(info.callback)
+            for name, annotation in hints.items():
+                if name != "return" and _path_annotated(annotation):
+                    assert name in INPUT_PARAMETERS | OUTPUT_PARAMETERS, name
+                    seen.add(name)
+        # The table names nothing that no command has.
+        assert seen == INPUT_PARAMETERS | OUTPUT_PARAMETERS
+
+
+class TestReplay:
+    """A replay command line names inputs, a sidecar and outputs."""
+
+    def test_all_options(self) -> None:
+        """Repeated --journals, the --opt=value form and both outputs are found."""
+        paths = contract_paths(
+            [
+                "replay",
+                "--journals",
+                "/in/a",
+                "--journals=/in/b",
+                "--sidecar",
+                "/in/h.sqlite",
+                "--routes",
+                "/in/r.json",
+                "--qualification",
+                "/in/q.json",
+                "--agent-config",
+                "/in/c.json",
+                "--app-allowlist",
+                "/in/l.json",
+                "--out",
+                "/out/report.json",
+                "--log-file",
+                "/out/log.jsonl",
+                "--workers",
+                "2",
+            ]
+        )
+        names = ("a", "b", "h.sqlite", "r.json", "q.json", "c.json", "l.json")
+        assert set(paths.inputs) == {Path("/in") / name for name in names}
+        assert set(paths.outputs) == {Path("/out/report.json"), Path("/out/log.jsonl")}
+        assert paths.sidecars == (Path("/in/h.sqlite"),)
+
+    def test_stdout_run_has_no_output(self) -> None:
+        """Without --out / --log-file nothing is written to a file."""
+        paths = contract_paths(["replay", "--journals", "j", "--sidecar", "s", "--routes", "r"])
+        assert paths.outputs == ()
+        assert len(paths.inputs) == 3
+
+
+class TestOtherCommands:
+    """Commands without inputs, and command lines that name nothing."""
+
+    def test_synth_output_directory(self) -> None:
+        """synth --out is an output (a new directory)."""
+        paths = contract_paths(["synth", "--out", "/out/corpus", "--seed", "1"])
+        assert paths.outputs == (Path("/out/corpus"),)
+        assert paths.inputs == ()
+
+    def test_qualify_out(self) -> None:
+        """qualify --out is an output."""
+        assert contract_paths(["qualify", "--out", "/out/q.json"]).outputs == (Path("/out/q.json"),)
+
+    @pytest.mark.parametrize(
+        "argv",
+        [[], ["--help"], ["nonsense", "--out", "/x"], ["demo"], ["replay", "--", "--out", "/x"]],
+    )
+    def test_nothing_named(self, argv: list[str]) -> None:
+        """Help, unknown commands and words after `--` name no path (the CLI rejects them)."""
+        paths = contract_paths(argv)
+        assert (paths.inputs, paths.outputs) == ((), ())
+
+
+class TestFailClosed:
+    """What the table does not know refuses the run."""
+
+    def test_unclassified_path_option(self) -> None:
+        """A command with a path option missing from the table is ARGUMENT_UNCLASSIFIED."""
+        other = typer.Typer()
+
+        @other.command()
+        def export(target: Annotated[Path, typer.Option("--target")]) -> None:
+            """A command with an unclassified path option."""
+
+        @other.command()
+        def spare() -> None:
+            """A second command so the app is a group."""
+
+        with pytest.raises(MountContractError) as caught:
+            contract_paths(["export", "--target", "/x"], cli_commands(other))
+        assert caught.value.detail == "ARGUMENT_UNCLASSIFIED"
+
+    def test_parser_failure(self) -> None:
+        """A parser that raises is ARGUMENT_UNPARSED, not a skipped check."""
+
+        class Broken:
+            def make_context(self, *args: object, **kwargs: object) -> object:
+                raise ValueError
+
+        with pytest.raises(MountContractError) as caught:
+            contract_paths(["replay"], {"replay": Broken()})
+        assert caught.value.detail == "ARGUMENT_UNPARSED"
+
+    def test_values_are_paths(self) -> None:
+        """Parsed values are path objects, never strings (so classification sees them)."""
+        paths = contract_paths(["qualify", "--out", "x"])
+        assert all(isinstance(p, PurePath) for p in paths.outputs)

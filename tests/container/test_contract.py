@@ -1,0 +1,304 @@
+"""Every mount-contract violation (R-CT-2), on hand-written mountinfo and fake /sys/class/net.
+
+The paths are real directories under tmp_path (the contract resolves them on the file system,
+as inside the container); the mount table saying which of them are mount points is text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.container.contract import (
+    ContractPaths,
+    check_contract,
+    check_mounts,
+    check_network,
+    check_sidecars,
+)
+from clearing_analysis.container.mountinfo import parse_mountinfo
+from clearing_analysis.errors import MountContractError, SidecarNotOfflineError
+
+HOST_DEVICE = "8:1"
+
+
+def _escape(path: Path) -> str:
+    return str(path).replace("\\", "\\134").replace(" ", "\\040")
+
+
+def _line(ids: tuple[int, int], root: str, point: Path, options: str, device: str) -> str:
+    mount_id, parent = ids
+    where = _escape(point)
+    return f"{mount_id} {parent} {device} {root} {where} {options},relatime - ext4 /dev/vda1 rw\n"
+
+
+class Sandbox:
+    """A container-like view: /in and /out directories under tmp_path, plus a root mount."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.inside = tmp_path / "inside"
+        self.input_dir = self.inside / "in"
+        self.output_dir = self.inside / "out"
+        for directory in (self.input_dir / "journals", self.output_dir):
+            directory.mkdir(parents=True)
+        for name in ("routes.json", "history.sqlite", "journals/a.jsonl"):
+            (self.input_dir / name).write_bytes(b"x")
+        self.lines = ["1 0 0:48 / / ro,relatime - overlay overlay rw\n"]
+        self.points: list[Path] = [Path("/")]
+
+    def mount(self, root: str, point: Path, options: str, device: str = HOST_DEVICE) -> None:
+        """Add a bind of host `root` at `point`, on top of the mount it lands on (as the kernel
+        records it: the parent is the latest mount at or above the point)."""
+        parent = max(i for i, p in enumerate(self.points) if p == point or p in point.parents)
+        self.lines.append(_line((len(self.lines) + 1, parent + 1), root, point, options, device))
+        self.points.append(point)
+
+    def table_text(self) -> str:
+        """The mountinfo text."""
+        return "".join(self.lines)
+
+    def paths(self, out_name: str = "report.json") -> ContractPaths:
+        """A replay command line: journals dir, sidecar, routes; --out in the output dir."""
+        return ContractPaths(
+            inputs=(
+                self.input_dir / "journals",
+                self.input_dir / "history.sqlite",
+                self.input_dir / "routes.json",
+            ),
+            outputs=(self.output_dir / out_name,),
+            sidecars=(self.input_dir / "history.sqlite",),
+        )
+
+    def check(self, paths: ContractPaths | None = None) -> None:
+        """Run the mount part of the contract."""
+        check_mounts(parse_mountinfo(self.table_text()), self.paths() if paths is None else paths)
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Sandbox:
+    return Sandbox(tmp_path)
+
+
+def _detail(sandbox: Sandbox, paths: ContractPaths | None = None) -> str | None:
+    with pytest.raises(MountContractError) as caught:
+        sandbox.check(paths)
+    return caught.value.detail
+
+
+class TestSealedRun:
+    """The layout the docs prescribe passes."""
+
+    def test_read_only_input_and_separate_writable_output(self, sandbox: Sandbox) -> None:
+        """-v IN:/in:ro -v OUT:/out:rw with disjoint host directories is accepted."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        sandbox.check()
+
+    def test_single_file_binds(self, sandbox: Sandbox) -> None:
+        """Inputs bound file by file, read-only, are on read-only mounts."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/cfg/routes.json", sandbox.input_dir / "routes.json", "ro")
+        sandbox.mount("/srv/out", sandbox.output_dir, "rw")
+        sandbox.check()
+
+    def test_inputs_on_a_read_only_root_without_output(self, sandbox: Sandbox) -> None:
+        """With no output file (stdout), inputs on the read-only root are enough."""
+        sandbox.check(ContractPaths(inputs=sandbox.paths().inputs))
+
+    def test_same_names_on_another_device_do_not_overlap(self, sandbox: Sandbox) -> None:
+        """Overlap is judged within one file system: equal roots on other devices are fine."""
+        sandbox.mount("/data", sandbox.input_dir, "ro", device="8:1")
+        sandbox.mount("/data", sandbox.output_dir, "rw", device="8:2")
+        sandbox.check()
+
+
+class TestInputs:
+    """Every input lies on a read-only mount."""
+
+    def test_writable_input_mount(self, sandbox: Sandbox) -> None:
+        """-v IN:/in:rw is INPUT_NOT_READ_ONLY."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "rw")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "INPUT_NOT_READ_ONLY"
+
+    def test_one_writable_file_bind_among_read_only(self, sandbox: Sandbox) -> None:
+        """A single writable file bind over a read-only directory is found."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/r.json", sandbox.input_dir / "routes.json", "rw")
+        assert _detail(sandbox, ContractPaths(inputs=sandbox.paths().inputs)) == (
+            "INPUT_NOT_READ_ONLY"
+        )
+
+    def test_writable_root_without_binds(self, sandbox: Sandbox) -> None:
+        """Inputs on a writable root (no --read-only, no bind) are refused."""
+        sandbox.lines[0] = "1 0 0:48 / / rw,relatime - overlay overlay rw\n"
+        assert _detail(sandbox, ContractPaths(inputs=sandbox.paths().inputs)) == (
+            "INPUT_NOT_READ_ONLY"
+        )
+
+    def test_symlink_is_resolved_before_lookup(self, sandbox: Sandbox) -> None:
+        """An input path that is a symlink into the writable output mount is judged there."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        (sandbox.output_dir / "routes.json").write_bytes(b"x")
+        link = sandbox.inside / "routes-link.json"
+        link.symlink_to(sandbox.output_dir / "routes.json")
+        assert _detail(sandbox, ContractPaths(inputs=(link,))) == "INPUT_NOT_READ_ONLY"
+
+    def test_missing_input_is_judged_by_its_would_be_mount(self, sandbox: Sandbox) -> None:
+        """A missing input under a writable mount is still refused (it could appear)."""
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        missing = sandbox.output_dir / "not-yet.jsonl"
+        assert _detail(sandbox, ContractPaths(inputs=(missing,))) == "INPUT_NOT_READ_ONLY"
+
+
+class TestOutput:
+    """The output directory is its own writable mount and exposes no input."""
+
+    def test_read_only_output_mount(self, sandbox: Sandbox) -> None:
+        """-v OUT:/out:ro is OUTPUT_NOT_WRITABLE."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "ro")
+        assert _detail(sandbox) == "OUTPUT_NOT_WRITABLE"
+
+    def test_output_on_the_writable_root(self, sandbox: Sandbox) -> None:
+        """Without an output mount, a writable root is not a separate mount."""
+        sandbox.lines[0] = "1 0 0:48 / / rw,relatime - overlay overlay rw\n"
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        assert _detail(sandbox) == "OUTPUT_NOT_SEPARATE_MOUNT"
+
+    def test_output_mount_is_a_parent_of_the_input(self, sandbox: Sandbox) -> None:
+        """-v /srv/data:/out -v /srv/data/in:/in:ro: the input is writable via /out/in."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "OUTPUT_CONTAINS_INPUT"
+
+    def test_output_mount_is_the_input_directory(self, sandbox: Sandbox) -> None:
+        """The same host directory bound read-only and read-write is refused."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/in", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "OUTPUT_CONTAINS_INPUT"
+
+    def test_output_mount_exposes_a_single_file_input(self, sandbox: Sandbox) -> None:
+        """A file bound read-only elsewhere is still reachable through the output's root."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/cfg/routes.json", sandbox.input_dir / "routes.json", "ro")
+        sandbox.mount("/srv/cfg", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "OUTPUT_CONTAINS_INPUT"
+
+    def test_output_mount_inside_an_input_directory(self, sandbox: Sandbox) -> None:
+        """-v /srv/data:/in:ro -v /srv/data/out:/out: output would land inside the input."""
+        sandbox.mount("/srv/data", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "OUTPUT_INSIDE_INPUT"
+
+    def test_output_inside_the_directory_of_an_input_file(self, sandbox: Sandbox) -> None:
+        """The directory holding a file input counts as an input directory (R-FS-3)."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/cfg/routes.json", sandbox.input_dir / "routes.json", "ro")
+        sandbox.mount("/srv/cfg/out", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "OUTPUT_INSIDE_INPUT"
+
+    def test_synth_output_directory_parent_is_judged(self, sandbox: Sandbox) -> None:
+        """For a new directory (synth --out), its parent must be on the output mount."""
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        sandbox.check(ContractPaths(outputs=(sandbox.output_dir / "corpus",)))
+        assert _detail(sandbox, ContractPaths(outputs=(sandbox.inside / "corpus",))) == (
+            "OUTPUT_NOT_WRITABLE"
+        )
+
+
+def _net(tmp_path: Path, interfaces: dict[str, str | None]) -> Path:
+    net = tmp_path / "class-net"
+    net.mkdir()
+    for name, kind in interfaces.items():
+        (net / name).mkdir()
+        if kind is not None:
+            (net / name / "type").write_text(kind + "\n", encoding="ascii")
+    return net
+
+
+class TestNetwork:
+    """The network namespace has no interface but loopback."""
+
+    def test_loopback_only(self, tmp_path: Path) -> None:
+        """--network=none: only `lo`, of link type 772, is accepted."""
+        check_network(_net(tmp_path, {"lo": "772"}))
+
+    def test_no_interface_at_all(self, tmp_path: Path) -> None:
+        """An empty namespace is isolated too."""
+        check_network(_net(tmp_path, {}))
+
+    @pytest.mark.parametrize(
+        "interfaces",
+        [
+            pytest.param({"lo": "772", "eth0": "1"}, id="bridge"),
+            pytest.param({"lo": "772", "tap0": "1"}, id="slirp"),
+            pytest.param({"lo": "1"}, id="lo-not-loopback"),
+        ],
+    )
+    def test_other_interfaces(self, tmp_path: Path, interfaces: dict[str, str | None]) -> None:
+        """Any other interface, or an `lo` that is not a loopback, is NETWORK_NOT_ISOLATED."""
+        with pytest.raises(MountContractError) as caught:
+            check_network(_net(tmp_path, interfaces))
+        assert caught.value.detail == "NETWORK_NOT_ISOLATED"
+
+    def test_unreadable_class_directory(self, tmp_path: Path) -> None:
+        """No /sys/class/net (no sysfs) cannot prove isolation."""
+        with pytest.raises(MountContractError) as caught:
+            check_network(tmp_path / "absent")
+        assert caught.value.detail == "NETWORK_UNVERIFIABLE"
+
+    def test_loopback_without_type(self, tmp_path: Path) -> None:
+        """An `lo` whose type cannot be read cannot prove isolation."""
+        with pytest.raises(MountContractError) as caught:
+            check_network(_net(tmp_path, {"lo": None}))
+        assert caught.value.detail == "NETWORK_UNVERIFIABLE"
+
+
+class TestSidecar:
+    """Sidecar companions are refused with the replay's own code."""
+
+    @pytest.mark.parametrize("companion", ["history.sqlite-wal", "HISTORY.sqlite-SHM"])
+    def test_companion_present(self, sandbox: Sandbox, companion: str) -> None:
+        """A companion, named in any case, is SIDECAR_NOT_OFFLINE / COMPANION_PRESENT."""
+        (sandbox.input_dir / companion).write_bytes(b"")
+        with pytest.raises(SidecarNotOfflineError) as caught:
+            check_sidecars(sandbox.paths().sidecars)
+        assert caught.value.detail == "COMPANION_PRESENT"
+
+    def test_no_companion(self, sandbox: Sandbox) -> None:
+        """An unrelated sibling name is fine."""
+        (sandbox.input_dir / "history.sqlite.bak").write_bytes(b"")
+        check_sidecars(sandbox.paths().sidecars)
+
+    def test_missing_sidecar_is_left_to_the_replay(self, sandbox: Sandbox) -> None:
+        """A missing sidecar (or directory) is the replay's INPUT_INVALID, not checked here."""
+        check_sidecars((sandbox.inside / "absent" / "history.sqlite",))
+
+
+class TestWholeContract:
+    """check_contract runs mounts, sidecar and network together."""
+
+    def test_all_satisfied(self, sandbox: Sandbox, tmp_path: Path) -> None:
+        """The sealed layout with loopback only passes as a whole."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        check_contract(sandbox.paths(), sandbox.table_text(), _net(tmp_path, {"lo": "772"}))
+
+    def test_network_checked_after_mounts(self, sandbox: Sandbox, tmp_path: Path) -> None:
+        """Sound mounts do not excuse a network interface."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        with pytest.raises(MountContractError) as caught:
+            check_contract(
+                sandbox.paths(), sandbox.table_text(), _net(tmp_path, {"lo": "772", "e": "1"})
+            )
+        assert caught.value.detail == "NETWORK_NOT_ISOLATED"
+
+    def test_malformed_table(self, sandbox: Sandbox, tmp_path: Path) -> None:
+        """A table that does not parse refuses the run."""
+        with pytest.raises(MountContractError) as caught:
+            check_contract(sandbox.paths(), "garbage\n", _net(tmp_path, {"lo": "772"}))
+        assert caught.value.detail == "MOUNTINFO_INVALID"

@@ -1,0 +1,92 @@
+"""The image entrypoint: contract first, then exec of the CLI; fixed codes on failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.container import contract, entrypoint
+
+
+class Exec(Exception):  # noqa: N818  (a recorded exec, not an error)
+    """Raised instead of replacing the test process."""
+
+    def __init__(self, program: str, argv: list[str]) -> None:
+        super().__init__(program)
+        self.program = program
+        self.argv = argv
+
+
+def _fake_exec(program: str, argv: list[str]) -> None:
+    raise Exec(program, argv)
+
+
+@pytest.fixture
+def sealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fake /proc/self/mountinfo (read-only root, writable /out) and loopback-only net."""
+    out = tmp_path / "out"
+    out.mkdir()
+    mountinfo = tmp_path / "mountinfo"
+    mountinfo.write_text(
+        f"1 0 0:48 / / ro - overlay overlay rw\n2 1 8:1 /srv/out {out} rw - ext4 /dev/vda1 rw\n",
+        encoding="utf-8",
+    )
+    net = tmp_path / "net"
+    (net / "lo").mkdir(parents=True)
+    (net / "lo" / "type").write_text("772\n", encoding="ascii")
+    monkeypatch.setattr(contract, "MOUNTINFO", mountinfo)
+    monkeypatch.setattr(contract, "NET_CLASS", net)
+    monkeypatch.setattr(entrypoint.os, "execv", _fake_exec)
+    return out
+
+
+def test_contract_met_execs_the_cli_with_the_same_arguments(sealed: Path) -> None:
+    """On success the console script replaces the process with the arguments unchanged."""
+    argv = ["qualify", "--out", str(sealed / "q.json")]
+    with pytest.raises(Exec) as caught:
+        entrypoint.main(argv)
+    assert caught.value.argv == ["clearing-analysis", *argv]
+    assert Path(caught.value.program).name == "clearing-analysis"
+
+
+def test_violation_prints_code_and_detail_and_exits_2(
+    sealed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An output on the read-only root: one fixed line on stderr, exit 2, no exec."""
+    with pytest.raises(SystemExit) as caught:
+        entrypoint.main(["qualify", "--out", str(tmp_path / "q.json")])
+    assert caught.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err == "clearing-analysis: MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE\n"
+    assert captured.out == ""
+    assert str(tmp_path) not in captured.err
+
+
+def test_unreadable_mountinfo(
+    sealed: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No /proc/self/mountinfo: MOUNTINFO_UNREADABLE, exit 2."""
+    monkeypatch.setattr(contract, "MOUNTINFO", tmp_path / "absent")
+    with pytest.raises(SystemExit) as caught:
+        entrypoint.main(["demo"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.endswith("MOUNT_CONTRACT_VIOLATED MOUNTINFO_UNREADABLE\n")
+
+
+def test_unexpected_failure_is_a_fault_without_text(
+    sealed: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Anything else is ANALYZER_FAULT, exit 1, no message or traceback."""
+
+    def explode(_: object) -> None:
+        raise ValueError("secret-canary")
+
+    monkeypatch.setattr(entrypoint, "check_this_container", explode)
+    with pytest.raises(SystemExit) as caught:
+        entrypoint.main(["demo"])
+    assert caught.value.code == 1
+    assert capsys.readouterr().err == "clearing-analysis: ANALYZER_FAULT\n"
