@@ -21,7 +21,6 @@ from typing import Any
 
 import typer.main
 
-from clearing_analysis.cli import app
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.container.violations import Violation
 from clearing_analysis.errors import MountContractError
@@ -34,8 +33,15 @@ OUTPUT_PARAMETERS = frozenset({"out", "log_file"})
 SIDECAR_PARAMETERS = frozenset({"sidecar"})
 
 
-def cli_commands(cli: typer.Typer = app) -> dict[str, Any]:
-    """A typer app's command objects by name (typer's group exposes them as `commands`)."""
+def cli_commands(cli: typer.Typer | None = None) -> dict[str, Any]:
+    """A typer app's command objects by name (default: the real CLI's)."""
+    if cli is None:
+        # Imported here, not at module level: the CLI pulls in the Node runner, and the
+        # analyzer-side import-isolation probe (R-SC-4) imports this package on its own.
+        from clearing_analysis.cli import app  # noqa: PLC0415
+
+        cli = app
+    # Typer's command group exposes its commands as `commands`.
     commands = getattr(typer.main.get_command(cli), "commands", None)
     if not isinstance(commands, dict):
         raise RuntimeError("the CLI is expected to be a command group")

@@ -50,8 +50,16 @@ class PiAiIdentity:
     version: str
 
 
+# Set by the OCI image, where the package is an installed wheel and the harness lives beside
+# the virtual environment (docs/container.md); a checkout needs nothing.
+HARNESS_ENV = "CLEARING_QUALIFY_HARNESS"
+
+
 def harness_dir() -> Path:
-    """The checkout's `qualify/` directory (next to `src/` and `policy/`)."""
+    """`$CLEARING_QUALIFY_HARNESS` if set, else the checkout's `qualify/` (next to `src/`)."""
+    configured = os.environ.get(HARNESS_ENV)
+    if configured:
+        return Path(configured)
     return Path(clearing_analysis.__file__).resolve().parent.parent.parent / "qualify"
 
 
