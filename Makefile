@@ -45,3 +45,15 @@ test: lint typecheck unit
 
 clean:
 	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules
+
+# The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
+# `make test` never do. `image` builds the local base and the image; `image-check` rebuilds
+# twice from empty storage, compares image IDs (R-CT-1) and runs the sealed and refused runs.
+.PHONY: image image-check
+
+image:
+	tools/container/build-base.sh
+	tools/container/build.sh
+
+image-check:
+	tools/container/check.sh
