@@ -11,7 +11,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 BASE_TAG="${BASE_TAG:-localhost/base:bookworm}"
 # The mirror the host's apt uses (first URI of debian.sources), unless given.
-MIRROR="${MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)}"
+if [ -z "${MIRROR:-}" ] && [ -r /etc/apt/sources.list.d/debian.sources ]; then
+    MIRROR="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+fi
+MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
