@@ -130,6 +130,20 @@ class TestInputs:
             "INPUT_NOT_READ_ONLY"
         )
 
+    def test_writable_mount_below_an_input_directory(self, sandbox: Sandbox) -> None:
+        """-v X:/in/journals/sub:rw under a read-only /in: the walk would read a writable tree."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/x", sandbox.input_dir / "journals" / "sub", "rw")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        assert _detail(sandbox) == "INPUT_NOT_READ_ONLY"
+
+    def test_read_only_mount_below_an_input_directory(self, sandbox: Sandbox) -> None:
+        """A nested mount that is read-only as well is fine."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/x", sandbox.input_dir / "journals" / "sub", "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        sandbox.check()
+
     def test_writable_root_without_binds(self, sandbox: Sandbox) -> None:
         """Inputs on a writable root (no --read-only, no bind) are refused."""
         sandbox.lines[0] = "1 0 0:48 / / rw,relatime - overlay overlay rw\n"

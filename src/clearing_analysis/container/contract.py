@@ -2,7 +2,8 @@
 
 Guarantees, each a fixed detail of `MountContractError` (MOUNT_CONTRACT_VIOLATED, exit 2):
 - `INPUT_NOT_READ_ONLY`: every input path (resolved inside the container) lies on a mount
-  whose per-mount or superblock options say `ro`.
+  whose per-mount or superblock options say `ro`, and so does every mount below an input
+  directory (the journal walk would read it).
 - `OUTPUT_NOT_WRITABLE`: the directory of every output lies on a writable mount.
 - `OUTPUT_NOT_SEPARATE_MOUNT`: that mount is not the namespace root (nor, being writable, the
   read-only mount of any input), so output can only land on the mount given for it (R-CT-3).
@@ -102,6 +103,14 @@ def check_mounts(table: MountTable, paths: ContractPaths) -> None:
     inputs = [_place(table, _canonical(path)) for path in paths.inputs]
     for placed in inputs:
         if not placed.mount.read_only:
+            raise MountContractError(Violation.INPUT_NOT_READ_ONLY)
+    for path in paths.inputs:
+        # The journal walk descends into directories (R-CLI-2), so a mount anywhere below an
+        # input directory holds inputs too; shadowed ones are refused as well (conservative).
+        canonical = _canonical(path)
+        if Path(canonical).is_dir() and any(
+            canonical in mount.mount_point.parents and not mount.read_only for mount in table.mounts
+        ):
             raise MountContractError(Violation.INPUT_NOT_READ_ONLY)
     input_directories = _input_directory_locations(table, paths.inputs)
     root = table.root_mount()
