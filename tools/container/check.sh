@@ -6,8 +6,8 @@
 #     synth, qualify and replay with the image's own tools; exit 0, outputs only in /out, and
 #     the replay's summary byte-identical to the checkout's (when .venv exists).
 #  3. Negative runs: a writable input mount, a network-enabled run, an output mount that
-#     contains the inputs and a run with no output mount are each refused with their fixed
-#     code, exit 2, and create nothing.
+#     contains the inputs, a run with no output mount and a writable mount below an input
+#     directory are each refused with their fixed code, exit 2, and create nothing.
 # Everything happens under a temporary directory that is removed at the end; the user's own
 # podman storage is not touched. Prints `key=value` lines for the record.
 set -euo pipefail
@@ -117,4 +117,9 @@ refused "MOUNT_CONTRACT_VIOLATED OUTPUT_CONTAINS_INPUT" --network=none \
     -v "$in:/in:ro" -v "$data:/out:rw" "$IMAGE" "${REPLAY[@]}" --out /out/s.json
 refused "MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE" --network=none \
     -v "$in:/in:ro" "$IMAGE" "${REPLAY[@]}" --out /out/s.json
+# Last, as it adds a mount point under the inputs: a writable mount below an input directory.
+mkdir -p "$in/corpus/journals/extra" "$data/extra"
+refused "MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY" --network=none -v "$in:/in:ro" \
+    -v "$data/extra:/in/corpus/journals/extra:rw" -v "$out:/out:rw" "$IMAGE" \
+    "${REPLAY[@]}" --out /out/s.json
 echo "check=pass"
