@@ -348,9 +348,7 @@ class TestImmutableRead:
 def test_row_text_that_is_not_utf8_is_input_invalid(sidecar: Path) -> None:
     """A retained row whose TEXT bytes are not UTF-8 (a corrupt file) is SIDECAR_SCHEMA."""
     db = sqlite3.connect(sidecar)
-    db.execute(
-        "UPDATE retained_result SET text = CAST(x'6f6bff' AS TEXT) WHERE call_id = 'call-1'"
-    )
+    db.execute("UPDATE retained_result SET text = CAST(x'6f6bff' AS TEXT) WHERE call_id = 'call-1'")
     db.commit()
     db.close()
     with open_sidecar(sidecar) as view, pytest.raises(InputInvalidError) as error:
