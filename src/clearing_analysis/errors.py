@@ -26,6 +26,10 @@ class AnalysisError(Exception):
         super().__init__(self.code if detail is None else f"{self.code}:{detail}")
         self.detail = detail
 
+    def __reduce__(self) -> tuple[type[AnalysisError], tuple[str | None]]:
+        # Errors cross process boundaries (replay workers): rebuild from the detail alone.
+        return (type(self), (self.detail,))
+
 
 class GloballyIncompleteError(AnalysisError):
     """The snapshot as a whole cannot be analyzed (R-RP-5): exit 2."""

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from clearing_analysis.errors import AnalysisError
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView, open_sidecar
 from clearing_analysis.replay.journal_replay import replay_journal
@@ -99,15 +100,24 @@ def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
 # Per-process state of a pool worker: each worker opens its own read-only sidecar view.
 _worker_routes: Routes | None = None
 _worker_sidecar: SidecarView | None = None
+_worker_error: AnalysisError | None = None
 
 
 def _init_worker(routes: Routes, sidecar_path: Path) -> None:
-    global _worker_routes, _worker_sidecar  # noqa: PLW0603  (one view per worker process)
+    global _worker_routes, _worker_sidecar, _worker_error  # noqa: PLW0603  (one view per worker)
     _worker_routes = routes
-    _worker_sidecar = open_sidecar(sidecar_path)
+    try:
+        _worker_sidecar = open_sidecar(sidecar_path)
+    except AnalysisError as error:
+        # An initializer that raises makes concurrent.futures print a traceback to stderr and
+        # break the pool (ANALYZER_FAULT). Keep the fixed code and raise it from the first task
+        # instead: it reaches the parent as the same AnalysisError (R-REL-1).
+        _worker_error = error
 
 
 def _replay_in_worker(path: Path) -> JournalOutcome:
+    if _worker_error is not None:
+        raise _worker_error
     if _worker_routes is None or _worker_sidecar is None:
         raise RuntimeError("replay worker used before initialization")
     return replay_journal(path, _worker_routes, _worker_sidecar)
