@@ -227,20 +227,16 @@ def test_qualify_refuses_output_inside_its_sources() -> None:
         out.unlink(missing_ok=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with --workers 2 a sidecar companion appearing after the session opened makes "
-    "each pool worker's initializer (replay.merge._init_worker -> open_sidecar) raise; "
-    "concurrent.futures logs 'Exception in initializer' with a traceback to stderr and the "
-    "job fails with BrokenProcessPool -> ANALYZER_FAULT, exit 1 (workers=1: SNAPSHOT_CHANGED)",
-)
-def test_companion_appearing_mid_replay_with_workers(
-    canary_inputs: CanaryInputs, tmp_path: Path
+@pytest.mark.parametrize("workers", [1, 2])
+def test_companion_appearing_mid_replay(
+    workers: int, canary_inputs: CanaryInputs, tmp_path: Path
 ) -> None:
-    """R-REL-3: a companion appearing mid-run is a fixed code with exit 2 and one stderr line,
-    also with a process pool (same result as 1 worker, R-PERF-3)."""
+    """R-REL-3: a companion appearing after the session opened, just before replay, is a fixed
+    code with exit 2 and one stderr line, with or without a process pool (whose workers open
+    the sidecar again and refuse it); no output, no canary."""
     c = Canaries(seed=99)
     copy = _sidecar_copy(canary_inputs, tmp_path, c, "midRun")
+    out = tmp_path / f"{c('file.midRunOut')}.json"
     prelude = (
         "import sys, pathlib, clearing_analysis.jobs as _j\n"
         "_real = _j.replay_journals\n"
@@ -249,10 +245,14 @@ def test_companion_appearing_mid_replay_with_workers(
         "    return _real(*args, **kwargs)\n"
         "_j.replay_journals = _replay\n"
     )
-    done = run_cli(["replay", *canary_inputs.args(sidecar=copy), "--workers", "2"], prelude=prelude)
-    assert done.stdout == b""
-    assert done.returncode == 2
-    assert done.stderr in {fixed_line("SNAPSHOT_CHANGED"), fixed_line("SIDECAR_NOT_OFFLINE")}
+    args = [*canary_inputs.args(sidecar=copy), "--workers", str(workers), "--out", str(out)]
+    done = run_cli(["replay", *args], prelude=prelude)
+    # 1 worker: the open view replays, the second snapshot sees the companion; 2 workers: each
+    # worker's own offline check refuses the sidecar first.
+    expected = "SNAPSHOT_CHANGED" if workers == 1 else "SIDECAR_NOT_OFFLINE"
+    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line(expected), b"")
+    assert not out.exists()
+    canary_inputs.assert_private(done.stderr, c.values)
 
 
 def test_sidecar_with_undecodable_schema_is_input_invalid(
