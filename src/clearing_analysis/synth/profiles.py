@@ -8,6 +8,7 @@ tests and benchmarks, not analyzer policy, so they live here and not in `policy/
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 
@@ -179,6 +180,21 @@ _MIXED_DEFECTS = DefectRates(
     truncated=0.04,
 )
 
+# Ordinary coding sessions under a period attestation: the base the single-knob profiles vary.
+_CODING_SESSIONS = Profile(
+    name="coding",
+    turns_median=14.0,
+    turns_sigma=0.7,
+    turns_min=6,
+    turns_max=120,
+    cold_turn_gap_share=0.5,
+    tool_weights=_CODING_MIX,
+    result_scale=1.0,
+    defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
+    proof_mode=ProofMode.PERIOD,
+    plan_weights=_NO_PLANS,
+)
+
 PROFILES: dict[str, Profile] = {
     "mixed": Profile(
         name="mixed",
@@ -221,44 +237,16 @@ PROFILES: dict[str, Profile] = {
         repointed_digest_rate=0.0,
         steps_median=5.5,
     ),
-    "warm": Profile(
-        name="warm",
-        turns_median=14.0,
-        turns_sigma=0.7,
-        turns_min=6,
-        turns_max=120,
-        cold_turn_gap_share=0.02,
-        tool_weights=_CODING_MIX,
-        result_scale=1.0,
-        defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
-        proof_mode=ProofMode.PERIOD,
-        plan_weights=_NO_PLANS,
-    ),
-    "redacted": Profile(
+    "warm": dataclasses.replace(_CODING_SESSIONS, name="warm", cold_turn_gap_share=0.02),
+    "redacted": dataclasses.replace(
+        _CODING_SESSIONS,
         name="redacted",
-        turns_median=14.0,
-        turns_sigma=0.7,
-        turns_min=6,
-        turns_max=120,
-        cold_turn_gap_share=0.5,
-        tool_weights=_CODING_MIX,
-        result_scale=1.0,
         defects=DefectRates(missing=0.02, redacted=0.8, truncated=0.04),
-        proof_mode=ProofMode.PERIOD,
-        plan_weights=_NO_PLANS,
     ),
-    "unproven": Profile(
+    "unproven": dataclasses.replace(
+        _CODING_SESSIONS,
         name="unproven",
-        turns_median=14.0,
-        turns_sigma=0.7,
-        turns_min=6,
-        turns_max=120,
-        cold_turn_gap_share=0.5,
-        tool_weights=_CODING_MIX,
-        result_scale=1.0,
-        defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
         proof_mode=ProofMode.UNPROVEN,
-        plan_weights=_NO_PLANS,
         origin_capture_rate=0.0,
     ),
 }
