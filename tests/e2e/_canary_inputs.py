@@ -28,6 +28,7 @@ from typing import Any
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.qualify.record import DifferenceCategory, decode_record
+from tests._seed_route import SEED_ROUTE
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_journal import (
     ANTHROPIC,
@@ -41,17 +42,7 @@ from tests.e2e._canary_journal import (
 )
 from tests.replay.builder import SidecarBuilder
 
-ROUTE_FIELDS: dict[str, Any] = {
-    "triggerTokens": 200000,
-    "drainTokens": 40000,
-    "summaryInputTokens": 40000,
-    "summaryOutputTokens": 2000,
-    "cacheLifetimeMs": 300000,
-    "cacheMarginMs": 30000,
-    "prices": {"input": 3, "cacheRead": 0.3, "cacheWrite": 3.75, "output": 15},
-    "quota": {"input": 1, "cacheRead": 0.1, "cacheWrite": 1.25, "output": 5},
-    "quotaBudget": 100000000,
-}
+ROUTE_FIELDS: dict[str, Any] = {k: v for k, v in SEED_ROUTE.items() if k != "api"}
 
 
 @dataclass

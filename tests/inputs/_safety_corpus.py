@@ -8,21 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clearing_analysis.policy import read_policy_bytes
+from tests._seed_route import SEED_ROUTE
 
-ROUTES = [
-    {
-        "api": "anthropic-messages",
-        "triggerTokens": 200000,
-        "drainTokens": 40000,
-        "summaryInputTokens": 40000,
-        "summaryOutputTokens": 2000,
-        "cacheLifetimeMs": 300000,
-        "cacheMarginMs": 30000,
-        "prices": {"input": 3, "cacheRead": 0.3, "cacheWrite": 3.75, "output": 15},
-        "quota": {"input": 1, "cacheRead": 0.1, "cacheWrite": 1.25, "output": 5},
-        "quotaBudget": 100000000,
-    }
-]
+ROUTES = [SEED_ROUTE]
 
 
 @dataclass(frozen=True)

@@ -7,23 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests._seed_route import SEED_ROUTE
 from tests.replay.builder import JournalBuilder, SidecarBuilder
 
 CANARY = "canary7f3a"
-ROUTES = [
-    {
-        "api": "anthropic-messages",
-        "triggerTokens": 200000,
-        "drainTokens": 40000,
-        "summaryInputTokens": 40000,
-        "summaryOutputTokens": 2000,
-        "cacheLifetimeMs": 300000,
-        "cacheMarginMs": 30000,
-        "prices": {"input": 3, "cacheRead": 0.3, "cacheWrite": 3.75, "output": 15},
-        "quota": {"input": 1, "cacheRead": 0.1, "cacheWrite": 1.25, "output": 5},
-        "quotaBudget": 100000000,
-    }
-]
+ROUTES = [SEED_ROUTE]
 
 
 def _inputs(tmp_path: Path) -> list[str]:
