@@ -28,3 +28,13 @@ def test_demo_counts_every_journal_file(tmp_path: Path) -> None:
     (tmp_path / "d").mkdir()
     text = run_demo(tmp_path / "d", seed=7, conversations=4, profile="mixed")
     assert f"journal files: {manifest['journalFiles']:,}" in text
+
+
+def test_demo_refuses_an_unknown_profile_as_a_usage_error() -> None:
+    """An unknown --profile is a usage error (exit 2), not an internal fault."""
+    from typer.testing import CliRunner
+
+    from clearing_analysis.cli import app
+
+    result = CliRunner().invoke(app, ["demo", "--profile", "nope"])
+    assert result.exit_code == 2

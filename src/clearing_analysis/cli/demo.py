@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
 
 
@@ -24,9 +25,11 @@ def demo(
         int, typer.Option("--conversations", min=1, help="Logical conversations to generate.")
     ] = DEMO_CONVERSATIONS,
     profile: Annotated[
-        str, typer.Option("--profile", help="Synthetic profile (docs/synthetic-corpus.md).")
-    ] = DEMO_PROFILE,
+        ProfileName, typer.Option("--profile", help="Synthetic profile (docs/synthetic-corpus.md).")
+    ] = ProfileName[DEMO_PROFILE],
 ) -> None:
     """Generate a small synthetic corpus in a temporary directory and summarize it."""
     with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
-        typer.echo(run_demo(Path(scratch), seed=seed, conversations=conversations, profile=profile))
+        typer.echo(
+            run_demo(Path(scratch), seed=seed, conversations=conversations, profile=profile.value)
+        )
