@@ -188,11 +188,19 @@ def _journals(root: Path, c: Canaries, world: World) -> Path:
     _write(journals, c, "rich", rich.to_bytes())
     _write(nested, c, "richCopy", rich.to_bytes())  # same journalId: DUPLICATE journal
     fork = Journal(c, "fork", physical=physical, logical=logical)
-    repeated = rich.records[1]["hostTurnId"]  # the rich journal's first turn: DUPLICATE boundary
-    tool_turn(fork, world, repeated, reads(fork, repeated, 1), owner=fork.name("owner"))
+    # A resumed copy: the rich journal's first turn copied exactly (a DUPLICATE boundary), then
+    # a turn of its own.
+    second_turn = [i for i, r in enumerate(rich.records) if r["kind"] == "turn_start"][1]
+    for record in rich.records[1:second_turn]:
+        fork.add(record["kind"], **{k: v for k, v in record.items() if k not in ("seq", "kind")})
+    fork.clock = rich.clock
+    own = fork.name("ownTurn")
+    tool_turn(fork, world, own, reads(fork, own, 1), owner=fork.name("owner"))
     fork.add("close", timestamp=fork.tick())
     _write(nested, c, "fork", fork.to_bytes())
 
+    # A conversation with no capture policy row: its boundary is OUTSIDE_CAPTURE_WINDOW.
+    _write(nested, c, "uncaptured", _small(c, world, "uncaptured").to_bytes())
     _write(nested, c, "open", _small(c, world, "open", close=False).to_bytes())
     _write(nested, c, "imported", _small(c, world, "imported", origin="imported").to_bytes())
     _write(nested, c, "inherited", _small(c, world, "inherited", origin="inherited").to_bytes())

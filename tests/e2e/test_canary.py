@@ -35,18 +35,21 @@ def only_outputs_created(
 
 def _exercised(summary: dict[str, Any]) -> None:
     """The counts prove every planted journal and position was actually read (not vacuous)."""
-    assert summary["journalsReplayed"] == 2  # the rich journal and its fork
+    # The rich journal, its resumed copy and a conversation without a capture policy.
+    assert summary["journalsReplayed"] == 3
     assert all(count >= 1 for count in summary["skippedJournals"].values())
     assert summary["skippedJournals"]["INVALID"] == 4
     assert summary["skippedBoundaries"] == {
         "DUPLICATE": 1,
         "OWNER_MISSING": 1,
         "UNSUPPORTED_API": 1,
+        "OUTSIDE_CAPTURE_WINDOW": 1,
     }
     anthropic = summary["perApi"]["anthropic-messages"]
     # Built-in reads proven by the agent-config, the app tool by its journal origin and the
-    # other app tool by its sidecar origin; all their canary texts matched byte for byte.
-    assert anthropic["retention"]["proven"] == anthropic["retention"]["matched"] == 13
+    # other app tool by its sidecar origin; all their canary texts matched byte for byte (the
+    # resumed copy's own turn adds one read).
+    assert anthropic["retention"]["proven"] == anthropic["retention"]["matched"] == 14
     assert anthropic["eligibility"]["byClass"]["LOWER_BOUND"] >= 1
     # The canary qualification record decoded and reached the version check.
     details = {api["detail"] for api in summary["qualification"]["perApi"].values()}

@@ -62,7 +62,9 @@ def target_occurrence(
 ) -> tuple[Occurrence, Assessment]:
     """Replay the target journal (plus `extra` journals) and return the target's occurrence at
     the final boundary. `retain` holds SidecarBuilder.retain keyword arguments (None: no row)."""
-    sidecar = SidecarBuilder(tmp_path / "history.sqlite")
+    # Capture enabled from the epoch for every conversation: all boundaries in window.
+    captured = tuple(sorted({"p1", *(x.physical for x in extra or [])}))
+    sidecar = SidecarBuilder(tmp_path / "history.sqlite", capture_enabled=captured)
     if retain is not None:
         sidecar.retain(("p1", "t1", "t1-r", "c1"), TARGET_TEXT, **retain)
     journals = tmp_path / "journals"

@@ -156,7 +156,7 @@ def test_ten_latest_tool_starts_protected_across_turns(tmp_path: Path) -> None:
     for turn in ("t12", "t13", "t14", "t15"):
         b.plain_turn(turn)
     b.close()
-    sidecar = SidecarBuilder(tmp_path / "h.sqlite")
+    sidecar = SidecarBuilder(tmp_path / "h.sqlite", capture_enabled=("p1",))
     sidecar.retain(("p1", "t1", "t1-r", "c1"), TARGET_TEXT)
     with open_sidecar(sidecar.finish()) as view:
         replayed = replay_journals([b.write(tmp_path)], routes(), view)

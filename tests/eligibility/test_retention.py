@@ -10,6 +10,7 @@ import pytest
 
 from clearing_analysis.eligibility import ApiSignal, Assessment, EligibilityClass, assess
 from clearing_analysis.eligibility import ExclusionReason as R
+from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.inputs.sidecar import RetainedRow, open_sidecar
 from clearing_analysis.replay import RetentionStatus, replay_journals
@@ -17,11 +18,15 @@ from clearing_analysis.replay.retention import match_retention
 from tests.eligibility.helpers import PERIOD, Target, target_occurrence
 from tests.replay.builder import JournalBuilder, SidecarBuilder, agent_config, routes
 
+IDENTITY = ToolIdentity("p1", "t1", "t1-r", "c1")
+OTHER_IDENTITY = ToolIdentity("p1", "t1", "t1-r", "c2")
+
 
 def _row(original: str = "abc", **changes: Any) -> RetainedRow:
-    """A row retaining `original` exactly, with `changes` applied."""
+    """A row of IDENTITY retaining `original` exactly, with `changes` applied."""
     raw = original.encode()
     fields: dict[str, Any] = {
+        "identity": IDENTITY,
         "state": "finalized",
         "byte_length": len(raw),
         "sha256": hashlib.sha256(raw).digest(),
@@ -57,17 +62,22 @@ def _row(original: str = "abc", **changes: Any) -> RetainedRow:
         (_row(text=None), RetentionStatus.TEXT_MISMATCH),
         (_row(state="committed", tombstone=True), RetentionStatus.NOT_FINALIZED),
         (_row(tombstone=True, redacted=True), RetentionStatus.TOMBSTONED),
+        (_row(identity=OTHER_IDENTITY), RetentionStatus.NOT_IDENTITY_LINKED),
+        (_row(identity=OTHER_IDENTITY, redacted=True), RetentionStatus.NOT_IDENTITY_LINKED),
+        (_row(identity=OTHER_IDENTITY, state="committed"), RetentionStatus.NOT_IDENTITY_LINKED),
     ],
 )
 def test_match_retention(row: RetainedRow | None, status: RetentionStatus) -> None:
-    """One status per row, in the documented precedence."""
-    assert match_retention(row, "abc") == status
+    """One status per row, in the documented precedence; identity is compared first."""
+    assert match_retention(row, IDENTITY, "abc") == status
 
 
 def test_non_ascii_text_compares_utf8_bytes() -> None:
     """Byte length is UTF-8: 'é' is two bytes."""
-    assert match_retention(_row("é"), "é") is RetentionStatus.MATCHED
-    assert match_retention(_row("é", byte_length=1), "é") is RetentionStatus.BYTES_MISMATCH
+    assert match_retention(_row("é"), IDENTITY, "é") is RetentionStatus.MATCHED
+    assert (
+        match_retention(_row("é", byte_length=1), IDENTITY, "é") is RetentionStatus.BYTES_MISMATCH
+    )
 
 
 @pytest.mark.parametrize(
@@ -83,6 +93,10 @@ def test_non_ascii_text_compares_utf8_bytes() -> None:
         ({"byte_length": 3}, R.RETENTION_BYTES_MISMATCH),
         ({"digest": bytes(32)}, R.RETENTION_DIGEST_MISMATCH),
         ({"stored_text": "target result texT"}, R.RETENTION_TEXT_MISMATCH),
+        # The index maps the target's id to a row of another identity with equal text: no
+        # match (it used to match on the text alone), redacted or not.
+        ({"row_identity": ("p1", "t1", "t1-r", "c9")}, R.RETENTION_MISSING),
+        ({"row_identity": ("p2", "t1", "t1-r", "c1"), "redacted": True}, R.RETENTION_MISSING),
     ],
 )
 def test_retention_reasons_are_upper_bound_only(
@@ -102,7 +116,7 @@ def _corpus(tmp_path: Path, retained: dict[str, dict | None], config: Any = PERI
     b.tool_turn("t1", [(c, "read") for c in retained])
     b.plain_turn("t2")
     b.close()
-    sidecar = SidecarBuilder(tmp_path / "h.sqlite")
+    sidecar = SidecarBuilder(tmp_path / "h.sqlite", capture_enabled=("p1",))
     for call_id, retain in retained.items():
         if retain is not None:
             sidecar.retain(("p1", "t1", "t1-r", call_id), f"result text {call_id}", **retain)

@@ -265,6 +265,14 @@ class JournalBuilder:
         self.run_end(run_id)
         return run_id
 
+    def copy_records(self, other: JournalBuilder, end: int) -> None:
+        """Copy `other`'s records 1..end-1 (everything after its header) exactly, renumbered,
+        as a resumed copy or a fork does; the clock continues after the copied ones."""
+        for record in other.records[1:end]:
+            fields = {k: v for k, v in record.items() if k not in ("seq", "kind")}
+            self._add(record["kind"], **json.loads(json.dumps(fields)))
+        self.clock = max(self.clock, other.clock)
+
     def to_bytes(self) -> bytes:
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records).encode()
 
@@ -280,14 +288,20 @@ def result_id(physical: str, turn_id: str, run_id: str, call_id: str) -> str:
 
 
 class SidecarBuilder:
-    """Builds a sidecar SQLite file from policy/sidecar.sql."""
+    """Builds a sidecar SQLite file from policy/sidecar.sql.
 
-    def __init__(self, path: Path) -> None:
+    `capture_enabled` lists physical conversations whose capture policy row is written with
+    `capture_enabled_since` 0, so all their boundaries lie inside the capture window (R-SIM-9).
+    """
+
+    def __init__(self, path: Path, capture_enabled: tuple[str, ...] = ()) -> None:
         self.path = path
         self.db = sqlite3.connect(path)
         self.db.executescript(read_policy_bytes("sidecar.sql").decode())
         self.db.execute("INSERT INTO sidecar_meta VALUES ('schema_version', '1')")
         self._next_row = 1
+        for physical in capture_enabled:
+            self.policy(physical)
 
     def policy(self, physical: str, since: int = 0, budget: int = 8_388_608) -> None:
         self.db.execute(
@@ -309,7 +323,13 @@ class SidecarBuilder:
         stored_text: str | None = None,
         indexed: bool = True,
         origin: tuple[str, str, str, bool | None, bool | None] | None = None,
+        row_identity: tuple[str, str, str, str] | None = None,
     ) -> None:
+        """Retain `text` for `identity` and index it under `identity`'s finalized id.
+
+        `row_identity` writes other identity columns on the row (an index entry that points at
+        a row of another result).
+        """
         raw = text.encode()
         row_id = self._next_row
         self._next_row += 1
@@ -318,7 +338,7 @@ class SidecarBuilder:
             "INSERT INTO retained_result VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row_id,
-                *identity,
+                *(identity if row_identity is None else row_identity),
                 state,
                 len(raw) if byte_length is None else byte_length,
                 hashlib.sha256(raw).digest() if digest is None else digest,

@@ -10,13 +10,18 @@ import pytest
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from tests.replay.builder import SidecarBuilder
 
+# The physical conversation ids the replay tests use; capture is enabled for them from the
+# epoch, so only tests about the capture window meet OUTSIDE_CAPTURE_WINDOW.
+CAPTURED = ("p", "p1", "p2", "p3")
+
 
 @pytest.fixture
 def sidecar_builder(tmp_path: Path) -> SidecarBuilder:
-    """A fresh sidecar file under tmp_path/sidecar (its own directory)."""
+    """A fresh sidecar file under tmp_path/sidecar (its own directory), capture enabled for
+    CAPTURED."""
     directory = tmp_path / "sidecar"
     directory.mkdir()
-    return SidecarBuilder(directory / "history.sqlite")
+    return SidecarBuilder(directory / "history.sqlite", capture_enabled=CAPTURED)
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from clearing_analysis.inputs.sidecar import SidecarView
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from clearing_analysis.replay import (
     BoundarySkipReason,
     ReplayedJournal,
@@ -62,6 +63,15 @@ def test_owner_missing_and_unsupported_api(
         BoundarySkipReason.OWNER_MISSING: 2,
         BoundarySkipReason.UNSUPPORTED_API: 2,
         BoundarySkipReason.DUPLICATE: 0,
+        BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW: 0,
+    }
+    # Of the two UNSUPPORTED_API boundaries, one has a supported API without a route; the
+    # foreign label is counted only as UNSUPPORTED_API, never named.
+    assert result.boundaries_without_route == {
+        Api.ANTHROPIC_MESSAGES: 0,
+        Api.OPENAI_RESPONSES: 1,
+        Api.OPENAI_CODEX_RESPONSES: 0,
+        Api.OPENAI_COMPLETIONS: 0,
     }
 
 
@@ -145,13 +155,14 @@ def test_reprompt_of_counted_boundary_adds_requests(
 def test_boundary_first_seen_in_another_journal_is_duplicate(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
-    """The same (physical conversation, host turn) in a later journal is DUPLICATE, even when
-    it would also be OWNER_MISSING; its new turns still count."""
+    """A turn copied into a later journal is DUPLICATE, even when it would also be
+    OWNER_MISSING there; the later journal's new turns still count."""
     first = JournalBuilder(journal_id="a", physical="p")
     first.plain_turn("t1")
     first.close()
     second = JournalBuilder(journal_id="b", physical="p")
-    second.plain_turn("t1", owner=None)
+    second.copy_records(first, len(first.records) - 1)
+    second.records[2]["owner"] = None  # the copy's run lost its owner
     second.plain_turn("t2")
     second.close()
     result = _merge(tmp_path, open_view(sidecar_builder), first, second)
@@ -160,6 +171,7 @@ def test_boundary_first_seen_in_another_journal_is_duplicate(
         BoundarySkipReason.OWNER_MISSING: 0,
         BoundarySkipReason.UNSUPPORTED_API: 0,
         BoundarySkipReason.DUPLICATE: 1,
+        BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW: 0,
     }
 
 
@@ -171,25 +183,107 @@ def test_skipped_boundary_is_still_first_seen(
     first.plain_turn("t1", owner=None)
     first.close()
     second = JournalBuilder(journal_id="b", physical="p")
-    second.plain_turn("t1")
+    second.copy_records(first, len(first.records) - 1)
+    second.records[2]["owner"] = "owner"
     second.close()
     result = _merge(tmp_path, open_view(sidecar_builder), first, second)
     assert result.journals[0].boundary_skips == (BoundarySkipReason.OWNER_MISSING,)
     assert result.journals[1].boundary_skips == (BoundarySkipReason.DUPLICATE,)
 
 
-def test_same_turn_id_in_other_conversation_is_not_duplicate(
+def _parent() -> JournalBuilder:
+    parent = JournalBuilder(journal_id="parent", physical="p1", logical="l1")
+    parent.plain_turn("t1")
+    parent.plain_turn("t2")
+    return parent
+
+
+def test_fork_with_new_physical_id_repeats_parent_turns_as_duplicates(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
-    """Host turn ids only collide within one physical conversation (a fork gets a new one)."""
-    first = JournalBuilder(journal_id="a", physical="p1")
+    """A fork written as a new physical conversation of the same lineage repeats the parent's
+    turns exactly: they were first seen in the parent (not counted twice); its own new turn
+    counts."""
+    parent = _parent()
+    fork_point = len(parent.records)
+    parent.plain_turn("t3")
+    parent.close()
+    fork = JournalBuilder(journal_id="fork", physical="p2", logical="l1")
+    fork.copy_records(parent, fork_point)
+    fork.plain_turn("f3")
+    fork.close()
+    result = _merge(tmp_path, open_view(sidecar_builder), parent, fork)
+    assert result.journals[0].boundary_skips == (None, None, None)
+    assert result.journals[1].boundary_skips == (
+        BoundarySkipReason.DUPLICATE,
+        BoundarySkipReason.DUPLICATE,
+        None,
+    )
+
+
+def test_fork_reusing_parent_physical_id_keeps_its_own_turns(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """A fork that keeps the parent's physical id and numbers its turns like the parent does
+    (its own "t3" is not the parent's "t3"): the copied turns are duplicates; its own turn,
+    with a reused host turn id but a different input, is a new boundary, not lost."""
+    parent = _parent()
+    fork_point = len(parent.records)
+    parent.plain_turn("t3")
+    parent.close()
+    fork = JournalBuilder(journal_id="fork", physical="p1", logical="l1")
+    fork.copy_records(parent, fork_point)
+    fork.turn("t3", text="a different question")
+    fork.run("fork-r3", "t3")
+    fork.assistant("fork-r3")
+    fork.run_end("fork-r3")
+    fork.close()
+    result = _merge(tmp_path, open_view(sidecar_builder), parent, fork)
+    assert result.journals[1].boundary_skips == (
+        BoundarySkipReason.DUPLICATE,
+        BoundarySkipReason.DUPLICATE,
+        None,
+    )
+    assert result.skipped_boundaries[BoundarySkipReason.DUPLICATE] == 2
+
+
+def test_same_turn_id_in_other_lineage_is_not_duplicate(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """Equal host turn ids and inputs in two unrelated lineages are two boundaries."""
+    first = JournalBuilder(journal_id="a", physical="p1", logical="l1")
     first.plain_turn("t1")
     first.close()
-    fork = JournalBuilder(journal_id="b", physical="p2", logical="l1")
-    fork.plain_turn("t1")
-    fork.close()
-    result = _merge(tmp_path, open_view(sidecar_builder), first, fork)
+    other = JournalBuilder(journal_id="b", physical="p2", logical="l2")
+    other.plain_turn("t1")
+    other.close()
+    result = _merge(tmp_path, open_view(sidecar_builder), first, other)
     assert result.journals[1].boundary_skips == (None,)
+
+
+def test_capture_window(tmp_path: Path) -> None:
+    """A boundary whose request precedes its conversation's capture_enabled_since, or whose
+    conversation has no policy row, is OUTSIDE_CAPTURE_WINDOW; a request at the instant
+    capture was enabled is inside; OWNER_MISSING takes precedence."""
+    inside = JournalBuilder(journal_id="a", physical="p1")
+    inside.plain_turn("before")
+    inside.plain_turn("owner-gone", owner=None)
+    inside.turn("at")
+    inside.run("r-at", "at")
+    inside.assistant("r-at", at=2_000_000)
+    inside.run_end("r-at")
+    inside.close()
+    uncaptured = JournalBuilder(journal_id="b", physical="p-no-policy")
+    uncaptured.plain_turn("t1")
+    uncaptured.close()
+    sidecar = SidecarBuilder(tmp_path / "h.sqlite")
+    sidecar.policy("p1", since=2_000_000)
+    with open_sidecar(sidecar.finish()) as view:
+        result = _merge(tmp_path, view, inside, uncaptured)
+    outside = BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW
+    assert result.journals[0].boundary_skips == (outside, BoundarySkipReason.OWNER_MISSING, None)
+    assert result.journals[1].boundary_skips == (outside,)
+    assert result.skipped_boundaries[outside] == 2
 
 
 def test_failed_journal_discards_its_boundary_skips(

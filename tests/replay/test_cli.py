@@ -25,7 +25,7 @@ def _inputs(tmp_path: Path) -> list[str]:
     (journals / "open.jsonl").write_bytes(JournalBuilder(journal_id="o").to_bytes())
     sidecar_dir = tmp_path / "sidecar"
     sidecar_dir.mkdir()
-    sidecar = SidecarBuilder(sidecar_dir / "h.sqlite")
+    sidecar = SidecarBuilder(sidecar_dir / "h.sqlite", capture_enabled=(f"{CANARY}-p",))
     sidecar.retain(
         (f"{CANARY}-p", f"{CANARY}-t1", f"{CANARY}-t1-r", f"{CANARY}-c1"), f"{CANARY} {CANARY}-c1"
     )
@@ -70,6 +70,13 @@ def test_replay_prints_counts_only(tmp_path: Path) -> None:
         "DUPLICATE": 0,
         "OWNER_MISSING": 0,
         "UNSUPPORTED_API": 1,
+        "OUTSIDE_CAPTURE_WINDOW": 0,
+    }
+    assert summary["boundariesWithoutRoute"] == {
+        "anthropic-messages": 0,
+        "openai-codex-responses": 0,
+        "openai-completions": 0,
+        "openai-responses": 0,
     }
     api = summary["perApi"]["anthropic-messages"]
     assert (api["boundaries"], api["requests"], api["toolResults"]) == (1, 2, 1)

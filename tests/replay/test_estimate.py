@@ -9,7 +9,7 @@ import pytest
 
 from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.journal.messages import AssistantMessage, ToolCall, Usage
-from clearing_analysis.replay import ReplayedJournal, replay_journal
+from clearing_analysis.replay import ReplayedJournal, replay_journal, replay_journals
 from clearing_analysis.replay.heuristic import (
     json_stringify_units,
     message_tokens,
@@ -160,6 +160,49 @@ def test_checkpoint_with_kept_entries(
     assert journal.checkpoints[0].summary_tokens == 4
 
 
+def test_kept_assistant_usage_does_not_count_after_checkpoint(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """A kept assistant message with valid usage re-enters as heuristic text only: its usage
+    measured the context before compaction (R-SIM-9)."""
+    b = JournalBuilder()
+    b.turn("t1", text="a" * 4)
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(total=1000))
+    b.run_end("r1")
+    kept = b.turn("t2", text="b" * 4)
+    b.run("r2", "t2")
+    b.assistant("r2", text="y" * 40, use=usage(total=234_087))
+    b.run_end("r2")
+    b.checkpoint("s" * 16, first_kept=kept, before=234_087, after=16)
+    b.plain_turn("t3")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    third = journal.boundaries[2]
+    assert third.estimate == 4 + 1 + 10 + 1  # summary, kept input, kept answer, new input
+    assert not third.usage_based
+
+
+def test_new_usage_after_checkpoint_counts_again(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """The first valid usage after the checkpoint is again the base of E."""
+    b = JournalBuilder()
+    kept = b.turn("t1", text="a" * 4)
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(total=50_000))
+    b.run_end("r1")
+    b.checkpoint("s" * 16, first_kept=kept)
+    b.turn("t2", text="b" * 4)
+    b.run("r2", "t2")
+    b.assistant("r2", text="y" * 8, use=usage(total=700))
+    b.run_end("r2")
+    b.plain_turn("t3")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert journal.boundaries[1].estimate == 4 + 1 + 2 + 1
+    assert journal.boundaries[2].estimate == 700 + 1
+    assert journal.boundaries[2].usage_based
+
+
 def test_checkpoint_without_kept_entries(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
@@ -184,11 +227,12 @@ def test_results_before_checkpoint_leave_context_unless_kept(
     assert in_context == ["c2"]
 
 
-def test_gap_from_latest_assistant_including_errors(
+def test_gap_ends_at_the_turns_first_request(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
-    """No gap before the first request; later gaps start at the latest assistant message,
-    even a failed one."""
+    """No gap before the first request; a later gap runs from the latest earlier assistant
+    message (a failed one included) to the turn's first assistant message, not to the user
+    message (R-SIM-9)."""
     b = JournalBuilder()
     b.turn("t1", at=10_000)
     b.run("r1", "t1")
@@ -198,25 +242,62 @@ def test_gap_from_latest_assistant_including_errors(
     b.run("r2", "t2")
     b.assistant("r2", stop="error", at=40_000)
     b.run_end("r2", "failed")
-    b.turn("t3", at=500_000)
+    b.turn("t3", at=300_000)
     b.run("r3", "t3")
     b.assistant("r3", at=510_000)
+    b.assistant("r3", at=600_000)
     b.run_end("r3")
     journal = _replay(tmp_path, open_view(sidecar_builder), b)
-    assert [x.gap_ms for x in journal.boundaries] == [None, 10_000, 460_000]
+    assert [x.gap_ms for x in journal.boundaries] == [None, 20_000, 470_000]
+    assert [x.request_ms for x in journal.boundaries] == [20_000, 40_000, 510_000]
 
 
-def test_completed_runs_before_each_boundary(
+def _runs_before(tmp_path: Path, view: SidecarView, *builders: JournalBuilder) -> list[tuple]:
+    for b in builders:
+        b.close()
+    paths = [b.write(tmp_path, f"{i:02d}.jsonl") for i, b in enumerate(builders)]
+    merged = replay_journals(paths, routes(), view)
+    return [m.completed_prompt_runs_before for m in merged.journals]
+
+
+def test_completed_prompt_runs_before_each_boundary(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
-    """The counter counts runs ended "completed" before the boundary, not failed ones."""
+    """Only runs started for a prompt that ended "completed" count: not failed ones, not a
+    completed retry or re-prompt."""
     b = JournalBuilder()
     b.plain_turn("t1")
     b.turn("t2")
     b.run("r2", "t2")
     b.assistant("r2", stop="error")
     b.run_end("r2", "failed")
+    b.run("r2b", "t2", reason="retry")
+    b.assistant("r2b")
+    b.run_end("r2b")
     b.plain_turn("t3")
+    b.turn("t3", text="again")
+    b.run("r3b", "t3", reason="reprompt")
+    b.assistant("r3b")
+    b.run_end("r3b")
     b.plain_turn("t4")
-    journal = _replay(tmp_path, open_view(sidecar_builder), b)
-    assert [x.completed_runs_before for x in journal.boundaries] == [0, 1, 1, 2]
+    assert _runs_before(tmp_path, open_view(sidecar_builder), b) == [(0, 1, 1, 2)]
+
+
+def test_completed_prompt_runs_count_per_conversation_across_files(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """The counter follows the physical conversation in time order, not the file: a file that
+    continues a conversation starts from the runs of the earlier file, and a resumed copy's
+    copied runs are counted once."""
+    first = JournalBuilder(journal_id="a", physical="p")
+    for turn in ("t1", "t2", "t3"):
+        first.plain_turn(turn)
+    continuation = JournalBuilder(journal_id="b", physical="p")
+    continuation.clock = first.clock
+    continuation.plain_turn("t4")
+    copy = JournalBuilder(journal_id="c", physical="p")
+    copy.copy_records(first, len(first.records))
+    copy.clock = continuation.clock
+    copy.plain_turn("t5")
+    counts = _runs_before(tmp_path, open_view(sidecar_builder), first, continuation, copy)
+    assert counts == [(0, 1, 2), (3,), (0, 1, 2, 4)]

@@ -172,6 +172,33 @@ def _result_repeated(b: JournalBuilder) -> None:
     b.run_end("r1")
 
 
+def _result_names_other_tool(b: JournalBuilder) -> None:
+    """A `bash` call whose result says `read` (it must not pass for a read-only result)."""
+    b.turn("t1")
+    b.run("r1", "t1")
+    b.assistant("r1", calls=[("c1", "bash", {})])
+    b.call_start("r1", "c1", "bash")
+    b.call_end("r1", "c1")
+    b.result("r1", "c1", "read")
+    b.run_end("r1")
+
+
+def _start_names_other_tool_than_request(b: JournalBuilder) -> None:
+    b.turn("t1")
+    b.run("r1", "t1")
+    b.assistant("r1", calls=[("c1", "bash", {})])
+    b.call_start("r1", "c1", "read")
+    b.run_end("r1")
+
+
+def _request_after_start_names_other_tool(b: JournalBuilder) -> None:
+    b.turn("t1")
+    b.run("r1", "t1")
+    b.call_start("r1", "c1", "read")
+    b.assistant("r1", calls=[("c1", "grep", {})])
+    b.run_end("r1")
+
+
 def _redaction_of_non_result(b: JournalBuilder) -> None:
     seq = b.turn("t1")
     b.redaction(seq)
@@ -195,6 +222,9 @@ def _kept_seq_after_checkpoint(b: JournalBuilder) -> None:
         (_call_repeated, "CALL_REPEATED"),
         (_call_end_repeated, "CALL_END_REPEATED"),
         (_result_repeated, "RESULT_REPEATED"),
+        (_result_names_other_tool, "TOOL_NAME_MISMATCH"),
+        (_start_names_other_tool_than_request, "TOOL_NAME_MISMATCH"),
+        (_request_after_start_names_other_tool, "TOOL_NAME_MISMATCH"),
         (_redaction_of_non_result, "REDACTION_TARGET"),
         (_kept_seq_after_checkpoint, "KEPT_SEQ_AFTER_CHECKPOINT"),
     ],

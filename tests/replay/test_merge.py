@@ -33,7 +33,6 @@ def test_one_and_two_workers_give_equal_results(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
     """A process pool returns outcomes in submission order, so the merge is identical."""
-    sidecar_builder.policy("p1")
     view = open_view(sidecar_builder)
     paths = _corpus(tmp_path)
     single = replay_journals(paths, routes(), view)
@@ -66,14 +65,14 @@ def test_only_touched_conversation_policies_are_copied(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:
     """Policies of conversations no contributing journal touches are not in the result."""
-    sidecar_builder.policy("p1", since=5, budget=100)
+    sidecar_builder.policy("p9", since=5, budget=100)
     sidecar_builder.policy("p-untouched")
     view = open_view(sidecar_builder)
-    b = JournalBuilder(physical="p1")
+    b = JournalBuilder(physical="p9")
     b.plain_turn("t1")
     b.close()
     result = replay_journals([b.write(tmp_path)], routes(), view)
-    assert result.conversation_policies == {"p1": ConversationPolicy(5, 100)}
+    assert result.conversation_policies == {"p9": ConversationPolicy(5, 100)}
     assert result.journals[0].journal.conversation_policy == ConversationPolicy(5, 100)
 
 

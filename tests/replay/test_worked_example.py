@@ -20,19 +20,20 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "formats" / "examples"
 
 
 def test_worked_example(tmp_path: Path) -> None:
-    """Four boundaries with the documented gaps; seq 6, 10, 18, 22 proven; the web envelope
-    redacted; image and error never cleared; after the checkpoint only kept results remain."""
+    """Four boundaries with the documented gaps (each ending at the turn's first request);
+    seq 6, 10, 18, 22 proven; the web envelope redacted; image and error never cleared; after
+    the checkpoint only kept results remain."""
     routes = load_routes(EXAMPLES / "routes.example.json")
     config = load_agent_config(EXAMPLES / "agent-config.example.json")
     allowlist = load_app_allowlist(EXAMPLES / "app-allowlist.example.json")
-    sidecar = SidecarBuilder(tmp_path / "h.sqlite").finish()
+    sidecar = SidecarBuilder(tmp_path / "h.sqlite", capture_enabled=("conv-0192",)).finish()
     with open_sidecar(sidecar) as view:
         result = replay_journals([EXAMPLES / "journal-v2.example.jsonl"], routes, view)
     assert result.replayed_journals == 1
     journal = result.journals[0].journal
     assert [b.host_turn_id for b in journal.boundaries] == ["turn-1", "turn-2", "turn-3", "turn-4"]
     assert result.journals[0].boundary_skips == (None, None, None, None)
-    assert [b.gap_ms for b in journal.boundaries] == [None, 893_800, 84_000, 35_900]
+    assert [b.gap_ms for b in journal.boundaries] == [None, 896_900, 84_800, 36_800]
     assert [len(b.requests) for b in journal.boundaries] == [3, 5, 3, 1]
 
     proofs = IdentityProofs.for_snapshot(config, allowlist, journal.toolset_fingerprints)

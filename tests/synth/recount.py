@@ -323,6 +323,11 @@ def _replay(
         if turn.api not in routes:
             out.bump(out.skipped_boundaries, "UNSUPPORTED_API")
             continue
+        policy = view.conversation_policy(header.physical_conversation_id)
+        assert turn.first_request_ms is not None  # a boundary has a request
+        if policy is None or turn.first_request_ms < policy.capture_enabled_since:
+            out.bump(out.skipped_boundaries, "OUTSIDE_CAPTURE_WINDOW")
+            continue
         api = str(turn.api)
         counts = out.api(api)
         counts["boundaries"] += 1

@@ -48,8 +48,9 @@ class Boundary:
     host_turn_id: str
     estimate: int
     usage_based: bool
+    request_ms: int
     gap_ms: int | None
-    completed_runs_before: int
+    completed_prompt_runs_before: int
     requests: tuple[RequestUsage, ...]
     turn_results: tuple[ToolResult, ...]
     occurrences: tuple[Occurrence, ...]
@@ -153,7 +154,12 @@ def assess(
     boundaries: list[Boundary] = []
     for merged in replay.journals:
         journal = merged.journal
-        for boundary, skip in zip(journal.boundaries, merged.boundary_skips, strict=True):
+        for boundary, skip, runs_before in zip(
+            journal.boundaries,
+            merged.boundary_skips,
+            merged.completed_prompt_runs_before,
+            strict=True,
+        ):
             if skip is not None:
                 continue
             api = Api(boundary.api)
@@ -181,8 +187,9 @@ def assess(
                     host_turn_id=boundary.host_turn_id,
                     estimate=boundary.estimate,
                     usage_based=boundary.usage_based,
+                    request_ms=boundary.request_ms,
                     gap_ms=boundary.gap_ms,
-                    completed_runs_before=boundary.completed_runs_before,
+                    completed_prompt_runs_before=runs_before,
                     requests=boundary.requests,
                     turn_results=turn_results,
                     occurrences=tuple(occurrences),

@@ -19,6 +19,7 @@ _PROTECTION_REASONS = {
 
 _RETENTION_REASONS = {
     RetentionStatus.MISSING: ExclusionReason.RETENTION_MISSING,
+    RetentionStatus.NOT_IDENTITY_LINKED: ExclusionReason.RETENTION_MISSING,
     RetentionStatus.NOT_FINALIZED: ExclusionReason.RETENTION_MISSING,
     RetentionStatus.TOMBSTONED: ExclusionReason.RETENTION_TOMBSTONED,
     RetentionStatus.INTEGRITY_MISMATCH: ExclusionReason.RETENTION_INTEGRITY_MISMATCH,

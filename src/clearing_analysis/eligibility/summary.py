@@ -18,6 +18,7 @@ SUMMARY_VERSION = 1
 
 _DEFECT_KEYS = {
     RetentionStatus.MISSING: "missing",
+    RetentionStatus.NOT_IDENTITY_LINKED: "notIdentityLinked",
     RetentionStatus.NOT_FINALIZED: "notFinalized",
     RetentionStatus.TOMBSTONED: "tombstone",
     RetentionStatus.INTEGRITY_MISMATCH: "integrityMismatch",
@@ -63,6 +64,7 @@ def replay_summary(assessment: Assessment) -> dict[str, Any]:
         "journalsReplayed": replay.replayed_journals,
         "skippedJournals": {k.value: v for k, v in replay.skipped_journals.items()},
         "skippedBoundaries": {k.value: v for k, v in replay.skipped_boundaries.items()},
+        "boundariesWithoutRoute": {k.value: v for k, v in replay.boundaries_without_route.items()},
         "invalidJournalDetails": dict(replay.invalid_details),
         "turnsWithoutRequest": sum(m.journal.turns_without_request for m in replay.journals),
         "limitations": [limitation.value for limitation in Limitation],

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from clearing_analysis.errors import InputInvalidError, SidecarNotOfflineError
+from clearing_analysis.identity import ToolIdentity
 
 SQLITE_HEADER_MAGIC = b"SQLite format 3\x00"
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
@@ -47,8 +48,13 @@ class ConversationPolicy:
 
 @dataclass(frozen=True, slots=True)
 class RetainedRow:
-    """One retained tool result, as the writer stored it. Never printed."""
+    """One retained tool result, as the writer stored it. Never printed.
 
+    `identity` is the row's own identity columns: a row is identity-linked to a journal result
+    only when they equal the result's finalized identity (R-SIM-9), whatever the index says.
+    """
+
+    identity: ToolIdentity
     state: str
     byte_length: int
     sha256: bytes
@@ -119,7 +125,8 @@ class SidecarView:
         """The row the committed ID index maps `finalized_id` to, if any."""
         try:
             row = self._db.execute(
-                "SELECT r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated,"
+                "SELECT r.physical_conversation_id, r.host_turn_id, r.run_id, r.call_id,"
+                " r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated,"
                 " r.tombstone, r.integrity, r.origin_server, r.origin_tool,"
                 " r.origin_server_identity_digest, r.origin_read_only_hint,"
                 " r.origin_destructive_hint"
@@ -171,6 +178,18 @@ def _optional_flag(value: object) -> bool | None:
     return bool(value)
 
 
+def _row_identity(values: tuple[object, ...]) -> ToolIdentity:
+    physical, turn, run, call = values
+    if not (
+        isinstance(physical, str)
+        and isinstance(turn, str)
+        and isinstance(run, str)
+        and isinstance(call, str)
+    ):
+        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+    return ToolIdentity(physical, turn, run, call)
+
+
 def _retained_row(row: tuple[object, ...]) -> RetainedRow:
     """Typed row, or SIDECAR_SCHEMA when a value breaks policy/sidecar.sql.
 
@@ -178,7 +197,8 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
     checks repeat them because the file is untrusted input (a non-STRICT lookalike table would
     otherwise hand us a wrong type and crash later instead of yielding a fixed code).
     """
-    state, byte_length, sha256, text, redacted, truncated, tombstone, integrity = row[:8]
+    identity = _row_identity(row[:4])
+    state, byte_length, sha256, text, redacted, truncated, tombstone, integrity = row[4:12]
     if (
         not isinstance(state, str)
         or state not in ("committed", "finalized")
@@ -192,6 +212,7 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
     ):
         raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
     return RetainedRow(
+        identity=identity,
         state=state,
         byte_length=byte_length,
         sha256=sha256,
@@ -200,11 +221,11 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
         truncated=bool(truncated),
         tombstone=bool(tombstone),
         integrity=integrity,
-        origin_server=_optional_text(row[8]),
-        origin_tool=_optional_text(row[9]),
-        origin_server_identity_digest=_optional_text(row[10]),
-        origin_read_only_hint=_optional_flag(row[11]),
-        origin_destructive_hint=_optional_flag(row[12]),
+        origin_server=_optional_text(row[12]),
+        origin_tool=_optional_text(row[13]),
+        origin_server_identity_digest=_optional_text(row[14]),
+        origin_read_only_hint=_optional_flag(row[15]),
+        origin_destructive_hint=_optional_flag(row[16]),
     )
 
 

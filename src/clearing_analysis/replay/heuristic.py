@@ -69,7 +69,7 @@ def _js_number(value: float) -> str:
     return sign + body
 
 
-def _js_string_units(text: str) -> int:
+def json_string_units(text: str) -> int:
     """UTF-16 length of `JSON.stringify(text)`: quotes plus escapes."""
     escaped = _NEEDS_ESCAPE.sub(lambda m: _JSON_ESCAPES.get(m.group(), "\\u0000"), text)
     return 2 + utf16_units(escaped)
@@ -84,14 +84,14 @@ def json_stringify_units(value: Any) -> int:
     if value is False:
         return 5
     if isinstance(value, str):
-        return _js_string_units(value)
+        return json_string_units(value)
     if isinstance(value, int):
         return len(str(value))
     if isinstance(value, float):
         return len(_js_number(value))
     if isinstance(value, dict):
         items = value.items()
-        inner = sum(_js_string_units(str(k)) + 1 + json_stringify_units(v) for k, v in items)
+        inner = sum(json_string_units(str(k)) + 1 + json_stringify_units(v) for k, v in items)
         return 2 + inner + max(len(value) - 1, 0)
     if isinstance(value, list | tuple):
         return 2 + sum(json_stringify_units(v) for v in value) + max(len(value) - 1, 0)

@@ -5,27 +5,32 @@ the sidecar view). It either returns the journal's whole contribution or a `Skip
 that contributes nothing, boundary skips included. Cross-journal decisions (DUPLICATE journal
 ids and boundaries) are taken later, in deterministic order, by `replay.merge`.
 
-Checks beyond the decoder, in the precedence of the shared decisions: broken references make
-the journal INVALID (a record for an unknown or ended run, a run for an unknown turn, a
-repeated run / call / call end / result, a tool result whose call was not started in its run, a
-redaction not targeting an earlier tool result, a kept seq at or after its checkpoint); then
-INTERRUPTED (any run ended "interrupted", or a run never ended before close).
+Checks beyond the decoder (docs/replay.md): broken references make the journal INVALID (a
+record for an unknown or ended run, a run for an unknown turn, a repeated run / call / call end
+/ result, a tool result whose call was not started in its run, a tool name that differs between
+the call's start, the assistant's toolCall and the toolResult, a redaction not targeting an
+earlier tool result, a kept seq at or after its checkpoint); then INTERRUPTED (any run ended
+"interrupted", or a run never ended before close).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.inputs.sidecar import RetainedRow, SidecarView
+from clearing_analysis.inputs.sidecar import ConversationPolicy, RetainedRow, SidecarView
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_file
 from clearing_analysis.journal.messages import (
     AssistantMessage,
     ImageContent,
     TextContent,
+    ToolCall,
     ToolResultMessage,
 )
 from clearing_analysis.journal.records import (
@@ -45,6 +50,7 @@ from clearing_analysis.replay.model import (
     BrokenReference,
     CapturedOrigin,
     CheckpointObservation,
+    CompletedPromptRun,
     ContextResult,
     JournalOutcome,
     JournalSkipReason,
@@ -57,7 +63,7 @@ from clearing_analysis.replay.model import (
     SkippedJournal,
     ToolResult,
 )
-from clearing_analysis.replay.retention import RetentionStatus, match_retention
+from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
 from clearing_analysis.replay.settings import eligibility_policy
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
@@ -82,8 +88,11 @@ class _Entry:
 class _Run:
     host_turn_id: str
     turn_index: int
+    reason: str
     open: bool = True
     status: str | None = None
+    # toolCall names the run's assistant messages requested, by call id (identity binding).
+    requested: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -110,11 +119,12 @@ class _Turn:
     index: int
     estimate: int
     usage_based: bool
-    gap_ms: int | None
-    completed_runs_before: int
+    input_key: bytes
     context: tuple[ContextResult, ...]
     first_owner_missing: bool | None = None
     api: str | None = None
+    request_ms: int = 0
+    gap_ms: int | None = None
     requests: list[RequestUsage] = field(default_factory=list)
     results: list[int] = field(default_factory=list)
 
@@ -144,14 +154,18 @@ class _Context:
         return self.total + tokens, False
 
     def compact(self, summary_tokens: int, first_kept_seq: int | None) -> None:
-        """The summary (as a user-role message), then the kept messages, then what follows."""
+        """The summary (as a user-role message), then the kept messages, then what follows.
+
+        Kept messages re-enter as heuristic text only: usage recorded before the latest
+        checkpoint measured a context that no longer exists and never counts again (R-SIM-9).
+        """
         kept = (
             [] if first_kept_seq is None else [e for e in self.entries if e.seq >= first_kept_seq]
         )
         self.entries, self.last_usage, self.after_usage, self.total = [], None, 0, 0
         self.append(_Entry(seq=-1, tokens=summary_tokens))
         for entry in kept:
-            self.append(entry)
+            self.append(_Entry(entry.seq, entry.tokens, usage=None, result=entry.result))
 
 
 class _JournalReplay:
@@ -166,7 +180,7 @@ class _JournalReplay:
         self.results: list[_PendingResult] = []
         self.result_by_seq: dict[int, int] = {}
         self.tool_starts = 0
-        self.completed_runs = 0
+        self.completed_prompt_runs: list[CompletedPromptRun] = []
         self.last_assistant_timestamp: int | None = None
         self.interrupted = False
         self.fingerprints: set[str] = set()
@@ -196,19 +210,16 @@ class _JournalReplay:
     def _turn_start(self, record: TurnStart) -> None:
         tokens = heuristic.message_tokens(record.message)
         if record.host_turn_id not in self.turns:
-            # A new prompt turn: snapshot the boundary before its input joins the context.
+            # A new prompt turn: snapshot the boundary before its input joins the context;
+            # E includes the input itself (the request being built, R-SIM-10).
             index = len(self.turns)
             estimate, usage_based = self.context.estimate_with(tokens)
-            gap = None
-            if self.last_assistant_timestamp is not None:
-                gap = record.message.timestamp - self.last_assistant_timestamp
             self.turns[record.host_turn_id] = _Turn(
                 host_turn_id=record.host_turn_id,
                 index=index,
                 estimate=estimate,
                 usage_based=usage_based,
-                gap_ms=gap,
-                completed_runs_before=self.completed_runs,
+                input_key=_input_key(record),
                 context=self._context_results(index),
             )
         # A re-prompt continues its existing boundary; its input still joins the context.
@@ -246,7 +257,7 @@ class _JournalReplay:
             raise _Broken(BrokenReference.TURN_UNKNOWN)
         if record.run_id in self.runs:
             raise _Broken(BrokenReference.RUN_REPEATED)
-        self.runs[record.run_id] = _Run(record.host_turn_id, turn.index)
+        self.runs[record.run_id] = _Run(record.host_turn_id, turn.index, record.reason)
         if turn.first_owner_missing is None:
             turn.first_owner_missing = record.owner is None
         if record.toolset_fingerprint is not None:
@@ -258,6 +269,7 @@ class _JournalReplay:
         message = record.message
         tokens = heuristic.message_tokens(message)
         if isinstance(message, AssistantMessage):
+            self._bind_requested_calls(record.run_id, run, message)
             usage = heuristic.valid_usage(message)
             u = message.usage
             turn.requests.append(
@@ -269,10 +281,18 @@ class _JournalReplay:
                     u.total_tokens,
                     usage is not None,
                     message.timestamp,
+                    message.stop_reason,
+                    message.api,
                 )
             )
             if turn.api is None:
+                # The turn's first assistant message is the boundary's request: pi-ai stamps
+                # it when the request starts, so the gap ends here (R-SIM-9), measured from
+                # the latest earlier assistant message of any stop reason.
                 turn.api = message.api
+                turn.request_ms = message.timestamp
+                if self.last_assistant_timestamp is not None:
+                    turn.gap_ms = message.timestamp - self.last_assistant_timestamp
             self.last_assistant_timestamp = message.timestamp
             usage_total = None if usage is None else heuristic.usage_tokens(usage)
             self.context.append(_Entry(record.seq, tokens, usage=usage_total))
@@ -282,6 +302,8 @@ class _JournalReplay:
                 raise _Broken(BrokenReference.CALL_UNKNOWN)
             if call.has_result:
                 raise _Broken(BrokenReference.RESULT_REPEATED)
+            if message.tool_name != call.tool_name:
+                raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
             call.has_result = True
             slot = len(self.results)
             self.results.append(_PendingResult(record.seq, record.run_id, run.turn_index, message))
@@ -291,11 +313,23 @@ class _JournalReplay:
         else:
             self.context.append(_Entry(record.seq, tokens))
 
+    def _bind_requested_calls(self, run_id: str, run: _Run, message: AssistantMessage) -> None:
+        """Record the toolCall names; one that contradicts a started call is broken."""
+        for block in message.content:
+            if isinstance(block, ToolCall):
+                run.requested[block.id] = block.name
+                call = self.calls.get((run_id, block.id))
+                if call is not None and call.tool_name != block.name:
+                    raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
+
     def _call_start(self, record: ToolCallStart) -> None:
-        self._open_run(record.run_id)
+        run = self._open_run(record.run_id)
         key = (record.run_id, record.call_id)
         if key in self.calls:
             raise _Broken(BrokenReference.CALL_REPEATED)
+        requested = run.requested.get(record.call_id)
+        if requested is not None and requested != record.tool_name:
+            raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
         origin = None if record.payload is None else record.payload.origin
         self.calls[key] = _Call(self.tool_starts, record.tool_name, origin)
         self.tool_starts += 1
@@ -313,8 +347,10 @@ class _JournalReplay:
         run = self._open_run(record.run_id)
         run.open = False
         run.status = record.status
-        if record.status == "completed":
-            self.completed_runs += 1
+        if record.status == "completed" and run.reason == "prompt":
+            self.completed_prompt_runs.append(
+                CompletedPromptRun(record.timestamp, run.host_turn_id, record.run_id)
+            )
         elif record.status == "interrupted":
             self.interrupted = True
 
@@ -389,7 +425,7 @@ def _finish_result(
     # The committed ID index is read per lookup, never copied (R-RP-1).
     row = sidecar.retained(finalized_id)
     shape = _shape(message)
-    text_bytes = escaped_bytes = 0
+    text_bytes = escaped_bytes = escaped_units = 0
     retention = RetentionStatus.NOT_PLAIN_TEXT
     if shape is ResultShape.PLAIN_TEXT:
         block = message.content[0]
@@ -397,15 +433,17 @@ def _finish_result(
         text_bytes = len(block.text.encode("utf-8", "surrogatepass"))
         escaped = json.dumps(block.text, ensure_ascii=False)
         escaped_bytes = len(escaped.encode("utf-8", "surrogatepass"))
-        retention = match_retention(row, block.text)
-    origin, source = _origin(call, row)
+        escaped_units = heuristic.json_string_units(block.text)
+        retention = match_retention(row, identity, block.text)
+    # A row that is not identity-linked proves nothing, its captured origin included.
+    origin, source = _origin(call, identity_linked(row, identity))
     end = call.end
     return ToolResult(
         identity=identity,
         finalized_id=finalized_id,
         turn_index=pending.turn_index,
         start_index=call.start_index,
-        tool_name=message.tool_name,
+        tool_name=call.tool_name,
         is_error=message.is_error,
         call_status=None if end is None else end.status,
         returned_and_placed=end is not None and end.returned and end.placed,
@@ -414,6 +452,7 @@ def _finish_result(
         tokens=heuristic.message_tokens(message),
         text_bytes=text_bytes,
         escaped_bytes=escaped_bytes,
+        escaped_units=escaped_units,
         origin=origin,
         origin_source=source,
         retention=retention,
@@ -421,11 +460,24 @@ def _finish_result(
     )
 
 
-def _local_skip(turn: _Turn, api: str, routes: Routes) -> BoundarySkipReason | None:
+def _input_key(record: TurnStart) -> bytes:
+    """A digest of the turn's first input (content and timestamp), kept in memory only.
+
+    A turn copied into another journal (a resumed copy, a fork) repeats this record exactly; a
+    new turn that happens to reuse a host turn id does not.
+    """
+    return hashlib.blake2b(msgspec.json.encode(record.message), digest_size=16).digest()
+
+
+def _local_skip(
+    turn: _Turn, api: str, routes: Routes, policy: ConversationPolicy | None
+) -> BoundarySkipReason | None:
     if turn.first_owner_missing:
         return BoundarySkipReason.OWNER_MISSING
     if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
         return BoundarySkipReason.UNSUPPORTED_API
+    if policy is None or turn.request_ms < policy.capture_enabled_since:
+        return BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW
     return None
 
 
@@ -440,6 +492,8 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
         return SkippedJournal(JournalSkipReason.INTERRUPTED)
     header = journal.header
     physical_id = header.physical_conversation_id
+    # Only the policy of the conversation this journal touches is copied (R-RP-1).
+    policy = sidecar.conversation_policy(physical_id)
     results = tuple(_finish_result(state, p, physical_id, sidecar) for p in state.results)
     boundaries: list[ReplayedBoundary] = []
     without_request = 0
@@ -453,11 +507,12 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
                 host_turn_id=turn.host_turn_id,
                 turn_index=turn.index,
                 api=turn.api,
-                local_skip=_local_skip(turn, turn.api, routes),
+                local_skip=_local_skip(turn, turn.api, routes, policy),
                 estimate=turn.estimate,
                 usage_based=turn.usage_based,
+                request_ms=turn.request_ms,
                 gap_ms=turn.gap_ms,
-                completed_runs_before=turn.completed_runs_before,
+                input_key=turn.input_key,
                 requests=tuple(turn.requests),
                 turn_results=tuple(turn.results),
                 context=turn.context,
@@ -473,8 +528,8 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
         toolset_fingerprints=frozenset(state.fingerprints),
         turns_without_request=without_request,
         checkpoints=tuple(state.checkpoints),
-        # Only the policy of the conversation this journal touches is copied (R-RP-1).
-        conversation_policy=sidecar.conversation_policy(physical_id),
+        completed_prompt_runs=tuple(state.completed_prompt_runs),
+        conversation_policy=policy,
     )
 
 

@@ -5,15 +5,22 @@ the given order, which the caller makes deterministic (sorted by byte path relat
 argument root, then argument order: R-CLI-2). Cross-journal decisions are taken only here:
 
 - a successfully replayed journal whose id was already merged is a DUPLICATE journal;
-- a boundary whose (physical conversation, host turn) was first seen in another merged journal
-  is a DUPLICATE boundary, whatever its local skip (DUPLICATE > OWNER_MISSING >
-  UNSUPPORTED_API). Boundaries of skipped journals were never seen.
+- a boundary whose (logical conversation, host turn, first input) was first seen in another
+  merged journal is a DUPLICATE boundary, whatever its local skip (DUPLICATE > OWNER_MISSING >
+  UNSUPPORTED_API > OUTSIDE_CAPTURE_WINDOW). Boundaries of skipped journals were never seen.
+  Forks and resumed copies share the lineage and repeat copied turns exactly, so a copied turn
+  is a duplicate whatever physical conversation id the copy carries, while a fork's own new turn
+  is never one, even if it reuses a host turn id (docs/replay.md, "Forks");
+- completed prompt runs are counted per physical conversation in time order over all its
+  contributing journals, each run once (R-SIM-9), giving each boundary the number that ended
+  before its request.
 
 So the merged result is identical for 1 or N workers.
 """
 
 from __future__ import annotations
 
+import bisect
 import collections
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clearing_analysis.errors import AnalysisError, SidecarNotOfflineError, SnapshotChangedError
-from clearing_analysis.inputs.configs import Routes
+from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView, open_sidecar
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.model import (
@@ -32,13 +39,17 @@ from clearing_analysis.replay.model import (
     SkippedJournal,
 )
 
+_SUPPORTED = frozenset(api.value for api in Api)
+
 
 @dataclass(frozen=True, slots=True)
 class MergedJournal:
-    """A contributing journal and the final skip (if any) of each of its boundaries."""
+    """A contributing journal, the final skip (if any) of each of its boundaries, and for each
+    boundary the completed prompt runs of its physical conversation that ended before it."""
 
     journal: ReplayedJournal
     boundary_skips: tuple[BoundarySkipReason | None, ...]
+    completed_prompt_runs_before: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +61,9 @@ class ReplayResult:
     skipped_boundaries: Mapping[BoundarySkipReason, int]
     conversation_policies: Mapping[str, ConversationPolicy]
     invalid_details: Mapping[str, int]
+    # UNSUPPORTED_API boundaries whose API is one of the four supported ones: routes.json has
+    # no entry for it. Only the supported API names are keys (foreign labels are never echoed).
+    boundaries_without_route: Mapping[Api, int]
 
     @property
     def replayed_journals(self) -> int:
@@ -61,10 +75,12 @@ def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
     """Merge per-journal outcomes in the order given (see the module docstring)."""
     skipped_journals = dict.fromkeys(JournalSkipReason, 0)
     skipped_boundaries = dict.fromkeys(BoundarySkipReason, 0)
+    without_route = dict.fromkeys(Api, 0)
     invalid_details: collections.Counter[str] = collections.Counter()
     journal_ids: set[str] = set()
-    boundary_owner: dict[tuple[str, str], int] = {}
-    merged: list[MergedJournal] = []
+    boundary_owner: dict[tuple[str, str, bytes], int] = {}
+    contributing: list[tuple[ReplayedJournal, tuple[BoundarySkipReason | None, ...]]] = []
+    runs: dict[str, set[tuple[int, str, str]]] = collections.defaultdict(set)
     policies: dict[str, ConversationPolicy] = {}
     for outcome in outcomes:
         if isinstance(outcome, SkippedJournal):
@@ -76,24 +92,42 @@ def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
             skipped_journals[JournalSkipReason.DUPLICATE] += 1
             continue
         journal_ids.add(outcome.journal_id)
-        position = len(merged)
+        position = len(contributing)
         skips: list[BoundarySkipReason | None] = []
         for boundary in outcome.boundaries:
-            key = (outcome.physical_conversation_id, boundary.host_turn_id)
+            key = (outcome.logical_conversation_id, boundary.host_turn_id, boundary.input_key)
             first = boundary_owner.setdefault(key, position)
             skip = BoundarySkipReason.DUPLICATE if first != position else boundary.local_skip
             if skip is not None:
                 skipped_boundaries[skip] += 1
+            if skip is BoundarySkipReason.UNSUPPORTED_API and boundary.api in _SUPPORTED:
+                without_route[Api(boundary.api)] += 1
             skips.append(skip)
-        merged.append(MergedJournal(outcome, tuple(skips)))
+        contributing.append((outcome, tuple(skips)))
+        runs[outcome.physical_conversation_id].update(
+            (run.ended_ms, run.host_turn_id, run.run_id) for run in outcome.completed_prompt_runs
+        )
         if outcome.conversation_policy is not None:
             policies.setdefault(outcome.physical_conversation_id, outcome.conversation_policy)
+    ended = {physical: sorted(ms for ms, _, _ in found) for physical, found in runs.items()}
+    merged = tuple(
+        MergedJournal(
+            journal,
+            skips,
+            tuple(
+                bisect.bisect_left(ended.get(journal.physical_conversation_id, []), b.request_ms)
+                for b in journal.boundaries
+            ),
+        )
+        for journal, skips in contributing
+    )
     return ReplayResult(
-        journals=tuple(merged),
+        journals=merged,
         skipped_journals=skipped_journals,
         skipped_boundaries=skipped_boundaries,
         conversation_policies=policies,
         invalid_details=dict(sorted(invalid_details.items())),
+        boundaries_without_route=without_route,
     )
 
 

@@ -29,11 +29,18 @@ class JournalSkipReason(enum.StrEnum):
 
 
 class BoundarySkipReason(enum.StrEnum):
-    """skippedBoundaries codes (R-RP-3); precedence DUPLICATE > OWNER_MISSING > UNSUPPORTED_API."""
+    """skippedBoundaries codes (R-RP-3, R-SIM-9), all always reported.
+
+    Precedence DUPLICATE > OWNER_MISSING > UNSUPPORTED_API > OUTSIDE_CAPTURE_WINDOW: a boundary
+    first seen in another journal is a duplicate whatever else is true of it.
+    """
 
     OWNER_MISSING = "OWNER_MISSING"
     UNSUPPORTED_API = "UNSUPPORTED_API"
     DUPLICATE = "DUPLICATE"
+    # Before the conversation's capture_enabled_since, or a conversation with no policy row:
+    # the seed restricts the analysis to the period when continuity capture was enabled.
+    OUTSIDE_CAPTURE_WINDOW = "OUTSIDE_CAPTURE_WINDOW"
 
 
 class BrokenReference(enum.StrEnum):
@@ -48,6 +55,9 @@ class BrokenReference(enum.StrEnum):
     RESULT_REPEATED = "RESULT_REPEATED"
     REDACTION_TARGET = "REDACTION_TARGET"
     KEPT_SEQ_AFTER_CHECKPOINT = "KEPT_SEQ_AFTER_CHECKPOINT"
+    # tool_call_start, the assistant toolCall and the toolResult name different tools: the
+    # result's identity (which comes from the call, R-SIM-9) would be ambiguous.
+    TOOL_NAME_MISMATCH = "TOOL_NAME_MISMATCH"
 
 
 class ResultShape(enum.StrEnum):
@@ -101,6 +111,7 @@ class ToolResult:
     tokens: int
     text_bytes: int
     escaped_bytes: int
+    escaped_units: int
     origin: CapturedOrigin | None
     origin_source: OriginSource | None
     retention: RetentionStatus
@@ -118,6 +129,8 @@ class RequestUsage:
     total_tokens: int
     usage_valid: bool
     timestamp: int
+    stop_reason: str
+    api: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +143,13 @@ class ContextResult:
 
 @dataclass(frozen=True, slots=True)
 class ReplayedBoundary:
-    """A pre-turn boundary as one journal sees it (before cross-journal DUPLICATE checks)."""
+    """A pre-turn boundary as one journal sees it (before cross-journal DUPLICATE checks).
+
+    `request_ms` is the timestamp of the turn's first assistant message, the boundary's request
+    (R-SIM-9); `gap_ms` runs to it from the latest earlier assistant message of the journal.
+    `input_key` is an in-memory digest of the turn's first input, never printed: with the
+    lineage and host turn id it says whether another journal holds the same boundary.
+    """
 
     host_turn_id: str
     turn_index: int
@@ -138,11 +157,24 @@ class ReplayedBoundary:
     local_skip: BoundarySkipReason | None
     estimate: int
     usage_based: bool
+    request_ms: int
     gap_ms: int | None
-    completed_runs_before: int
+    input_key: bytes
     requests: tuple[RequestUsage, ...]
     turn_results: tuple[int, ...]
     context: tuple[ContextResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedPromptRun:
+    """A run started for a prompt (`run_start.reason` "prompt") that ended "completed".
+
+    Five of them, per physical conversation in time order, separate clearing batches (R-SIM-9).
+    """
+
+    ended_ms: int
+    host_turn_id: str
+    run_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +200,7 @@ class ReplayedJournal:
     toolset_fingerprints: frozenset[str]
     turns_without_request: int
     checkpoints: tuple[CheckpointObservation, ...]
+    completed_prompt_runs: tuple[CompletedPromptRun, ...]
     conversation_policy: ConversationPolicy | None
 
 

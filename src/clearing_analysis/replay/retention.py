@@ -1,7 +1,9 @@
 """Retention matching of one tool result against its sidecar row (R-RT-2).
 
-A match needs the committed ID index entry for the result's finalized id, state `finalized`,
-no tombstone and integrity `ok`. Redacted and truncated rows prove capture: they are matched
+A match needs the committed ID index entry for the result's finalized id naming a row whose own
+identity columns equal the result's finalized identity (R-SIM-9: an index entry pointing at
+another result's row is no match, whatever its text), state `finalized`, no tombstone and
+integrity `ok`. Redacted and truncated rows prove capture: they are matched
 (and reported as redacted / truncated) but never eligible. Any other row must agree with the
 result's text in UTF-8 byte length, SHA-256 digest and complete text; digests and texts are
 compared in constant time. Nothing here keeps, returns or logs the text.
@@ -13,6 +15,7 @@ import enum
 import hashlib
 import hmac
 
+from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import RetainedRow
 
 
@@ -23,6 +26,7 @@ class RetentionStatus(enum.StrEnum):
     REDACTED = "REDACTED"
     TRUNCATED = "TRUNCATED"
     MISSING = "MISSING"
+    NOT_IDENTITY_LINKED = "NOT_IDENTITY_LINKED"
     NOT_FINALIZED = "NOT_FINALIZED"
     TOMBSTONED = "TOMBSTONED"
     INTEGRITY_MISMATCH = "INTEGRITY_MISMATCH"
@@ -37,15 +41,22 @@ MATCHED_STATUSES = frozenset(
 )
 
 
-def match_retention(row: RetainedRow | None, text: str) -> RetentionStatus:
+def identity_linked(row: RetainedRow | None, identity: ToolIdentity) -> RetainedRow | None:
+    """The row when its identity columns equal `identity`, else None (nothing to trust)."""
+    return row if row is not None and row.identity == identity else None
+
+
+def match_retention(row: RetainedRow | None, identity: ToolIdentity, text: str) -> RetentionStatus:
     """Compare a plain-text result with the row the committed ID index maps its id to.
 
-    Precedence (one status per result): missing index entry, not finalized, tombstone,
-    integrity mismatch, then redacted, truncated (matched, ineligible), then byte length,
-    digest and text.
+    Precedence (one status per result): missing index entry, row not identity-linked, not
+    finalized, tombstone, integrity mismatch, then redacted, truncated (matched, ineligible),
+    then byte length, digest and text.
     """
     if row is None:
         return RetentionStatus.MISSING
+    if identity_linked(row, identity) is None:
+        return RetentionStatus.NOT_IDENTITY_LINKED
     if row.state != "finalized":
         return RetentionStatus.NOT_FINALIZED
     if row.tombstone:

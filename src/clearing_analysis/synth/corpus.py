@@ -96,6 +96,9 @@ class CorpusWriter:
         self.profile = profile
         # One seeded stream for everything (not for security): same seed, same bytes.
         self.rng = random.Random(seed)  # noqa: S311
+        # Capture plans draw from their own stream, so adding them left every other draw of
+        # existing corpora unchanged (their golden counts change only where capture does).
+        self.capture_rng = random.Random(f"{seed}:capture")  # noqa: S311
         rng = self.rng
         pools = TextPools.build(rng)
         tools = ToolRunner(
@@ -113,6 +116,7 @@ class CorpusWriter:
         self.shared = Shared(rng, pools, profile, tools, self.proofs, planter)
         self.shared.force_owner_missing = profile.guaranteed_boundary_skips
         self.shared.force_unsupported_api = profile.guaranteed_boundary_skips
+        self.shared.force_late_capture = profile.guaranteed_boundary_skips
         self.sidecar = SidecarWriter(out / "history.sqlite")
         self.truth = GroundTruth(seed=seed, profile=profile.name)
         self.apis = list(SUPPORTED)
@@ -126,6 +130,19 @@ class CorpusWriter:
         with (self.out / "journals" / name).open("xb") as stream:
             stream.writelines(lines)
         self.journal_bytes += sum(len(line) for line in lines)
+
+    def _plan_capture(self, session: Session, plan: JournalPlan, turns: int) -> None:
+        """When continuity capture starts for this conversation (R-SIM-9, planted skips)."""
+        profile, rng = self.profile, self.capture_rng
+        if plan not in COPY_PLANS or turns < 2:
+            return
+        if self.shared.force_late_capture:
+            self.shared.force_late_capture = False
+            session.capture_from_turn = 2
+        elif profile.uncaptured_rate and rng.random() < profile.uncaptured_rate:
+            session.capture_from_turn = None
+        elif profile.late_capture_rate and rng.random() < profile.late_capture_rate:
+            session.capture_from_turn = rng.randint(1, turns - 1)
 
     def conversation(self) -> None:
         """Simulate and write one logical conversation (1 or 2 journal files)."""
@@ -147,11 +164,11 @@ class CorpusWriter:
         origin = {JournalPlan.IMPORTED: "imported", JournalPlan.INHERITED: "inherited"}
         version = 3 if plan is JournalPlan.UNSUPPORTED_VERSION else 2
         session.start(origin.get(plan, "native"), version)
-        self.sidecar.policy(session.physical_id, CORPUS_EPOCH_MS, BUDGET_BYTES)
         turns = int(rng.lognormvariate(math.log(profile.turns_median), profile.turns_sigma))
         turns = max(profile.turns_min, min(profile.turns_max, turns))
         if plan not in COPY_PLANS:
             turns = min(turns, SKIPPED_JOURNAL_TURNS)  # they only need to exist, not be long
+        self._plan_capture(session, plan, turns)
         fork_after = rng.randint(1, turns - 3) if plan is JournalPlan.RESUMED_COPY else -1
         snapshot = None
         for turn in range(turns):
@@ -172,6 +189,10 @@ class CorpusWriter:
         else:
             self.truth.skipped(SKIP_OUTCOME[plan])
         self.sidecar.add(session.rows)
+        if session.capture_from_turn is not None:
+            since = CORPUS_EPOCH_MS if session.capture_from_turn == 0 else session.capture_since
+            assert since is not None  # set when the session reached capture_from_turn
+            self.sidecar.policy(session.physical_id, since, BUDGET_BYTES)
         if plan is JournalPlan.DUPLICATE_COPY:
             self._write(f"{stem}-1.jsonl", lines)
             self.truth.skipped("DUPLICATE")

@@ -22,7 +22,7 @@ JOURNAL_SKIPS = (
     "OPEN",
     "DUPLICATE",
 )
-BOUNDARY_SKIPS = ("OWNER_MISSING", "UNSUPPORTED_API", "DUPLICATE")
+BOUNDARY_SKIPS = ("OWNER_MISSING", "UNSUPPORTED_API", "DUPLICATE", "OUTSIDE_CAPTURE_WINDOW")
 RETENTION_KEYS = ("proven", "matched", "redacted", "truncated", "unmatched")
 DEFECT_KEYS = (
     "missing",

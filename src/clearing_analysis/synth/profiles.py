@@ -108,6 +108,10 @@ class Profile:
     missing_proof_rate: float = 0.1
     colliding_proof_rate: float = 0.05
     guaranteed_boundary_skips: bool = False
+    # Replayed conversations whose continuity capture starts mid-session, or never (no policy
+    # row): their early (or all) boundaries lie outside the capture window (R-SIM-9).
+    late_capture_rate: float = 0.0
+    uncaptured_rate: float = 0.0
     guaranteed_defects: bool = False
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
@@ -212,6 +216,8 @@ PROFILES: dict[str, Profile] = {
         owner_missing_rate=0.02,
         unsupported_api_rate=0.02,
         guaranteed_boundary_skips=True,
+        late_capture_rate=0.08,
+        uncaptured_rate=0.03,
         guaranteed_defects=True,
     ),
     "build": Profile(

@@ -103,6 +103,8 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
         content = outcome.content
         if outcome.is_error or len(content) != 1 or content[0]["type"] != "text":
             continue  # errors, images and mixed blocks are never eligible; not retained here
+        if not item.captured:
+            continue  # continuity capture was not enabled yet: nothing was retained
         origin = outcome.origin
         origin_row = None
         if origin is not None:

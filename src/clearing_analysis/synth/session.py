@@ -57,6 +57,7 @@ class _Pending:
     counted: bool
     api: str
     attestation: Attestation | None
+    captured: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ class _Turn:
     counted: bool
     plan: JournalPlan
     last: bool
+    captured: bool
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Shared:
     encoder: msgspec.json.Encoder = field(default_factory=msgspec.json.Encoder)
     force_owner_missing: bool = False
     force_unsupported_api: bool = False
+    force_late_capture: bool = False
 
 
 @dataclass
@@ -119,6 +122,11 @@ class Session:
         self.owner = f"owner-{rng.getrandbits(48):012x}"
         self.turn_index = 0
         self.boundaries = 0
+        # Continuity capture starts at the user input of turn `capture_from_turn` (0: before
+        # the session; None: never, so the conversation has no policy row). Boundaries whose
+        # request precedes `capture_since` lie outside the capture window (R-SIM-9).
+        self.capture_from_turn: int | None = 0
+        self.capture_since: int | None = None
 
     # -- low-level emission -------------------------------------------------------------
     def emit(self, record: dict[str, Any]) -> int:
@@ -172,6 +180,9 @@ class Session:
         self.user_gap(profile.cold_turn_gap_share if self.turn_index else 0.0)
         index = self.turn_index
         self.turn_index += 1
+        if index == self.capture_from_turn and self.capture_since is None:
+            self.capture_since = self.now
+        captured = self.capture_since is not None and self.now >= self.capture_since
         # The first replayed conversation of a profile that guarantees boundary skips gets one
         # OWNER_MISSING and one UNSUPPORTED_API boundary, so small corpora have both.
         forced_owner = self.counting and self.s.force_owner_missing and index == 1
@@ -185,6 +196,8 @@ class Session:
         skip = "OWNER_MISSING" if owner_missing else None
         if skip is None and spec is GOOGLE:
             skip = "UNSUPPORTED_API"
+        if skip is None and not captured:
+            skip = "OUTSIDE_CAPTURE_WINDOW"
         counted = self.counting and skip is None
         host_turn = self._id("turn-", 48)
         no_request = (
@@ -193,7 +206,7 @@ class Session:
             and rng.random() < profile.no_request_turn_rate
         )
         owner = None if owner_missing else self.owner
-        context = _Turn(host_turn, spec, owner, counted, plan, last)
+        context = _Turn(host_turn, spec, owner, counted, plan, last, captured)
         requests = self._prompt(context, "prompt", no_request)
         if requests == 0:
             return
@@ -489,7 +502,9 @@ class Session:
         if turn.counted:
             self.tally.api(api)["toolResults"] += 1
         identity = ToolIdentity(self.physical_id, turn.host_turn, run_id, call_id)
-        return _Pending(identity, outcome, seq, self.now, turn.counted, api, attestation)
+        return _Pending(
+            identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured
+        )
 
     # -- compaction ---------------------------------------------------------------------
     def maybe_compact(self) -> None:
