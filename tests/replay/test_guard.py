@@ -7,8 +7,10 @@ real secret and no secret-scanner-shaped literal sits in the repository.
 from __future__ import annotations
 
 import json
+import re
 import re._constants as sre_constants
 import re._parser as sre_parse
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 from clearing_analysis.policy import read_policy_bytes
 from clearing_analysis.replay import guard
 
+REPO = Path(__file__).resolve().parents[2]
 PEM_BODY = "MIIEowIBAAKCAQEA" + "q7Zx" * 12  # base64-looking filler, not a key
 JWT = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0In0." + "Sf1Kx" * 9
 EXPECTED_CODES = {
@@ -331,3 +334,11 @@ def test_shipped_policy_is_strict_json() -> None:
     """The shipped file itself passes the strict decoder (guard_policy() reads the same bytes)."""
     decoded = guard.decode_policy(read_policy_bytes(guard.POLICY_FILE))
     assert decoded == guard.guard_policy()
+
+
+def test_privacy_doc_lists_every_detector() -> None:
+    """docs/privacy.md's guard table lists exactly the policy's codes, each once."""
+    doc = (REPO / "docs" / "privacy.md").read_text(encoding="utf-8")
+    section = doc.split("## Credential / private-evidence guard", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([A-Z0-9_]+)` \|", section, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(EXPECTED_CODES)
