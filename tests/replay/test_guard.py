@@ -173,6 +173,11 @@ def test_json_escaped_pem_block_trips() -> None:
             '{"content":"https:\\/\\/u:pw@h.example.invalid","content":"clean"}',
             id="first of a repeated key",
         ),
+        pytest.param(
+            "URL_CREDENTIALS",
+            '{"content":"page\n\thttps:\\/\\/u:pw@h.example.invalid"}',
+            id="raw control characters in a string",
+        ),
     ],
 )
 def test_decoded_view_sees_through_json_escapes(code: str, raw: str) -> None:

@@ -101,12 +101,14 @@ def _ignore(_text: str) -> None:
 
 
 # Lenient on purpose: the envelope is not validated here, only screened. Object pairs stay a
-# list so a repeated key cannot hide the first value's text; NaN / Infinity are accepted.
+# list so a repeated key cannot hide the first value's text; NaN / Infinity and raw control
+# characters inside strings (strict=False) are accepted.
 _DECODER = json.JSONDecoder(
     object_pairs_hook=list,
     parse_int=_ignore,
     parse_float=_ignore,
     parse_constant=_ignore,
+    strict=False,
 )
 
 
