@@ -51,10 +51,15 @@ def _routes_invalid(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
 
 
 def _agent_config_contradictory(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
-    """Per-run proofs naming one run id twice invalidate the input (R-EL-3)."""
+    """Per-run proofs naming one run of one conversation twice invalidate the input (R-EL-3)."""
     config = _named_dir(tmp, c, "config") / f"{c('file.config')}.json"
     run_id = c("config.runId")
-    proof = {"builtins": [c("config.builtin")], "mcpTools": "none", "runId": run_id}
+    proof = {
+        "builtins": [c("config.builtin")],
+        "mcpTools": "none",
+        "runId": run_id,
+        "physicalConversationId": c("config.physicalConversationId"),
+    }
     config.write_text(json.dumps([proof, {**proof, "builtins": ["read"]}]))
     return Case(inputs.args(agent_config=config), "INPUT_INVALID")
 

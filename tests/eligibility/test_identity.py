@@ -8,10 +8,27 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.eligibility import EligibilityClass, ExclusionReason, is_web
+from clearing_analysis.eligibility import EligibilityClass, ExclusionReason, assess, is_web
 from clearing_analysis.errors import InputInvalidError
-from tests.eligibility.helpers import PERIOD, Target, target_occurrence
-from tests.replay.builder import JournalBuilder, agent_config, allowlist, origin
+from clearing_analysis.inputs.configs import AgentConfig
+from clearing_analysis.inputs.sidecar import open_sidecar
+from clearing_analysis.replay import replay_journals
+from tests.eligibility.helpers import (
+    PERIOD,
+    TARGET_TEXT,
+    Target,
+    pad,
+    target_occurrence,
+    write_target,
+)
+from tests.replay.builder import (
+    JournalBuilder,
+    SidecarBuilder,
+    agent_config,
+    allowlist,
+    origin,
+    routes,
+)
 
 R = ExclusionReason
 LOOKUP = ("srv", "lookup", "a" * 64)
@@ -75,7 +92,9 @@ def test_period_attestation_holds_with_one_fingerprint(tmp_path: Path) -> None:
 
 def test_per_run_proof_covers_its_run_despite_config_change(tmp_path: Path) -> None:
     """A per-run proof array is not voided by a toolset change; it proves the run it names."""
-    config = agent_config([{"runId": "t1-r", "builtins": ["read"], "mcpTools": "none"}])
+    config = agent_config(
+        [{"physicalConversationId": "p1", "runId": "t1-r", "builtins": ["read"], "mcpTools": []}]
+    )
     later = JournalBuilder(journal_id="j2", physical="p2")
     later.tool_turn("u1", [("x", "read")], fingerprint="fp-2")
     later.close()
@@ -85,20 +104,94 @@ def test_per_run_proof_covers_its_run_despite_config_change(tmp_path: Path) -> N
 
 def test_run_without_proof_is_unproven(tmp_path: Path) -> None:
     """A per-run proof array that does not name the result's run proves nothing for it."""
-    config = agent_config([{"runId": "other", "builtins": ["read"], "mcpTools": "none"}])
+    config = agent_config(
+        [{"physicalConversationId": "p1", "runId": "other", "builtins": ["read"], "mcpTools": []}]
+    )
     assert _reason(tmp_path, Target(), agent_config=config) is R.IDENTITY_UNPROVEN
+
+
+def _reasons_by_conversation(tmp_path: Path, config: AgentConfig) -> dict[str, object]:
+    """Replay two conversations that both have the target run `t1-r` (call c1, a proven-able
+    read with a matching sidecar row); return the target's reason in each, by conversation."""
+    sidecar = SidecarBuilder(tmp_path / "history.sqlite")
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    paths = []
+    for physical in ("convA", "convB"):
+        sidecar.retain((physical, "t1", "t1-r", "c1"), TARGET_TEXT)
+        b = JournalBuilder(journal_id=f"j-{physical}", physical=physical, logical=f"l-{physical}")
+        write_target(b, Target())
+        pad(b)
+        b.close()
+        paths.append(b.write(journals))
+    with open_sidecar(sidecar.finish()) as view:
+        result = replay_journals(paths, routes(), view)
+    reasons: dict[str, object] = {}
+    for boundary in assess(result, routes(), config, None).boundaries:
+        if boundary.host_turn_id == "t6":
+            target = next(o for o in boundary.occurrences if o.result.identity.call_id == "c1")
+            reasons[boundary.physical_conversation_id] = target.reason
+    return reasons
+
+
+def test_per_run_proof_covers_only_the_conversation_it_names(tmp_path: Path) -> None:
+    """A proof for run-id t1-r of convA proves it there, not the t1-r that convB reuses."""
+    proof = {"runId": "t1-r", "builtins": ["read"], "mcpTools": "none"}
+    config = agent_config([{**proof, "physicalConversationId": "convA"}])
+    reasons = _reasons_by_conversation(tmp_path, config)
+    assert reasons == {"convA": None, "convB": R.IDENTITY_UNPROVEN}
+
+
+def test_same_run_id_proven_per_conversation(tmp_path: Path) -> None:
+    """Two proofs naming one run id in two conversations are accepted; each proves its own."""
+    proof = {"runId": "t1-r", "builtins": ["read"]}
+    config = agent_config(
+        [
+            {**proof, "physicalConversationId": "convA", "mcpTools": "none"},
+            {**proof, "physicalConversationId": "convB", "mcpTools": [{"exposedName": "read"}]},
+        ]
+    )
+    reasons = _reasons_by_conversation(tmp_path, config)
+    assert reasons == {"convA": None, "convB": R.IDENTITY_AMBIGUOUS}
+
+
+_PROOF = {"builtins": [], "mcpTools": "none"}
 
 
 @pytest.mark.parametrize(
     ("value", "detail"),
     [
-        ([{"runId": "r", "builtins": [], "mcpTools": "none"}] * 2, "AGENT_CONFIG_RUN_ID_DUPLICATE"),
-        ([{"builtins": [], "mcpTools": "none"}], "AGENT_CONFIG_RUN_ID_MISSING"),
-        ([{"runId": "", "builtins": [], "mcpTools": "none"}], "AGENT_CONFIG_RUN_ID_MISSING"),
+        pytest.param(
+            [{**_PROOF, "runId": "r", "physicalConversationId": "p"}] * 2,
+            "AGENT_CONFIG_RUN_ID_DUPLICATE",
+            id="duplicate pair",
+        ),
+        pytest.param(
+            [{**_PROOF, "physicalConversationId": "p"}], "AGENT_CONFIG_RUN_ID_MISSING", id="no run"
+        ),
+        pytest.param(
+            [{**_PROOF, "runId": "", "physicalConversationId": "p"}],
+            "AGENT_CONFIG_RUN_ID_MISSING",
+            id="empty run",
+        ),
+        pytest.param(
+            [{**_PROOF, "runId": "r"}], "AGENT_CONFIG_CONVERSATION_ID_MISSING", id="no conversation"
+        ),
+        pytest.param(
+            [{**_PROOF, "runId": "r", "physicalConversationId": ""}],
+            "AGENT_CONFIG_CONVERSATION_ID_MISSING",
+            id="empty conversation",
+        ),
+        pytest.param(
+            [{**_PROOF, "runId": "r", "physicalConversationId": None}],
+            "AGENT_CONFIG_CONVERSATION_ID_MISSING",
+            id="null conversation",
+        ),
     ],
 )
 def test_contradictory_or_missing_run_ids_invalidate_input(value: object, detail: str) -> None:
-    """Duplicate or missing run ids make the whole agent config INPUT_INVALID."""
+    """Duplicate (conversation, run) pairs or a missing run or conversation id make the whole
+    agent config INPUT_INVALID."""
     with pytest.raises(InputInvalidError) as raised:
         agent_config(value)
     assert raised.value.detail == detail

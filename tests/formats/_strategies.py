@@ -219,8 +219,20 @@ _inventory = {
     "mcpTools": st.just("none") | st.lists(_obj({"exposedName": ident}), max_size=3),
 }
 attestation = _obj(_inventory)
-per_run_proofs = st.lists(ident, min_size=1, max_size=4, unique=True).flatmap(
-    lambda ids: st.tuples(*(_obj({"runId": st.just(i), **_inventory}) for i in ids)).map(list)
+# Unique (conversation, run) pairs; a small conversation pool makes a run id shared by two
+# conversations, and two runs of one conversation, common.
+per_run_proofs = st.lists(
+    st.tuples(st.sampled_from(["conv-a", "conv-b"]) | ident, ident),
+    min_size=1,
+    max_size=4,
+    unique=True,
+).flatmap(
+    lambda pairs: st.tuples(
+        *(
+            _obj({"physicalConversationId": st.just(c), "runId": st.just(r), **_inventory})
+            for c, r in pairs
+        )
+    ).map(list)
 )
 agent_config = attestation | per_run_proofs
 allowlist = st.lists(

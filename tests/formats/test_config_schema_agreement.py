@@ -1,8 +1,9 @@
 """Config schemas and config decoders agree, except for the documented decoder-only rules.
 
-JSON Schema cannot say "one route per api" or "run ids are unique"; those two rules are checked
-by the decoder alone (ROUTES_DUPLICATE_API, AGENT_CONFIG_RUN_ID_DUPLICATE), as the schemas'
-descriptions and docs/formats/*.md state. Everything else must be accepted or refused by both.
+JSON Schema cannot say "one route per api" or "one proof per (conversation, run) pair"; those
+two rules are checked by the decoder alone (ROUTES_DUPLICATE_API, AGENT_CONFIG_RUN_ID_DUPLICATE),
+as the schemas' descriptions and docs/formats/*.md state. Everything else must be accepted or
+refused by both.
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ ROUTE: dict[str, Any] = json.loads((EXAMPLES / "routes.example.json").read_text(
 DIGEST = "ab" * 32
 ENTRY = {"server": "s", "tool": "t", "serverIdentityDigest": DIGEST, "readOnly": True}
 ATTEST = {"builtins": ["read"], "mcpTools": "none"}
+# A per-run proof without its run id: every per-run case below adds the ids it is about.
+IN_C1 = {**ATTEST, "physicalConversationId": "c1"}
 LOADERS: dict[str, Callable[[Path], object]] = {
     "ROUTES": load_routes,
     "AGENT_CONFIG": load_agent_config,
@@ -111,38 +113,85 @@ CASES += [
     ("ROUTES", "price huge int", route(quotaBudget=10**400), C.ROUTES_WRONG_SHAPE),
     ("ROUTES", "weights missing key", route(quota={"input": 1}), C.ROUTES_WRONG_SHAPE),
     ("AGENT_CONFIG", "empty proof array", b"[]", C.AGENT_CONFIG_EMPTY),
-    ("AGENT_CONFIG", "runId missing", j([ATTEST]), C.AGENT_CONFIG_RUN_ID_MISSING),
-    ("AGENT_CONFIG", "runId empty", j([{**ATTEST, "runId": ""}]), C.AGENT_CONFIG_RUN_ID_MISSING),
-    ("AGENT_CONFIG", "runId null", j([{**ATTEST, "runId": None}]), C.AGENT_CONFIG_RUN_ID_MISSING),
+    ("AGENT_CONFIG", "runId missing", j([IN_C1]), C.AGENT_CONFIG_RUN_ID_MISSING),
+    ("AGENT_CONFIG", "runId empty", j([{**IN_C1, "runId": ""}]), C.AGENT_CONFIG_RUN_ID_MISSING),
+    ("AGENT_CONFIG", "runId null", j([{**IN_C1, "runId": None}]), C.AGENT_CONFIG_RUN_ID_MISSING),
     (
         "AGENT_CONFIG",
         "one of two lacks runId",
-        j([{**ATTEST, "runId": "r1"}, ATTEST]),
+        j([{**IN_C1, "runId": "r1"}, IN_C1]),
         C.AGENT_CONFIG_RUN_ID_MISSING,
     ),
     (
         "AGENT_CONFIG",
         "entry not an object",
-        j([{**ATTEST, "runId": "r1"}, "r2"]),
+        j([{**IN_C1, "runId": "r1"}, "r2"]),
         C.AGENT_CONFIG_RUN_ID_MISSING,
     ),
     (
         "AGENT_CONFIG",
+        "runId and conversation missing",
+        j([ATTEST]),
+        C.AGENT_CONFIG_RUN_ID_MISSING,
+    ),
+    (
+        "AGENT_CONFIG",
+        "conversation missing",
+        j([{**ATTEST, "runId": "r1"}]),
+        C.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+    ),
+    (
+        "AGENT_CONFIG",
+        "conversation empty",
+        j([{**ATTEST, "runId": "r1", "physicalConversationId": ""}]),
+        C.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+    ),
+    (
+        "AGENT_CONFIG",
+        "conversation null",
+        j([{**ATTEST, "runId": "r1", "physicalConversationId": None}]),
+        C.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+    ),
+    (
+        "AGENT_CONFIG",
+        "one of two lacks conversation",
+        j([{**IN_C1, "runId": "r1"}, {**ATTEST, "runId": "r2"}]),
+        C.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+    ),
+    (
+        "AGENT_CONFIG",
+        "conversation not a string",
+        j([{**ATTEST, "runId": "r1", "physicalConversationId": 5}]),
+        C.AGENT_CONFIG_WRONG_SHAPE,
+    ),
+    (
+        "AGENT_CONFIG",
         "runId duplicate",
-        j([{**ATTEST, "runId": "r1"}] * 2),
+        j([{**IN_C1, "runId": "r1"}] * 2),
         C.AGENT_CONFIG_RUN_ID_DUPLICATE,
     ),
     (
         "AGENT_CONFIG",
         "contradictory duplicate",
-        j([{**ATTEST, "runId": "r1"}, {"runId": "r1", "builtins": [], "mcpTools": "none"}]),
+        j(
+            [
+                {**IN_C1, "runId": "r1"},
+                {"physicalConversationId": "c1", "runId": "r1", "builtins": [], "mcpTools": "none"},
+            ]
+        ),
         C.AGENT_CONFIG_RUN_ID_DUPLICATE,
     ),
-    ("AGENT_CONFIG", "runId not a string", j([{**ATTEST, "runId": 5}]), C.AGENT_CONFIG_WRONG_SHAPE),
+    ("AGENT_CONFIG", "runId not a string", j([{**IN_C1, "runId": 5}]), C.AGENT_CONFIG_WRONG_SHAPE),
     (
         "AGENT_CONFIG",
         "runId in period form",
         j({**ATTEST, "runId": "r1"}),
+        C.AGENT_CONFIG_WRONG_SHAPE,
+    ),
+    (
+        "AGENT_CONFIG",
+        "conversation in period form",
+        j(IN_C1),
         C.AGENT_CONFIG_WRONG_SHAPE,
     ),
     ("AGENT_CONFIG", "number", b"5", C.AGENT_CONFIG_WRONG_SHAPE),
@@ -324,7 +373,7 @@ class TestAgentConfig:
             tmp_path, load_agent_config, {"builtins": ["read", "grep"], "mcpTools": "none"}
         )
         assert isinstance(config, AgentConfig)
-        attestation = config.attestation_for("any-run")
+        attestation = config.attestation_for("any-conversation", "any-run")
         assert attestation is not None
         assert attestation.proves_builtin("read")
         assert not attestation.proves_builtin("find")
@@ -332,24 +381,36 @@ class TestAgentConfig:
     def test_names_match_case_sensitively(self, tmp_path: Path) -> None:
         """Tool names match exactly: "Read" in the config does not prove the tool "read"."""
         config = _load(tmp_path, load_agent_config, {"builtins": ["Read"], "mcpTools": "none"})
-        attestation = config.attestation_for("r")
+        attestation = config.attestation_for("c", "r")
         assert not attestation.proves_builtin("read")
         assert attestation.proves_builtin("Read")
 
     def test_mcp_collision_unproves_builtin(self, tmp_path: Path) -> None:
         """A built-in whose name an MCP server also exposes is not proven."""
         value = {"builtins": ["read", "grep"], "mcpTools": [{"exposedName": "read"}]}
-        attestation = _load(tmp_path, load_agent_config, value).attestation_for("r")
+        attestation = _load(tmp_path, load_agent_config, value).attestation_for("c", "r")
         assert not attestation.proves_builtin("read")
         assert attestation.proves_builtin("grep")
 
     def test_per_run_proofs(self, tmp_path: Path) -> None:
-        """Per-run proofs cover only their run; a run without a proof is unproven."""
+        """Per-run proofs cover only their run of their conversation; others are unproven."""
         config = load_agent_config(EXAMPLES / "agent-config.per-run.example.json")
         assert config.period is None
-        assert config.attestation_for("run-1").proves_builtin("ls")
-        assert not config.attestation_for("run-2").proves_builtin("ls")
-        assert config.attestation_for("run-9") is None
+        assert config.attestation_for("conv-0192", "run-1").proves_builtin("ls")
+        assert not config.attestation_for("conv-0192", "run-2").proves_builtin("ls")
+        assert config.attestation_for("conv-0192", "run-9") is None
+        assert config.attestation_for("conv-other", "run-1") is None
+
+    def test_same_run_id_in_two_conversations(self, tmp_path: Path) -> None:
+        """One run id in two conversations is two proofs, each for its own conversation."""
+        value = [
+            {"physicalConversationId": "ca", "runId": "run-1", "builtins": ["ls"], "mcpTools": []},
+            {"physicalConversationId": "cb", "runId": "run-1", "builtins": [], "mcpTools": []},
+        ]
+        config = _load(tmp_path, load_agent_config, value)
+        assert config.attestation_for("ca", "run-1").proves_builtin("ls")
+        assert not config.attestation_for("cb", "run-1").proves_builtin("ls")
+        assert config.attestation_for("cc", "run-1") is None
 
     def test_empty_inventory_is_complete(self, tmp_path: Path) -> None:
         """An empty mcpTools array is a complete (empty) inventory, like "none"."""

@@ -129,3 +129,11 @@ def test_period_attestation_proves_builtins_in_generated_corpora(
     generate(corpus, seed=11, conversations=4, profile=profile)
     assert isinstance(json.loads((corpus / "agent-config.json").read_text()), dict)
     assert _builtin_lower_bound(corpus) > 0
+
+
+def test_per_run_proofs_prove_builtins_in_a_generated_corpus(tmp_path: Path) -> None:
+    """The mixed profile's per-run proofs, keyed by conversation and run, prove built-ins."""
+    corpus = tmp_path / "corpus"
+    generate(corpus, seed=11, conversations=4, profile="mixed")
+    assert isinstance(json.loads((corpus / "agent-config.json").read_text()), list)
+    assert _builtin_lower_bound(corpus) > 0

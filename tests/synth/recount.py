@@ -153,13 +153,17 @@ def _check_references(journal: DecodedJournal) -> str | None:
 
 def _proven(
     name: str,
-    run_id: str,
+    identity: ToolIdentity,
     start: ToolCallStart,
     agent: AgentConfig | None,
     allowlist: AppAllowlist | None,
 ) -> bool:
     if name in READ_ONLY:
-        attestation = None if agent is None else agent.attestation_for(run_id)
+        attestation = (
+            None
+            if agent is None
+            else agent.attestation_for(identity.physical_conversation_id, identity.run_id)
+        )
         return attestation is not None and attestation.proves_builtin(name)
     if name in EXCLUDED:
         return False
@@ -351,7 +355,7 @@ def _replay(
                 or message.is_error
                 or len(content) != 1
                 or not isinstance(content[0], TextContent)
-                or not _proven(message.tool_name, run_id, start, agent, allowlist)
+                or not _proven(message.tool_name, identity, start, agent, allowlist)
             ):
                 continue
             unique.add(identity)

@@ -57,6 +57,27 @@ class TestLayoutAndValidity:
         assert agent.per_run is not None and len(agent.per_run) > 10
         assert len(load_app_allowlist(mixed_corpus / "app-allowlist.json").entries) == 4
 
+    def test_per_run_proofs_name_runs_of_their_conversation(self, mixed_corpus: Path) -> None:
+        """Every per-run proof names a (physical conversation, run) pair that a journal holds:
+        the header's physicalConversationId and one of that journal's run_start runIds."""
+        runs: set[tuple[str, str]] = set()
+        for path in (mixed_corpus / "journals").iterdir():
+            conversation = ""
+            for line in path.read_bytes().splitlines():
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # the planted cut-off and corrupt lines
+                if not isinstance(record, dict):
+                    continue
+                if record.get("kind") == "header":
+                    conversation = record["physicalConversationId"]
+                elif record.get("kind") == "run_start":
+                    runs.add((conversation, record["runId"]))
+        agent = load_agent_config(mixed_corpus / "agent-config.json")
+        assert agent.per_run is not None
+        assert set(agent.per_run) <= runs
+
     def test_sidecar_is_offline_with_the_reviewed_ddl(self, mixed_corpus: Path) -> None:
         """history.sqlite: policy DDL verbatim, schema_version 1, rollback mode, no companion."""
         sidecar = mixed_corpus / "history.sqlite"

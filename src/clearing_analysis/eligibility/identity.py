@@ -4,7 +4,8 @@
   attestation covering the result's run: the tool must be enabled, and no MCP tool may be
   exposed under its name (a collision is IDENTITY_AMBIGUOUS). A period attestation is void when
   the replayed runs show more than one distinct non-null toolset fingerprint (the configuration
-  changed within the period). A per-run proof array covers only the runs it names.
+  changed within the period). A per-run proof array covers only the runs it names, each in
+  the physical conversation it names (run ids are unique per journal only).
   A built-in name with a captured MCP origin is ambiguous: an MCP server exposed that name.
 - Every other name is an app (MCP) tool: proven only by captured origin (the journal's
   tool_call_start payload.origin, else the sidecar row's origin columns) that matches an
@@ -102,7 +103,8 @@ def _builtin_identity(result: ToolResult, proofs: IdentityProofs) -> ExclusionRe
         return ExclusionReason.IDENTITY_UNPROVEN
     if config.per_run is None and not proofs.period_attestation_valid:
         return ExclusionReason.IDENTITY_UNPROVEN
-    attestation = config.attestation_for(result.identity.run_id)
+    identity = result.identity
+    attestation = config.attestation_for(identity.physical_conversation_id, identity.run_id)
     if attestation is None or result.tool_name not in attestation.builtins:
         return ExclusionReason.IDENTITY_UNPROVEN
     if not attestation.proves_builtin(result.tool_name):

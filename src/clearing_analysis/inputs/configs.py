@@ -68,6 +68,7 @@ class ConfigReason(enum.StrEnum):
     AGENT_CONFIG_EMPTY = "AGENT_CONFIG_EMPTY"
     AGENT_CONFIG_RUN_ID_MISSING = "AGENT_CONFIG_RUN_ID_MISSING"
     AGENT_CONFIG_RUN_ID_DUPLICATE = "AGENT_CONFIG_RUN_ID_DUPLICATE"
+    AGENT_CONFIG_CONVERSATION_ID_MISSING = "AGENT_CONFIG_CONVERSATION_ID_MISSING"
     APP_ALLOWLIST_UNREADABLE = "APP_ALLOWLIST_UNREADABLE"
     APP_ALLOWLIST_TOO_LARGE = "APP_ALLOWLIST_TOO_LARGE"
     APP_ALLOWLIST_INVALID_UTF8 = "APP_ALLOWLIST_INVALID_UTF8"
@@ -141,22 +142,29 @@ class Attestation(_Strict, frozen=True):
 
 
 class RunProof(Attestation, frozen=True):
-    """An attestation for exactly one run."""
+    """An attestation for exactly one run of one physical conversation.
+
+    Run ids are unique within a journal only, so the run id alone would prove every
+    conversation that reuses it; the journal header's physical conversation id pins the run.
+    """
 
     run_id: NonEmptyStr
+    physical_conversation_id: NonEmptyStr
 
 
 @dataclass(frozen=True, slots=True)
 class AgentConfig:
-    """Either one attestation for the whole period or per-run proofs keyed by run id."""
+    """Either one attestation for the whole period or per-run proofs keyed by
+    (physical conversation id, run id)."""
 
     period: Attestation | None
-    per_run: Mapping[str, Attestation] | None
+    per_run: Mapping[tuple[str, str], Attestation] | None
 
-    def attestation_for(self, run_id: str) -> Attestation | None:
-        """The proof that covers `run_id`, if any (missing inventory is not proof)."""
+    def attestation_for(self, physical_conversation_id: str, run_id: str) -> Attestation | None:
+        """The proof that covers this run of this conversation, if any (missing inventory is
+        not proof)."""
         if self.per_run is not None:
-            return self.per_run.get(run_id)
+            return self.per_run.get((physical_conversation_id, run_id))
         return self.period
 
 
@@ -221,7 +229,8 @@ def load_routes(path: Path) -> Routes:
 
 
 def parse_agent_config(value: Any) -> AgentConfig:
-    """An attestation object, or a per-run proof array with unique nonempty run ids."""
+    """An attestation object, or a per-run proof array: each entry names a nonempty run id and
+    physical conversation id, and no (conversation, run) pair is named twice."""
     if isinstance(value, dict):
         period: Attestation = _convert(value, Attestation, "AGENT_CONFIG")
         return AgentConfig(period=period, per_run=None)
@@ -231,12 +240,17 @@ def parse_agent_config(value: Any) -> AgentConfig:
         if any(not isinstance(entry, dict) or not entry.get("runId") for entry in value):
             # Contradictory or missing ids invalidate the input rather than pick a first match.
             raise InputInvalidError(ConfigReason.AGENT_CONFIG_RUN_ID_MISSING)
+        if any(not entry.get("physicalConversationId") for entry in value):
+            # Same reason: a proof without its conversation would otherwise be matched by
+            # whichever conversation reuses the run id.
+            raise InputInvalidError(ConfigReason.AGENT_CONFIG_CONVERSATION_ID_MISSING)
         proofs: list[RunProof] = _convert(value, list[RunProof], "AGENT_CONFIG")
-        per_run: dict[str, Attestation] = {}
+        per_run: dict[tuple[str, str], Attestation] = {}
         for proof in proofs:
-            if proof.run_id in per_run:
+            key = (proof.physical_conversation_id, proof.run_id)
+            if key in per_run:
                 raise InputInvalidError(ConfigReason.AGENT_CONFIG_RUN_ID_DUPLICATE)
-            per_run[proof.run_id] = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
+            per_run[key] = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
         return AgentConfig(period=None, per_run=per_run)
     raise InputInvalidError(ConfigReason.AGENT_CONFIG_WRONG_SHAPE)
 

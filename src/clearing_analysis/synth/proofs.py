@@ -37,10 +37,13 @@ COLLIDING = Attestation(
 NOT_PROVING = Attestation(builtins=list(EFFECTFUL_BUILTINS), mcp_tools=_INVENTORY)
 
 
-def _attestation_json(attestation: Attestation, run_id: str | None = None) -> dict[str, Any]:
+def _attestation_json(
+    attestation: Attestation, run: tuple[str, str] | None = None
+) -> dict[str, Any]:
+    """The JSON of an attestation; with `run` (physical conversation id, run id), a run proof."""
     body: dict[str, Any] = {}
-    if run_id is not None:
-        body["runId"] = run_id
+    if run is not None:
+        body["physicalConversationId"], body["runId"] = run
     body["builtins"] = attestation.builtins
     tools = attestation.mcp_tools
     body["mcpTools"] = (
@@ -98,15 +101,18 @@ class ProofWriter:
         ]
         (out_dir / "app-allowlist.json").write_bytes(self._encoder.encode(allowlist) + b"\n")
 
-    def for_run(self, run_id: str) -> Attestation | None:
-        """The attestation covering a new run (written out for per-run proofs)."""
+    def for_run(self, physical_conversation_id: str, run_id: str) -> Attestation | None:
+        """The attestation covering a new run of a conversation (written out for per-run
+        proofs, which name both ids: run ids are unique per journal only)."""
         if self._stream is None:
             return self._period
         profile, rng = self._profile, self._rng
         if rng.random() < profile.missing_proof_rate or self._written > PER_RUN_FILE_CAP:
             return None
         attestation = COLLIDING if rng.random() < profile.colliding_proof_rate else PROVING
-        entry = self._encoder.encode(_attestation_json(attestation, run_id))
+        entry = self._encoder.encode(
+            _attestation_json(attestation, (physical_conversation_id, run_id))
+        )
         self._stream.write(b"," + entry if self._entries else entry)
         self._entries += 1
         self._written += len(entry) + 1
@@ -129,6 +135,7 @@ class ProofWriter:
         if not self._entries:
             # An empty array is INPUT_INVALID; one proof for a run that never happened
             # proves nothing and keeps the file valid.
-            self._stream.write(self._encoder.encode(_attestation_json(NOT_PROVING, "unused")))
+            unused = _attestation_json(NOT_PROVING, ("unused", "unused"))
+            self._stream.write(self._encoder.encode(unused))
         self._stream.write(b"]\n")
         self._stream.close()

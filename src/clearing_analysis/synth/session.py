@@ -271,7 +271,7 @@ class Session:
         # One fingerprint per distinct tool inventory: it changes only where the configuration
         # really differs between runs (a colliding MCP server in per-run proofs), so a period
         # attestation stays valid (R-EL-3).
-        attestation = self.s.proofs.for_run(run_id) if attest else None
+        attestation = self.s.proofs.for_run(self.physical_id, run_id) if attest else None
         self.emit(
             {
                 "kind": "run_start",
