@@ -113,7 +113,7 @@ def test_run_without_proof_is_unproven(tmp_path: Path) -> None:
 def _reasons_by_conversation(tmp_path: Path, config: AgentConfig) -> dict[str, object]:
     """Replay two conversations that both have the target run `t1-r` (call c1, a proven-able
     read with a matching sidecar row); return the target's reason in each, by conversation."""
-    sidecar = SidecarBuilder(tmp_path / "history.sqlite")
+    sidecar = SidecarBuilder(tmp_path / "history.sqlite", capture_enabled=("convA", "convB"))
     journals = tmp_path / "journals"
     journals.mkdir()
     paths = []

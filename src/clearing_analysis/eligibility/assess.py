@@ -81,6 +81,10 @@ class ApiAssessment:
     candidates: int
     retention: RetentionCounts
     signals: tuple[ApiSignal, ...]
+    # Unique results of counted boundaries that are redacted JSON web envelopes, and those the
+    # credential / private-evidence guard rejects again (structuredScanLosses, R-SIM-9).
+    redacted_web_envelopes: int
+    structured_scan_losses: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +212,8 @@ def assess(
             candidates=candidates,
             retention=retention,
             signals=_signals(candidates, retention),
+            redacted_web_envelopes=sum(r.web_envelope_redacted for r in tally.unique.values()),
+            structured_scan_losses=sum(r.scan_loss for r in tally.unique.values()),
         )
     return Assessment(replay=replay, boundaries=tuple(boundaries), per_api=per_api)
 

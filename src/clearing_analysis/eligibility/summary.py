@@ -52,6 +52,8 @@ def _api_summary(api: ApiAssessment) -> dict[str, Any]:
             "defects": {key: retention.by_status[s] for s, key in _DEFECT_KEYS.items()},
         },
         "signals": [signal.value for signal in api.signals],
+        "redactedWebEnvelopes": api.redacted_web_envelopes,
+        "structuredScanLosses": api.structured_scan_losses,
     }
 
 

@@ -44,7 +44,7 @@ from clearing_analysis.journal.records import (
     ToolCallStart,
     TurnStart,
 )
-from clearing_analysis.replay import heuristic
+from clearing_analysis.replay import guard, heuristic
 from clearing_analysis.replay.model import (
     BoundarySkipReason,
     BrokenReference,
@@ -426,6 +426,7 @@ def _finish_result(
     row = sidecar.retained(finalized_id)
     shape = _shape(message)
     text_bytes = escaped_bytes = escaped_units = 0
+    scan_loss = False
     retention = RetentionStatus.NOT_PLAIN_TEXT
     if shape is ResultShape.PLAIN_TEXT:
         block = message.content[0]
@@ -435,6 +436,7 @@ def _finish_result(
         escaped_bytes = len(escaped.encode("utf-8", "surrogatepass"))
         escaped_units = heuristic.json_string_units(block.text)
         retention = match_retention(row, identity, block.text)
+        scan_loss = pending.web_envelope_redacted and guard.trips(block.text)
     # A row that is not identity-linked proves nothing, its captured origin included.
     origin, source = _origin(call, identity_linked(row, identity))
     end = call.end
@@ -457,6 +459,7 @@ def _finish_result(
         origin_source=source,
         retention=retention,
         web_envelope_redacted=pending.web_envelope_redacted,
+        scan_loss=scan_loss,
     )
 
 

@@ -116,6 +116,9 @@ class ToolResult:
     origin_source: OriginSource | None
     retention: RetentionStatus
     web_envelope_redacted: bool
+    # A redacted JSON web envelope whose text the credential / private-evidence guard rejects
+    # again (structuredScanLosses, R-SIM-9); only this flag leaves replay, never the text.
+    scan_loss: bool
 
 
 @dataclass(frozen=True, slots=True)
