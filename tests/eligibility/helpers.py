@@ -79,5 +79,5 @@ def target_occurrence(
         result = replay_journals(paths, routes(), view)
     assessment = assess(result, routes(), agent_config, app_allowlist)
     final = next(x for x in assessment.boundaries if x.host_turn_id == "t6")
-    occurrence = next(o for o in final.occurrences if o.result.identity.call_id == "c1")
+    occurrence = next(o for o in assessment.occurrences(final) if o.result.identity.call_id == "c1")
     return occurrence, assessment

@@ -14,7 +14,7 @@ from clearing_analysis.eligibility import (
     IdentityProofs,
     assess,
 )
-from clearing_analysis.eligibility.classify import occurrence_reason
+from clearing_analysis.eligibility.classify import classify_result, occurrence_reason
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import Protection, replay_journals
 from tests.eligibility.helpers import (
@@ -113,7 +113,7 @@ def test_protection_precedes_identity(tmp_path: Path) -> None:
     """A recent unproven result is reported as protected, not as unproven."""
     occurrence, assessment = target_occurrence(tmp_path, Target(), retain=MATCH)
     t3 = next(x for x in assessment.boundaries if x.host_turn_id == "t3")
-    at_t3 = next(o for o in t3.occurrences if o.result.identity.call_id == "c1")
+    at_t3 = next(o for o in assessment.occurrences(t3) if o.result.identity.call_id == "c1")
     assert at_t3.reason is R.PROTECTED_RECENT_PROMPT_TURN
     assert occurrence.reason is R.IDENTITY_UNPROVEN
 
@@ -127,7 +127,7 @@ def test_recent_prompt_turns_then_eligible(tmp_path: Path) -> None:
     reasons = {
         boundary.host_turn_id: o.reason
         for boundary in assessment.boundaries
-        for o in boundary.occurrences
+        for o in assessment.occurrences(boundary)
         if o.result.identity.call_id == "c1"
     }
     assert reasons == {
@@ -138,7 +138,7 @@ def test_recent_prompt_turns_then_eligible(tmp_path: Path) -> None:
         "t6": None,
     }
     t6 = next(x for x in assessment.boundaries if x.host_turn_id == "t6")
-    pads = [o.reason for o in t6.occurrences if o.result.identity.call_id != "c1"]
+    pads = [o.reason for o in assessment.occurrences(t6) if o.result.identity.call_id != "c1"]
     assert pads == [R.EFFECTFUL_BUILTIN] * 10
 
 
@@ -164,7 +164,7 @@ def test_ten_latest_tool_starts_protected_across_turns(tmp_path: Path) -> None:
     reasons = {
         boundary.host_turn_id: o.reason
         for boundary in assessment.boundaries
-        for o in boundary.occurrences
+        for o in assessment.occurrences(boundary)
         if o.result.identity.call_id == "c1"
     }
     assert reasons["t4"] is R.PROTECTED_RECENT_PROMPT_TURN
@@ -181,5 +181,5 @@ def test_current_turn_protection_in_classifier(tmp_path: Path) -> None:
     """
     occurrence, _ = target_occurrence(tmp_path, Target(), retain=MATCH)
     proofs = IdentityProofs(None, None, period_attestation_valid=True)
-    got = occurrence_reason(occurrence.result, Protection.CURRENT_TURN, proofs)
+    got = occurrence_reason(classify_result(occurrence.result, proofs), Protection.CURRENT_TURN)
     assert got is R.PROTECTED_CURRENT_TURN

@@ -127,9 +127,12 @@ def _reasons_by_conversation(tmp_path: Path, config: AgentConfig) -> dict[str, o
     with open_sidecar(sidecar.finish()) as view:
         result = replay_journals(paths, routes(), view)
     reasons: dict[str, object] = {}
-    for boundary in assess(result, routes(), config, None).boundaries:
+    assessment = assess(result, routes(), config, None)
+    for boundary in assessment.boundaries:
         if boundary.host_turn_id == "t6":
-            target = next(o for o in boundary.occurrences if o.result.identity.call_id == "c1")
+            target = next(
+                o for o in assessment.occurrences(boundary) if o.result.identity.call_id == "c1"
+            )
             reasons[boundary.physical_conversation_id] = target.reason
     return reasons
 

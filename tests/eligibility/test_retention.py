@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.eligibility import ApiSignal, Assessment, EligibilityClass, assess
+from clearing_analysis.eligibility import (
+    ApiSignal,
+    Assessment,
+    EligibilityClass,
+    assess,
+    count_occurrences,
+)
 from clearing_analysis.eligibility import ExclusionReason as R
 from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.configs import Api
@@ -128,14 +134,16 @@ def _corpus(tmp_path: Path, retained: dict[str, dict | None], config: Any = PERI
 def test_counts_include_protected_results_once(tmp_path: Path) -> None:
     """Retention counts unique results, protected ones included (every occurrence here is
     protected, yet all are counted, once)."""
-    api = _corpus(
+    assessment = _corpus(
         tmp_path,
         {"a": {}, "b": {"redacted": True}, "c": {"truncated": True}, "d": None, "e": {}},
-    ).per_api[Api.ANTHROPIC_MESSAGES]
+    )
+    api = assessment.per_api[Api.ANTHROPIC_MESSAGES]
     r = api.retention
     assert (r.proven, r.matched, r.redacted, r.truncated, r.unmatched) == (5, 4, 1, 1, 1)
-    assert api.by_class[EligibilityClass.LOWER_BOUND] == 0
-    assert api.by_reason[R.PROTECTED_RECENT_PROMPT_TURN] == 5
+    occurrences = count_occurrences(assessment)[Api.ANTHROPIC_MESSAGES]
+    assert occurrences.by_class[EligibilityClass.LOWER_BOUND] == 0
+    assert occurrences.by_reason[R.PROTECTED_RECENT_PROMPT_TURN] == 5
     assert api.signals == ()
 
 

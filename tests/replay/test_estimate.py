@@ -223,8 +223,15 @@ def test_results_before_checkpoint_leave_context_unless_kept(
     b.plain_turn("t3")
     journal = _replay(tmp_path, open_view(sidecar_builder), b)
     third = journal.boundaries[2]
-    in_context = [journal.results[x.result].identity.call_id for x in third.context]
+    in_context = [
+        r.identity.call_id
+        for r in journal.results
+        if r.context_from <= third.turn_index
+        and (r.context_until is None or third.turn_index < r.context_until)
+    ]
     assert in_context == ["c2"]
+    # c1 entered the context at t2's snapshot and left at the checkpoint before t3.
+    assert [(r.context_from, r.context_until) for r in journal.results] == [(1, 2), (2, None)]
 
 
 def test_gap_ends_at_the_turns_first_request(

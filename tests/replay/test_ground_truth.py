@@ -56,7 +56,7 @@ def _builtin_lower_bound(corpus: Path) -> int:
     return sum(
         1
         for boundary in assessment.boundaries
-        for o in boundary.occurrences
+        for o in assessment.occurrences(boundary)
         if o.eligibility is EligibilityClass.LOWER_BOUND
         and tool_class(o.result.tool_name) is ToolClass.READ_ONLY_BUILTIN
     )

@@ -47,11 +47,13 @@ def test_worked_example(tmp_path: Path) -> None:
     reasons = {
         (b.host_turn_id, o.result.tool_name, o.result.shape): o.reason
         for b in assessment.boundaries
-        for o in b.occurrences
+        for o in assessment.occurrences(b)
     }
     assert reasons[("turn-3", "read", ResultShape.IMAGE)] is ExclusionReason.IMAGE_RESULT
     assert reasons[("turn-3", "bash", ResultShape.PLAIN_TEXT)] is ExclusionReason.EFFECTFUL_BUILTIN
-    after_checkpoint = [o.result.tool_name for o in assessment.boundaries[3].occurrences]
+    after_checkpoint = [
+        o.result.tool_name for o in assessment.occurrences(assessment.boundaries[3])
+    ]
     assert after_checkpoint == ["edit"]
     api = assessment.per_api[Api.ANTHROPIC_MESSAGES]
     assert (api.retention.proven, api.retention.matched) == (4, 0)

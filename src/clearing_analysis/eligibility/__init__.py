@@ -12,8 +12,12 @@ from clearing_analysis.eligibility.assess import (
     Occurrence,
     RetentionCounts,
     assess,
+    count_occurrences,
 )
+from clearing_analysis.eligibility.classify import ResultClass, classify_result, occurrence_reason
+from clearing_analysis.eligibility.context import ContextCursor, protection
 from clearing_analysis.eligibility.identity import IdentityProofs, ToolClass, is_web, tool_class
+from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
 from clearing_analysis.eligibility.reasons import (
     EXCLUSION_UNIT,
     ApiSignal,
@@ -29,16 +33,24 @@ __all__ = [
     "ApiSignal",
     "Assessment",
     "Boundary",
+    "ContextCursor",
     "EligibilityClass",
     "ExclusionReason",
     "IdentityProofs",
     "Limitation",
     "Occurrence",
+    "OccurrenceTally",
+    "ResultClass",
     "RetentionCounts",
     "ToolClass",
     "assess",
+    "classified_context",
+    "classify_result",
+    "count_occurrences",
     "dumps_summary",
     "is_web",
+    "occurrence_reason",
+    "protection",
     "replay_summary",
     "tool_class",
 ]

@@ -1,12 +1,12 @@
-"""From a merged replay to classified boundaries and per-API counts (R-EL, R-RT, R-RP-6).
+"""From a merged replay to classified results, counted boundaries and per-API counts.
 
-Only counted boundaries (not skipped) are assessed. At each, every tool result in the current
-context (after the latest checkpoint, kept entries included) is one occurrence with one class
-and reason. Per-API counts cover the turns of counted boundaries only; retention counts unique
-results (by finalized id) with proven identity that pass every result-level rule, protected
-ones included (R-RT-1). Identity proof needs the whole snapshot (a period attestation is void
-when the replayed runs show more than one toolset fingerprint), so assessment runs after the
-merge, in one process, in merge order.
+Only counted boundaries (not skipped) are assessed. Every result of a contributing journal is
+classified once (`ResultClass`: what holds at every boundary); an occurrence adds only the
+boundary's protection (`eligibility.occurrences`). Retention counts unique results (by
+finalized id) of counted boundaries' turns with proven identity that pass every result-level
+rule, protected ones included (R-RT-1). Identity proof needs the whole snapshot (a period
+attestation is void when the replayed runs show more than one toolset fingerprint), so
+assessment runs after the merge, in one process, in merge order.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clearing_analysis.eligibility.classify import occurrence_reason, result_exclusion
+from clearing_analysis.eligibility.classify import ResultClass, classify_result, result_exclusion
+from clearing_analysis.eligibility.context import ContextCursor
 from clearing_analysis.eligibility.identity import IdentityProofs, identity_shortfall
+from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
 from clearing_analysis.eligibility.reasons import (
     ApiSignal,
     EligibilityClass,
@@ -24,14 +26,14 @@ from clearing_analysis.eligibility.reasons import (
 )
 from clearing_analysis.inputs.configs import AgentConfig, Api, AppAllowlist, Routes
 from clearing_analysis.replay.merge import ReplayResult
-from clearing_analysis.replay.model import RequestUsage, ToolResult
+from clearing_analysis.replay.model import ReplayedBoundary, RequestUsage, ToolResult
 from clearing_analysis.replay.retention import RetentionStatus
 from clearing_analysis.replay.settings import eligibility_policy
 
 
 @dataclass(frozen=True, slots=True)
 class Occurrence:
-    """One tool result in context at one boundary, classified."""
+    """One tool result in context at one boundary, classified (materialized on request only)."""
 
     result: ToolResult
     eligibility: EligibilityClass
@@ -40,20 +42,32 @@ class Occurrence:
 
 @dataclass(frozen=True, slots=True)
 class Boundary:
-    """A counted pre-turn boundary, ready for the simulation stage."""
+    """A counted pre-turn boundary, ready for the simulation stage.
+
+    `journal` is the position of its journal in `ReplayResult.journals` (merge order).
+    """
 
     api: Api
+    journal: int
     logical_conversation_id: str
     physical_conversation_id: str
-    host_turn_id: str
-    estimate: int
-    usage_based: bool
-    request_ms: int
-    gap_ms: int | None
+    replayed: ReplayedBoundary
     completed_prompt_runs_before: int
-    requests: tuple[RequestUsage, ...]
-    turn_results: tuple[ToolResult, ...]
-    occurrences: tuple[Occurrence, ...]
+
+    @property
+    def host_turn_id(self) -> str:
+        """The host's prompt-turn id (never printed)."""
+        return self.replayed.host_turn_id
+
+    @property
+    def estimate(self) -> int:
+        """The native boundary estimate E (R-SIM-1)."""
+        return self.replayed.estimate
+
+    @property
+    def requests(self) -> tuple[RequestUsage, ...]:
+        """The turn's requests, re-prompts included."""
+        return self.replayed.requests
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +84,12 @@ class RetentionCounts:
 
 @dataclass(frozen=True, slots=True)
 class ApiAssessment:
-    """Per-API counts (denominators are never pooled across APIs)."""
+    """Per-API counts over counted boundaries (denominators are never pooled across APIs)."""
 
     api: Api
     boundaries: int
     requests: int
     tool_results: int
-    by_class: Mapping[EligibilityClass, int]
-    by_reason: Mapping[ExclusionReason, int]
     candidates: int
     retention: RetentionCounts
     signals: tuple[ApiSignal, ...]
@@ -89,11 +101,25 @@ class ApiAssessment:
 
 @dataclass(frozen=True, slots=True)
 class Assessment:
-    """The classified boundaries in merge order and the per-API counts."""
+    """Counted boundaries in merge order, each journal's result classes, per-API counts."""
 
     replay: ReplayResult
     boundaries: tuple[Boundary, ...]
+    classes: tuple[tuple[ResultClass, ...], ...]
     per_api: Mapping[Api, ApiAssessment]
+
+    def occurrences(self, boundary: Boundary) -> tuple[Occurrence, ...]:
+        """The classified occurrences at one boundary, oldest first (for tests and views;
+        the pipeline counts them with `count_occurrences` without storing them)."""
+        journal = self.replay.journals[boundary.journal].journal
+        classes = self.classes[boundary.journal]
+        cursor = ContextCursor(journal.results)
+        return tuple(
+            Occurrence(journal.results[slot], class_of(reason), reason)
+            for slot, reason in classified_context(
+                cursor, boundary.replayed, journal.results, classes
+            )
+        )
 
 
 class _ApiTally:
@@ -101,8 +127,6 @@ class _ApiTally:
         self.boundaries = 0
         self.requests = 0
         self.tool_results = 0
-        self.by_class = dict.fromkeys(EligibilityClass, 0)
-        self.by_reason = dict.fromkeys(ExclusionReason, 0)
         self.unique: dict[str, ToolResult] = {}
 
 
@@ -148,7 +172,7 @@ def assess(
     agent_config: AgentConfig | None = None,
     app_allowlist: AppAllowlist | None = None,
 ) -> Assessment:
-    """Classify every occurrence at every counted boundary and count per API."""
+    """Classify every result once, list the counted boundaries and count per API."""
     proofs = IdentityProofs.for_snapshot(
         agent_config,
         app_allowlist,
@@ -156,8 +180,10 @@ def assess(
     )
     tallies = {api: _ApiTally() for api in sorted(routes.by_api)}
     boundaries: list[Boundary] = []
-    for merged in replay.journals:
+    classes: list[tuple[ResultClass, ...]] = []
+    for position, merged in enumerate(replay.journals):
         journal = merged.journal
+        classes.append(tuple(classify_result(result, proofs) for result in journal.results))
         for boundary, skip, runs_before in zip(
             journal.boundaries,
             merged.boundary_skips,
@@ -168,35 +194,20 @@ def assess(
                 continue
             api = Api(boundary.api)
             tally = tallies[api]
-            occurrences: list[Occurrence] = []
-            for item in boundary.context:
-                result = journal.results[item.result]
-                reason = occurrence_reason(result, item.protection, proofs)
-                eligibility = class_of(reason)
-                tally.by_class[eligibility] += 1
-                if reason is not None:
-                    tally.by_reason[reason] += 1
-                occurrences.append(Occurrence(result, eligibility, reason))
-            turn_results = tuple(journal.results[i] for i in boundary.turn_results)
-            for result in turn_results:
+            for slot in boundary.turn_results:
+                result = journal.results[slot]
                 tally.unique.setdefault(result.finalized_id, result)
             tally.boundaries += 1
             tally.requests += len(boundary.requests)
-            tally.tool_results += len(turn_results)
+            tally.tool_results += len(boundary.turn_results)
             boundaries.append(
                 Boundary(
                     api=api,
+                    journal=position,
                     logical_conversation_id=journal.logical_conversation_id,
                     physical_conversation_id=journal.physical_conversation_id,
-                    host_turn_id=boundary.host_turn_id,
-                    estimate=boundary.estimate,
-                    usage_based=boundary.usage_based,
-                    request_ms=boundary.request_ms,
-                    gap_ms=boundary.gap_ms,
+                    replayed=boundary,
                     completed_prompt_runs_before=runs_before,
-                    requests=boundary.requests,
-                    turn_results=turn_results,
-                    occurrences=tuple(occurrences),
                 )
             )
     per_api: dict[Api, ApiAssessment] = {}
@@ -207,15 +218,34 @@ def assess(
             boundaries=tally.boundaries,
             requests=tally.requests,
             tool_results=tally.tool_results,
-            by_class=tally.by_class,
-            by_reason=tally.by_reason,
             candidates=candidates,
             retention=retention,
             signals=_signals(candidates, retention),
             redacted_web_envelopes=sum(r.web_envelope_redacted for r in tally.unique.values()),
             structured_scan_losses=sum(r.scan_loss for r in tally.unique.values()),
         )
-    return Assessment(replay=replay, boundaries=tuple(boundaries), per_api=per_api)
+    return Assessment(
+        replay=replay, boundaries=tuple(boundaries), classes=tuple(classes), per_api=per_api
+    )
+
+
+def count_occurrences(assessment: Assessment) -> dict[Api, OccurrenceTally]:
+    """Occurrences at every counted boundary, by API, one journal sweep at a time."""
+    tallies = {api: OccurrenceTally() for api in assessment.per_api}
+    by_journal: dict[int, list[Boundary]] = {}
+    for boundary in assessment.boundaries:
+        by_journal.setdefault(boundary.journal, []).append(boundary)
+    for position, counted in by_journal.items():
+        journal = assessment.replay.journals[position].journal
+        cursor = ContextCursor(journal.results)
+        classes = assessment.classes[position]
+        for boundary in counted:  # merge order within a journal is turn order
+            tally = tallies[boundary.api]
+            for _slot, reason in classified_context(
+                cursor, boundary.replayed, journal.results, classes
+            ):
+                tally.add(reason)
+    return tallies
 
 
 __all__ = [
@@ -225,4 +255,5 @@ __all__ = [
     "Occurrence",
     "RetentionCounts",
     "assess",
+    "count_occurrences",
 ]

@@ -1,6 +1,14 @@
-"""One reason per result-boundary occurrence, in the precedence of `reasons.ExclusionReason`."""
+"""One reason per result-boundary occurrence, in the precedence of `reasons.ExclusionReason`.
+
+Only protection depends on the boundary. Everything else about a result (its tool class and
+hints, outcome and shape; its identity proof and retention) is decided once per result into a
+`ResultClass`, and an occurrence's reason is the first that applies of: the result's fixed
+exclusion, the boundary's protection, the result's identity or retention shortfall.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from clearing_analysis.eligibility.identity import (
     IdentityProofs,
@@ -56,16 +64,30 @@ def retention_shortfall(result: ToolResult) -> ExclusionReason | None:
     return _RETENTION_REASONS.get(result.retention)
 
 
+@dataclass(frozen=True, slots=True)
+class ResultClass:
+    """What holds for a result at every boundary: `fixed` (excluded from both bounds whatever
+    the boundary) ahead of protection, `shortfall` (upper bound only) after it."""
+
+    fixed: ExclusionReason | None
+    shortfall: ExclusionReason | None
+
+
+def classify_result(result: ToolResult, proofs: IdentityProofs) -> ResultClass:
+    """The boundary-independent part of every occurrence of `result`."""
+    fixed = result_exclusion(result)
+    if fixed is not None:
+        return ResultClass(fixed, None)
+    shortfall = identity_shortfall(result, proofs) or retention_shortfall(result)
+    return ResultClass(None, shortfall)
+
+
 def occurrence_reason(
-    result: ToolResult, protection: Protection | None, proofs: IdentityProofs
+    result_class: ResultClass, protection: Protection | None
 ) -> ExclusionReason | None:
     """The single reason for one occurrence, or None when it is lower bound."""
-    reason = result_exclusion(result)
-    if reason is not None:
-        return reason
+    if result_class.fixed is not None:
+        return result_class.fixed
     if protection is not None:
         return _PROTECTION_REASONS[protection]
-    reason = identity_shortfall(result, proofs)
-    if reason is not None:
-        return reason
-    return retention_shortfall(result)
+    return result_class.shortfall

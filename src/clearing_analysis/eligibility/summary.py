@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from clearing_analysis.eligibility.assess import ApiAssessment, Assessment
+from clearing_analysis.eligibility.assess import ApiAssessment, Assessment, count_occurrences
+from clearing_analysis.eligibility.occurrences import OccurrenceTally
 from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT, Limitation
 from clearing_analysis.replay.retention import RetentionStatus
 
@@ -30,7 +31,7 @@ _DEFECT_KEYS = {
 }
 
 
-def _api_summary(api: ApiAssessment) -> dict[str, Any]:
+def _api_summary(api: ApiAssessment, occurrences: OccurrenceTally) -> dict[str, Any]:
     retention = api.retention
     return {
         "boundaries": api.boundaries,
@@ -38,9 +39,9 @@ def _api_summary(api: ApiAssessment) -> dict[str, Any]:
         "toolResults": api.tool_results,
         "eligibility": {
             "exclusionUnit": EXCLUSION_UNIT,
-            "occurrences": sum(api.by_class.values()),
-            "byClass": {k.value: v for k, v in api.by_class.items()},
-            "byReason": {k.value: v for k, v in api.by_reason.items()},
+            "occurrences": occurrences.total,
+            "byClass": {k.value: v for k, v in occurrences.by_class.items()},
+            "byReason": {k.value: v for k, v in occurrences.by_reason.items()},
         },
         "retention": {
             "candidates": api.candidates,
@@ -60,6 +61,7 @@ def _api_summary(api: ApiAssessment) -> dict[str, Any]:
 def replay_summary(assessment: Assessment) -> dict[str, Any]:
     """The summary as a JSON-ready dict."""
     replay = assessment.replay
+    occurrences = count_occurrences(assessment)
     return {
         "format": SUMMARY_FORMAT,
         "version": SUMMARY_VERSION,
@@ -70,7 +72,9 @@ def replay_summary(assessment: Assessment) -> dict[str, Any]:
         "invalidJournalDetails": dict(replay.invalid_details),
         "turnsWithoutRequest": sum(m.journal.turns_without_request for m in replay.journals),
         "limitations": [limitation.value for limitation in Limitation],
-        "perApi": {api.value: _api_summary(a) for api, a in assessment.per_api.items()},
+        "perApi": {
+            api.value: _api_summary(a, occurrences[api]) for api, a in assessment.per_api.items()
+        },
     }
 
 

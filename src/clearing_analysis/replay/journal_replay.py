@@ -51,11 +51,9 @@ from clearing_analysis.replay.model import (
     CapturedOrigin,
     CheckpointObservation,
     CompletedPromptRun,
-    ContextResult,
     JournalOutcome,
     JournalSkipReason,
     OriginSource,
-    Protection,
     ReplayedBoundary,
     ReplayedJournal,
     RequestUsage,
@@ -64,7 +62,6 @@ from clearing_analysis.replay.model import (
     ToolResult,
 )
 from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
-from clearing_analysis.replay.settings import eligibility_policy
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
 
@@ -110,6 +107,8 @@ class _PendingResult:
     run_id: str
     turn_index: int
     message: ToolResultMessage
+    context_from: int
+    context_until: int | None = None
     web_envelope_redacted: bool = False
 
 
@@ -120,7 +119,7 @@ class _Turn:
     estimate: int
     usage_based: bool
     input_key: bytes
-    context: tuple[ContextResult, ...]
+    tool_starts_before: int
     first_owner_missing: bool | None = None
     api: str | None = None
     request_ms: int = 0
@@ -153,19 +152,25 @@ class _Context:
             return self.last_usage + self.after_usage + tokens, True
         return self.total + tokens, False
 
-    def compact(self, summary_tokens: int, first_kept_seq: int | None) -> None:
+    def compact(self, summary_tokens: int, first_kept_seq: int | None) -> list[int]:
         """The summary (as a user-role message), then the kept messages, then what follows.
 
         Kept messages re-enter as heuristic text only: usage recorded before the latest
         checkpoint measured a context that no longer exists and never counts again (R-SIM-9).
+        Returns the result slots compacted away.
         """
-        kept = (
-            [] if first_kept_seq is None else [e for e in self.entries if e.seq >= first_kept_seq]
-        )
+        kept: list[_Entry] = []
+        dropped: list[int] = []
+        for entry in self.entries:
+            if first_kept_seq is not None and entry.seq >= first_kept_seq:
+                kept.append(entry)
+            elif entry.result is not None:
+                dropped.append(entry.result)
         self.entries, self.last_usage, self.after_usage, self.total = [], None, 0, 0
         self.append(_Entry(seq=-1, tokens=summary_tokens))
         for entry in kept:
             self.append(_Entry(entry.seq, entry.tokens, usage=None, result=entry.result))
+        return dropped
 
 
 class _JournalReplay:
@@ -182,6 +187,7 @@ class _JournalReplay:
         self.tool_starts = 0
         self.completed_prompt_runs: list[CompletedPromptRun] = []
         self.last_assistant_timestamp: int | None = None
+        self.last_api: str | None = None
         self.interrupted = False
         self.fingerprints: set[str] = set()
         self.checkpoints: list[CheckpointObservation] = []
@@ -220,30 +226,10 @@ class _JournalReplay:
                 estimate=estimate,
                 usage_based=usage_based,
                 input_key=_input_key(record),
-                context=self._context_results(index),
+                tool_starts_before=self.tool_starts,
             )
         # A re-prompt continues its existing boundary; its input still joins the context.
         self.context.append(_Entry(seq=record.seq, tokens=tokens))
-
-    def _context_results(self, turn_index: int) -> tuple[ContextResult, ...]:
-        policy = eligibility_policy()
-        recent_turns = turn_index - policy.protected_prompt_turns
-        recent_starts = self.tool_starts - policy.protected_tool_starts
-        out: list[ContextResult] = []
-        for entry in self.context.entries:
-            if entry.result is None:
-                continue
-            pending = self.results[entry.result]
-            call = self.calls[(pending.run_id, pending.message.tool_call_id)]
-            protection: Protection | None = None
-            if pending.turn_index == turn_index:
-                protection = Protection.CURRENT_TURN
-            elif pending.turn_index >= recent_turns:
-                protection = Protection.RECENT_PROMPT_TURN
-            elif call.start_index >= recent_starts:
-                protection = Protection.RECENT_TOOL_START
-            out.append(ContextResult(result=entry.result, protection=protection))
-        return tuple(out)
 
     def _open_run(self, run_id: str) -> _Run:
         run = self.runs.get(run_id)
@@ -270,6 +256,7 @@ class _JournalReplay:
         tokens = heuristic.message_tokens(message)
         if isinstance(message, AssistantMessage):
             self._bind_requested_calls(record.run_id, run, message)
+            self.last_api = message.api
             usage = heuristic.valid_usage(message)
             u = message.usage
             turn.requests.append(
@@ -283,6 +270,8 @@ class _JournalReplay:
                     message.timestamp,
                     message.stop_reason,
                     message.api,
+                    self.context.total,
+                    tokens,
                 )
             )
             if turn.api is None:
@@ -306,7 +295,9 @@ class _JournalReplay:
                 raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
             call.has_result = True
             slot = len(self.results)
-            self.results.append(_PendingResult(record.seq, record.run_id, run.turn_index, message))
+            self.results.append(
+                _PendingResult(record.seq, record.run_id, run.turn_index, message, len(self.turns))
+            )
             self.result_by_seq[record.seq] = slot
             turn.results.append(slot)
             self.context.append(_Entry(record.seq, tokens, result=slot))
@@ -358,10 +349,17 @@ class _JournalReplay:
         if record.first_kept_seq is not None and record.first_kept_seq >= record.seq:
             raise _Broken(BrokenReference.KEPT_SEQ_AFTER_CHECKPOINT)
         summary_tokens = heuristic.text_tokens(record.summary)
-        self.context.compact(summary_tokens, record.first_kept_seq)
+        for slot in self.context.compact(summary_tokens, record.first_kept_seq):
+            self.results[slot].context_until = len(self.turns)
         self.checkpoints.append(
             CheckpointObservation(
-                record.trigger, record.tokens_before, record.tokens_after, summary_tokens
+                record.trigger,
+                record.tokens_before,
+                record.tokens_after,
+                summary_tokens,
+                record.timestamp,
+                len(self.turns),
+                self.last_api,
             )
         )
 
@@ -459,6 +457,8 @@ def _finish_result(
         origin_source=source,
         retention=retention,
         web_envelope_redacted=pending.web_envelope_redacted,
+        context_from=pending.context_from,
+        context_until=pending.context_until,
         scan_loss=scan_loss,
     )
 
@@ -502,7 +502,7 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
     without_request = 0
     for turn in state.turns.values():
         if turn.api is None:
-            # No assistant message: no request was made, so no boundary (shared decisions).
+            # No assistant message: no request was made, so no boundary (docs/replay.md).
             without_request += 1
             continue
         boundaries.append(
@@ -516,9 +516,9 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
                 request_ms=turn.request_ms,
                 gap_ms=turn.gap_ms,
                 input_key=turn.input_key,
+                tool_starts_before=turn.tool_starts_before,
                 requests=tuple(turn.requests),
                 turn_results=tuple(turn.results),
-                context=turn.context,
             )
         )
     return ReplayedJournal(

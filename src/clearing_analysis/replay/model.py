@@ -44,7 +44,7 @@ class BoundarySkipReason(enum.StrEnum):
 
 
 class BrokenReference(enum.StrEnum):
-    """Why replay found an otherwise decodable journal INVALID (shared decisions)."""
+    """Why replay found an otherwise decodable journal INVALID (docs/replay.md)."""
 
     TURN_UNKNOWN = "TURN_UNKNOWN"
     RUN_REPEATED = "RUN_REPEATED"
@@ -116,6 +116,12 @@ class ToolResult:
     origin_source: OriginSource | None
     retention: RetentionStatus
     web_envelope_redacted: bool
+    # Turn indices bounding the result's stay in context: it is in the snapshot of every turn
+    # with context_from <= index < context_until (None: never compacted away). A boundary's
+    # context is derived from these, never stored per boundary (R-EL-8 occurrences are counted
+    # where they arise).
+    context_from: int
+    context_until: int | None
     # A redacted JSON web envelope whose text the credential / private-evidence guard rejects
     # again (structuredScanLosses, R-SIM-9); only this flag leaves replay, never the text.
     scan_loss: bool
@@ -134,14 +140,10 @@ class RequestUsage:
     timestamp: int
     stop_reason: str
     api: str
-
-
-@dataclass(frozen=True, slots=True)
-class ContextResult:
-    """A tool result in the boundary's current context (index into the journal's results)."""
-
-    result: int
-    protection: Protection | None
+    # Heuristic tokens of the context the request was sent with, and of the message itself:
+    # the labeled uncached fallback when usage is missing or invalid (R-CM-1).
+    context_tokens: int
+    message_tokens: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +165,10 @@ class ReplayedBoundary:
     request_ms: int
     gap_ms: int | None
     input_key: bytes
+    # tool_call_start records before the boundary: the "ten latest tool starts" window.
+    tool_starts_before: int
     requests: tuple[RequestUsage, ...]
     turn_results: tuple[int, ...]
-    context: tuple[ContextResult, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,12 +185,19 @@ class CompletedPromptRun:
 
 @dataclass(frozen=True, slots=True)
 class CheckpointObservation:
-    """An observed compaction (reported beside the model, never mixed into it, R-PM-3)."""
+    """An observed compaction (reported beside the model, never mixed into it, R-PM-3).
+
+    `before_turn` is the index of the first turn started after it: the first boundary whose
+    context it shaped. `api` is that of the latest request before it (None: no request yet).
+    """
 
     trigger: str
     tokens_before: int
     tokens_after: int
     summary_tokens: int
+    timestamp: int
+    before_turn: int
+    api: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 `policy/eligibility.json` fixes the protection windows (R-SIM-8), the heuristic's divisor and
 per-image charge (R-SIM-1) and the retention floor (R-RT-3); `policy/tools.json` fixes the
-built-in tool classes (R-EL-6, shared decisions). Both decode strictly: a reviewer who breaks
+built-in tool classes (R-EL-6, docs/replay.md). Both decode strictly: a reviewer who breaks
 one gets a startup failure, not a silently different analysis.
 """
 
