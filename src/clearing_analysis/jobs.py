@@ -8,17 +8,27 @@ changed snapshot leaves nothing behind.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
-from clearing_analysis.eligibility import assess, dumps_summary, replay_summary
+from clearing_analysis.eligibility import Assessment, assess, dumps_summary, replay_summary
+from clearing_analysis.errors import InputInvalidError
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay import replay_journals
+
+if TYPE_CHECKING:
+    from clearing_analysis.report.model import Report
+
+ProgressCallback = Callable[[int, int, int], None]
+"""Called with (journals done, journals total, journal bytes done) as replay goes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,36 @@ def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[s
     return {"piAiVersion": status.pi_ai_version, "perApi": per_api}
 
 
+def _replay_and_assess(
+    session: InputSession, workers: int, progress: ProgressCallback | None
+) -> Assessment:
+    """Replay every selected journal (in a pool when workers > 1), merge and assess."""
+    logger = logsink.get_logger()
+    logger.info("replay.started", journals_total=len(session.journals), workers=workers)
+    sizes = session.journal_sizes
+    done_bytes = [0]
+
+    def report(done: int) -> None:
+        done_bytes[0] += sizes[done - 1]
+        if progress is not None:
+            progress(done, len(sizes), done_bytes[0])
+
+    with session.open_sidecar() as view:
+        result = replay_journals(
+            session.journals,
+            session.routes,
+            view,
+            sidecar_path=session.sidecar,
+            workers=workers,
+            progress=report,
+        )
+    for reason, count in sorted(result.skipped_journals.items()):
+        logger.info("replay.journals_skipped", reason=reason.value, count=count)
+    for boundary_reason, count in sorted(result.skipped_boundaries.items()):
+        logger.info("replay.boundaries_skipped", reason=boundary_reason.value, count=count)
+    return assess(result, session.routes, session.agent_config, session.app_allowlist)
+
+
 def replay_job(
     journals: list[Path],
     *,
@@ -85,23 +125,103 @@ def replay_job(
     )
     # The log holds fixed event names, codes and counts only (logsink's allowlist).
     log = logsink.configure(enabled=log_file is not None)
-    logger = logsink.get_logger()
-    logger.info("replay.started", journals_total=len(session.journals), workers=workers)
-    with session.open_sidecar() as view:
-        result = replay_journals(
-            session.journals, session.routes, view, sidecar_path=session.sidecar, workers=workers
-        )
-    assessment = assess(result, session.routes, session.agent_config, session.app_allowlist)
+    assessment = _replay_and_assess(session, workers, None)
     summary = replay_summary(assessment)
     # Absent --qualification is PAYLOAD_UNQUALIFIED/MISSING, never a failure (R-CLI-1).
     summary["qualification"] = qualification_summary(
         check_qualification(session.qualification), session.routes
     )
     data = dumps_summary(summary).encode("ascii")
-    for reason, count in sorted(result.skipped_journals.items()):
-        logger.info("replay.journals_skipped", reason=reason.value, count=count)
-    for boundary_reason, count in sorted(result.skipped_boundaries.items()):
-        logger.info("replay.boundaries_skipped", reason=boundary_reason.value, count=count)
     session.finish()
-    logger.info("replay.finished", count=result.replayed_journals, bytes=len(data))
+    logsink.get_logger().info(
+        "replay.finished", count=assessment.replay.replayed_journals, bytes=len(data)
+    )
     return CompletedJob(data=data, summary=summary, _session=session, _log=log, _log_file=log_file)
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedAnalysis:
+    """A finished analysis: the typed report, its JSON bytes and the session that may write."""
+
+    report: Report
+    data: bytes
+    _session: InputSession
+    _log: logsink.LogBuffer | None = None
+    _log_file: Path | None = None
+
+    def write(self, out: Path | None) -> None:
+        """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
+        self._session.write_output(self.data, out)
+        self.write_log()
+
+    def write_log(self) -> None:
+        """Create the --log-file, if one was asked for (exclusively, after the checks)."""
+        if self._log is not None and self._log_file is not None:
+            self._session.write_log(self._log.to_bytes(), self._log_file)
+
+
+def parse_retrieval_rate(rate: float) -> Fraction:
+    """The supplied rate as an exact decimal fraction in [0, 1] (R-CLI-4), else INPUT_INVALID."""
+    if not math.isfinite(rate) or not 0 <= rate <= 1:
+        raise InputInvalidError(RETRIEVAL_RATE_OUT_OF_RANGE)
+    return Fraction(repr(rate))
+
+
+RETRIEVAL_RATE_OUT_OF_RANGE: Any = "RETRIEVAL_RATE_OUT_OF_RANGE"
+
+
+def analyze_job(
+    journals: list[Path],
+    *,
+    sidecar: Path,
+    routes: Path,
+    qualification: Path | None = None,
+    agent_config: Path | None = None,
+    app_allowlist: Path | None = None,
+    retrieval_rate: float | None = None,
+    out: Path | None = None,
+    log_file: Path | None = None,
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+    between_snapshots: Callable[[], None] | None = None,
+) -> CompletedAnalysis:
+    """Select, replay, assess, simulate, model, gate; the schema-checked report."""
+    # The models and polars load only for analyze, so other commands start fast.
+    from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
+    from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
+    from clearing_analysis.simulation import simulate  # noqa: PLC0415
+
+    rate = parse_retrieval_rate(
+        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
+    )
+    session = InputSession.open(
+        journals,
+        sidecar=sidecar,
+        routes=routes,
+        qualification=qualification,
+        agent_config=agent_config,
+        app_allowlist=app_allowlist,
+        out=out,
+        log_file=log_file,
+        between_snapshots=between_snapshots,
+    )
+    log = logsink.configure(enabled=log_file is not None)
+    logger = logsink.get_logger()
+    assessment = _replay_and_assess(session, workers, progress)
+    simulation = simulate(assessment, session.routes)
+    report = build_report(
+        Stages(
+            assessment=assessment,
+            simulation=simulation,
+            routes=session.routes,
+            qualification=check_qualification(session.qualification),
+            retrieval_rate=rate,
+            journal_bytes=sum(session.journal_sizes),
+        )
+    )
+    data = encode_report(report)
+    session.finish()
+    for api, api_report in report.per_api.items():
+        logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
+    logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
+    return CompletedAnalysis(report, data, session, log, log_file)

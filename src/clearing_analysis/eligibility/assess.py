@@ -25,10 +25,10 @@ from clearing_analysis.eligibility.reasons import (
     class_of,
 )
 from clearing_analysis.inputs.configs import AgentConfig, Api, AppAllowlist, Routes
+from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.replay.merge import ReplayResult
 from clearing_analysis.replay.model import ReplayedBoundary, RequestUsage, ToolResult
 from clearing_analysis.replay.retention import RetentionStatus
-from clearing_analysis.replay.settings import eligibility_policy
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.replay.model import Protection, ReplayedBoundary, ToolResult
-from clearing_analysis.replay.settings import eligibility_policy
 
 
 def protection(result: ToolResult, boundary: ReplayedBoundary) -> Protection | None:

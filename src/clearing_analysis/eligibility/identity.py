@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from clearing_analysis.eligibility.reasons import ExclusionReason
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist
+from clearing_analysis.policy import tool_classes
 from clearing_analysis.replay.model import ToolResult
-from clearing_analysis.replay.settings import tool_classes
 
 
 class ToolClass(enum.StrEnum):

@@ -108,6 +108,12 @@ class InputSession:
         """Journal paths in replay order (R-CLI-2)."""
         return tuple(journal.path for journal in self.selection.journals)
 
+    @property
+    def journal_sizes(self) -> tuple[int, ...]:
+        """Byte size of each selected journal, as the first snapshot saw it (replay order)."""
+        stamps = self._before.files[: len(self.selection.journals)]
+        return tuple(0 if stamp is None else stamp.size for stamp in stamps)
+
     @classmethod
     def open(
         cls,

@@ -29,7 +29,7 @@ from clearing_analysis.journal.messages import (
     Usage,
     UserMessage,
 )
-from clearing_analysis.replay.settings import eligibility_policy
+from clearing_analysis.policy import eligibility_policy
 
 Message = UserMessage | AssistantMessage | ToolResultMessage
 

@@ -109,6 +109,7 @@ class _PendingResult:
     message: ToolResultMessage
     context_from: int
     context_until: int | None = None
+    compacted_by: int | None = None
     web_envelope_redacted: bool = False
 
 
@@ -272,6 +273,7 @@ class _JournalReplay:
                     message.api,
                     self.context.total,
                     tokens,
+                    len(self.checkpoints),
                 )
             )
             if turn.api is None:
@@ -351,6 +353,7 @@ class _JournalReplay:
         summary_tokens = heuristic.text_tokens(record.summary)
         for slot in self.context.compact(summary_tokens, record.first_kept_seq):
             self.results[slot].context_until = len(self.turns)
+            self.results[slot].compacted_by = len(self.checkpoints)
         self.checkpoints.append(
             CheckpointObservation(
                 record.trigger,
@@ -459,6 +462,7 @@ def _finish_result(
         web_envelope_redacted=pending.web_envelope_redacted,
         context_from=pending.context_from,
         context_until=pending.context_until,
+        compacted_by=pending.compacted_by,
         scan_loss=scan_loss,
     )
 

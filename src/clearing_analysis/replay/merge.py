@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import collections
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,6 +185,14 @@ def replay_outcomes(
         yield from pool.map(_replay_in_worker, paths, chunksize=max(1, len(paths) // (4 * workers)))
 
 
+def _reporting(
+    outcomes: Iterable[JournalOutcome], progress: Callable[[int], None]
+) -> Iterator[JournalOutcome]:
+    for done, outcome in enumerate(outcomes, start=1):
+        progress(done)
+        yield outcome
+
+
 def replay_journals(
     paths: Sequence[Path],
     routes: Routes,
@@ -192,8 +200,9 @@ def replay_journals(
     *,
     sidecar_path: Path | None = None,
     workers: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> ReplayResult:
-    """Replay `paths` (already in deterministic order) and merge them."""
-    return merge(
-        replay_outcomes(paths, routes, sidecar, sidecar_path=sidecar_path, workers=workers)
-    )
+    """Replay `paths` (already in deterministic order) and merge them; `progress` is called
+    with the number of journals done after each one."""
+    outcomes = replay_outcomes(paths, routes, sidecar, sidecar_path=sidecar_path, workers=workers)
+    return merge(outcomes if progress is None else _reporting(outcomes, progress))

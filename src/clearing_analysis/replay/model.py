@@ -122,6 +122,8 @@ class ToolResult:
     # where they arise).
     context_from: int
     context_until: int | None
+    # Ordinal of the journal's checkpoint that compacted it away (None: never).
+    compacted_by: int | None
     # A redacted JSON web envelope whose text the credential / private-evidence guard rejects
     # again (structuredScanLosses, R-SIM-9); only this flag leaves replay, never the text.
     scan_loss: bool
@@ -144,6 +146,9 @@ class RequestUsage:
     # the labeled uncached fallback when usage is missing or invalid (R-CM-1).
     context_tokens: int
     message_tokens: int
+    # Checkpoints of the journal before this request: a cleared result rides along in the
+    # request's prefix until the checkpoint that compacts it away (R-CM-7 removed.observed).
+    checkpoints_before: int
 
 
 @dataclass(frozen=True, slots=True)

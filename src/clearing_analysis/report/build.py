@@ -1,0 +1,348 @@
+"""Assemble the report from the pipeline's stages (replay, assessment, simulation, models, gate).
+
+Per-API figures are polars expressions over the simulation's tables; each API is filtered
+separately, so no denominator is pooled across APIs (R-G-3). Nothing here reads input text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib.metadata import PackageNotFoundError, version
+
+import polars as pl
+
+from clearing_analysis.eligibility import Assessment
+from clearing_analysis.eligibility.identity import ToolClass
+from clearing_analysis.eligibility.reasons import Limitation
+from clearing_analysis.gate import Evidence as GateEvidence
+from clearing_analysis.gate import GateInputs, evaluate, overall
+from clearing_analysis.inputs.configs import Api, Route, Routes
+from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
+from clearing_analysis.numbers import rounded, share
+from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_edges
+from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
+from clearing_analysis.report import model as rm
+from clearing_analysis.simulation import Growth, Simulation
+
+STATEMENTS = tuple(rm.Statement)
+
+
+def tool_version() -> str:
+    """The installed clearing-analysis version (a package version, never a path)."""
+    try:
+        return version("clearing-analysis")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "0.0.0"
+
+
+def histogram(values: Sequence[int | None], edges: Sequence[int]) -> rm.Histogram:
+    """Bucket counts: value v in the last bucket whose edge is <= v (see `rm.Histogram`)."""
+    counts = [0] * len(edges)
+    below = unknown = 0
+    for value in values:
+        if value is None:
+            unknown += 1
+            continue
+        if value < edges[0]:
+            below += 1
+            continue
+        low, high = 0, len(edges) - 1
+        while low < high:  # the last edge <= value
+            middle = (low + high + 1) // 2
+            if edges[middle] <= value:
+                low = middle
+            else:
+                high = middle - 1
+        counts[low] += 1
+    return rm.Histogram(tuple(edges), tuple(counts), below, unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """What the report is built from."""
+
+    assessment: Assessment
+    simulation: Simulation
+    routes: Routes
+    qualification: QualificationStatus
+    retrieval_rate: Fraction
+    journal_bytes: int
+
+
+def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
+    value = frame.select(expression).item()
+    return 0 if value is None else int(value)
+
+
+def _evidence(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
+    threshold = gate_policy().admitted_net_tokens_per_boundary
+    pressured = boundaries.filter(pl.col("pressured"))
+    cold = boundaries.filter(pl.col("cold_pressured"))
+    admitting = cold.filter(pl.col("admitted_net") >= threshold).height
+    gate = GateEvidence(
+        boundaries=boundaries.height,
+        pressured=pressured.height,
+        pressured_lineages=pressured.get_column("lineage").n_unique(),
+        cold_pressured=cold.height,
+        cold_pressured_lineages=cold.get_column("lineage").n_unique(),
+        admitting=admitting,
+    )
+    edges = histogram_edges()
+    evidence = rm.Evidence(
+        boundaries=gate.boundaries,
+        logical_conversations=boundaries.get_column("lineage").n_unique(),
+        pressured=gate.pressured,
+        pressured_logical_conversations=gate.pressured_lineages,
+        cold_pressured=gate.cold_pressured,
+        cold_pressured_logical_conversations=gate.cold_pressured_lineages,
+        admitting=admitting,
+        admitting_share=rounded(gate.admitting_share),
+        request_gaps_ms=histogram(boundaries.get_column("gap_ms").to_list(), edges.request_gap_ms),
+        estimates=histogram(boundaries.get_column("estimate").to_list(), edges.tokens),
+    )
+    return gate, evidence
+
+
+def _simulation(
+    boundaries: pl.DataFrame, cleared: pl.DataFrame, placeholder_tokens: int
+) -> rm.Simulation:
+    threshold = gate_policy().admitted_net_tokens_per_boundary
+    batches = boundaries.filter(pl.col("cleared_results") > 0)
+    return rm.Simulation(
+        clearing_points=_int(boundaries, pl.col("clearing_point").sum()),
+        batches=batches.height,
+        cleared_results=cleared.height,
+        admitted_net_tokens=_int(cleared, pl.col("net_tokens").sum()),
+        admitted_text_bytes=_int(cleared, pl.col("text_bytes").sum()),
+        retrieved_tokens=_int(cleared, pl.col("escaped_tokens").sum()),
+        budget_stops=_int(boundaries, pl.col("budget_stopped").sum()),
+        placeholder_tokens=placeholder_tokens,
+        admitted_per_batch=histogram(
+            batches.get_column("admitted_net").to_list(), histogram_edges().tokens
+        ),
+        upper_bound_net_tokens=_int(boundaries, pl.col("upper_bound_net").sum()),
+        upper_bound_admitting=boundaries.filter(
+            pl.col("cold_pressured") & (pl.col("upper_bound_net") >= threshold)
+        ).height,
+    )
+
+
+def _pressure(
+    route: Route, growth: Growth, cleared: pl.DataFrame, rate: Fraction
+) -> tuple[PressureModel, rm.Pressure]:
+    inputs = PressureInputs(
+        growth=growth.total,
+        trigger=route.trigger_tokens,
+        drain=route.drain_tokens,
+        admitted=_int(cleared, pl.col("net_tokens").sum()),
+        retrieved=_int(cleared, pl.col("escaped_tokens").sum()),
+        summary_input=route.summary_input_tokens,
+        summary_cleared=_int(cleared, pl.col("summary_tokens").sum()),
+    )
+    model = pressure_model(inputs, sensitivities(rate))
+    report = rm.Pressure(
+        defined=model.defined,
+        growth=growth.total,
+        boundary_span=growth.boundary_span,
+        compaction_removed=growth.compaction_removed,
+        trigger=inputs.trigger,
+        drain=inputs.drain,
+        admitted=inputs.admitted,
+        retrieved=inputs.retrieved,
+        off=None if model.off is None else rounded(model.off),
+        savings_per_cycle=(
+            None if model.savings_per_cycle is None else rounded(model.savings_per_cycle)
+        ),
+        summary_input_per_cycle=(
+            None
+            if model.summary_input_per_cycle is None
+            else rounded(model.summary_input_per_cycle)
+        ),
+        summary_fits=model.summary_fits,
+        gated_rate=rounded(rate),
+        sensitivities=tuple(
+            rm.PressureAtRate(
+                rate=rounded(at.sensitivity.rate),
+                labels=at.sensitivity.labels,
+                on=rounded(at.on),
+                reduction=rounded(at.reduction),
+            )
+            for at in model.at
+        ),
+    )
+    return model, report
+
+
+def _observed(growth: Growth) -> rm.Observed:
+    edges = histogram_edges().tokens
+    checkpoints = growth.checkpoints
+    triggers = Counter(checkpoint.trigger.upper() for checkpoint in checkpoints)
+    return rm.Observed(
+        checkpoints=len(checkpoints),
+        by_trigger=dict(sorted(triggers.items())),
+        tokens_before=histogram([c.tokens_before for c in checkpoints], edges),
+        drains=histogram([c.tokens_after for c in checkpoints], edges),
+        summary_tokens=histogram([c.summary_tokens for c in checkpoints], edges),
+    )
+
+
+def _categories(results: pl.DataFrame) -> tuple[rm.Category, ...]:
+    out = []
+    for tool_class in ToolClass:
+        rows = results.filter(pl.col("tool_class") == tool_class.value)
+        cleared = rows.filter(pl.col("cleared"))
+        out.append(
+            rm.Category(
+                tool_class=tool_class,
+                results=rows.height,
+                text_bytes=_int(rows, pl.col("text_bytes").sum()),
+                lower_bound_class=_int(rows, pl.col("lower_bound_class").sum()),
+                cleared=cleared.height,
+                cleared_text_bytes=_int(cleared, pl.col("text_bytes").sum()),
+            )
+        )
+    return tuple(out)
+
+
+def _web(results: pl.DataFrame, redacted: int, losses: int) -> rm.WebYield:
+    web = results.filter(pl.col("web"))
+    cleared = web.filter(pl.col("cleared"))
+    text_bytes = _int(web, pl.col("text_bytes").sum())
+    cleared_bytes = _int(cleared, pl.col("text_bytes").sum())
+    return rm.WebYield(
+        results=web.height,
+        text_bytes=text_bytes,
+        cleared=cleared.height,
+        cleared_text_bytes=cleared_bytes,
+        yield_share=share(cleared_bytes, text_bytes),
+        redacted_web_envelopes=redacted,
+        structured_scan_losses=losses,
+    )
+
+
+def _escaping(cleared: pl.DataFrame) -> rm.Escaping:
+    original = _int(cleared, pl.col("text_bytes").sum())
+    escaped = _int(cleared, pl.col("escaped_bytes").sum())
+    return rm.Escaping(original, escaped, share(escaped, original))
+
+
+def _qualification(status: ApiQualification) -> rm.Qualification:
+    return rm.Qualification(
+        status=(
+            rm.QualificationStatusCode.QUALIFIED
+            if status.qualified
+            else rm.QualificationStatusCode.PAYLOAD_UNQUALIFIED
+        ),
+        detail=status.detail,
+        cases=status.cases,
+        unintended_differences=status.unintended_differences,
+    )
+
+
+def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
+    sim = stages.simulation
+    route = stages.routes.by_api[api]
+    assessed = stages.assessment.per_api[api]
+    boundaries = sim.boundaries.filter(pl.col("api") == api.value)
+    cleared = sim.cleared.filter(pl.col("api") == api.value)
+    requests = sim.requests.filter(pl.col("api") == api.value)
+    results = sim.results.filter(pl.col("api") == api.value)
+    gate_evidence, evidence = _evidence(boundaries)
+    model, pressure = _pressure(route, sim.growth[api], cleared, stages.retrieval_rate)
+    qualification = stages.qualification.apis[api]
+    fallback = _int(requests, pl.col("fallback").sum())
+    gate = evaluate(
+        GateInputs(
+            api=api,
+            evidence=gate_evidence,
+            pressure=model,
+            supplied_rate=stages.retrieval_rate,
+            cost=None,
+            signals=assessed.signals,
+            qualification=qualification,
+            requests=requests.height,
+            fallback_requests=fallback,
+        )
+    )
+    occurrences = sim.occurrences[api]
+    retention = assessed.retention
+    return rm.ApiReport(
+        gate=gate,
+        evidence=evidence,
+        eligibility=rm.Eligibility(
+            exclusion_unit="result-boundary occurrence",
+            occurrences=occurrences.total,
+            by_class=dict(occurrences.by_class),
+            by_reason=dict(occurrences.by_reason),
+        ),
+        retention=rm.Retention(
+            candidates=assessed.candidates,
+            proven=retention.proven,
+            matched=retention.matched,
+            redacted=retention.redacted,
+            truncated=retention.truncated,
+            unmatched=retention.unmatched,
+            matched_share=share(retention.matched, retention.proven),
+            coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
+        ),
+        simulation=_simulation(boundaries, cleared, sim.placeholder_tokens),
+        pressure=pressure,
+        observed=_observed(sim.growth[api]),
+        categories=_categories(results),
+        web=_web(results, assessed.redacted_web_envelopes, assessed.structured_scan_losses),
+        escaping=_escaping(cleared),
+        requests=rm.Requests(
+            requests=requests.height,
+            fallback=fallback,
+            fallback_share=share(fallback, requests.height),
+        ),
+        qualification=_qualification(qualification),
+    )
+
+
+def _snapshot(stages: Stages) -> rm.Snapshot:
+    replay = stages.assessment.replay
+    return rm.Snapshot(
+        journals_replayed=replay.replayed_journals,
+        journal_bytes=stages.journal_bytes,
+        skipped_journals=dict(replay.skipped_journals),
+        invalid_journal_details=dict(replay.invalid_details),
+        skipped_boundaries=dict(replay.skipped_boundaries),
+        boundaries_without_route=dict(replay.boundaries_without_route),
+        turns_without_request=sum(m.journal.turns_without_request for m in replay.journals),
+    )
+
+
+def build_report(stages: Stages) -> rm.Report:
+    """The whole report, APIs in enum order."""
+    per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
+    sim = stages.simulation
+    totals = [a.web for a in per_api.values()]
+    verdict = overall(report.gate.verdict for report in per_api.values())
+    return rm.Report(
+        format=rm.REPORT_FORMAT,
+        version=rm.REPORT_VERSION,
+        tool_version=tool_version(),
+        pi_ai_version=stages.qualification.pi_ai_version,
+        statements=STATEMENTS,
+        limitations=tuple(Limitation),
+        retrieval_rate=rounded(stages.retrieval_rate),
+        verdict=verdict,
+        snapshot=_snapshot(stages),
+        per_api=per_api,
+        overall=rm.Overall(
+            verdict=verdict,
+            categories=_categories(sim.results),
+            web=_web(
+                sim.results,
+                sum(w.redacted_web_envelopes for w in totals),
+                sum(w.structured_scan_losses for w in totals),
+            ),
+        ),
+    )
+
+
+__all__ = ["Stages", "build_report", "histogram", "tool_version"]

@@ -1,0 +1,338 @@
+"""The human view of a report (R-CLI-6): the verdicts first, then each criterion against its
+threshold with how far it is from passing, then the evidence tables and histograms.
+
+It renders only what the report holds (the same typed objects as the JSON), with rich tables;
+colour only when writing to a terminal. Nothing here reads inputs.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
+from clearing_analysis.report import model as rm
+
+_VERDICT_STYLE = {
+    Verdict.BUILD: "bold green",
+    Verdict.DEFER: "bold yellow",
+    Verdict.STOP: "bold red",
+}
+_CRITERION_TEXT = {
+    CriterionId.PRESSURED_BOUNDARIES: "1 pressured boundaries (0.75T <= E < T)",
+    CriterionId.COLD_PRESSURED_BOUNDARIES: "2 cold pressured boundaries",
+    CriterionId.ADMITTING_SHARE: "3 share admitting >= 20k net tokens",
+    CriterionId.PRESSURE_REDUCTION: "4 modeled pressure reduction",
+    CriterionId.COST_INCREASE: "5 modeled cost increase (worst)",
+    CriterionId.PAYLOAD_DIFFERENCES: "6 unintended payload differences",
+}
+_STATEMENT_TEXT = {
+    rm.Statement.MODELED_NOT_OBSERVED: (
+        "All opportunity, pressure and cost figures are modeled, not observed savings."
+    ),
+    rm.Statement.NO_QUALITY_INFERENCE: "No quality improvement is inferred.",
+    rm.Statement.FROZEN_CONTINUATIONS: (
+        "The models replay frozen continuations: no alternate assistant behaviour."
+    ),
+    rm.Statement.UPPER_BOUNDS_INFORMATIONAL: (
+        "Per-boundary upper bounds (unproven identity included) are informational only."
+    ),
+}
+
+
+def _number(value: float | int | None, digits: int = 0) -> str:
+    if value is None:
+        return "-"
+    if digits == 0 and float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _is_fraction(criterion: Criterion) -> bool:
+    return criterion.id in {
+        CriterionId.ADMITTING_SHARE,
+        CriterionId.PRESSURE_REDUCTION,
+        CriterionId.COST_INCREASE,
+    }
+
+
+def _show(criterion: Criterion, value: float | None) -> str:
+    return _percent(value) if _is_fraction(criterion) else _number(value)
+
+
+def _outcome(criterion: Criterion) -> Text:
+    if criterion.passed is None:
+        return Text("not evaluated", style="yellow")
+    return Text("pass", style="green") if criterion.passed else Text("FAIL", style="red")
+
+
+def _distance(criterion: Criterion) -> str:
+    """How far a failed criterion is from passing, in its own unit."""
+    if criterion.passed is not False or criterion.measured is None:
+        return ""
+    gap = criterion.threshold - criterion.measured
+    if criterion.comparison is Comparison.AT_MOST:
+        gap = criterion.measured - criterion.threshold
+        return f"{_show(criterion, gap)} over"
+    parts = [] if gap <= 0 else [f"{_show(criterion, gap)} short"]
+    lineages, minimum = criterion.lineages, criterion.min_lineages
+    if lineages is not None and minimum is not None and lineages < minimum:
+        parts.append(f"{minimum - lineages} conversations short")
+    return ", ".join(parts)
+
+
+def _criteria_table(gate: ApiGate) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for header, justify in (
+        ("criterion", "left"),
+        ("measured", "right"),
+        ("threshold", "right"),
+        ("conversations", "right"),
+        ("result", "left"),
+        ("to pass", "left"),
+        ("note", "left"),
+    ):
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    for criterion in gate.criteria:
+        sign = ">=" if criterion.comparison is Comparison.AT_LEAST else "<="
+        conversations = (
+            "-"
+            if criterion.lineages is None
+            else f"{criterion.lineages} (>= {criterion.min_lineages})"
+        )
+        table.add_row(
+            _CRITERION_TEXT[criterion.id],
+            _show(criterion, criterion.measured),
+            f"{sign} {_show(criterion, criterion.threshold)}",
+            conversations,
+            _outcome(criterion),
+            _distance(criterion),
+            "" if criterion.detail is None else criterion.detail.value,
+        )
+    return table
+
+
+def _pairs(title: str, rows: Sequence[tuple[str, str]]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def _histogram(title: str, histogram: rm.Histogram, unit: str) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
+    table.add_column("from")
+    table.add_column("count", justify="right")
+    table.add_column("bar")
+    peak = max([*histogram.counts, histogram.below, histogram.unknown, 1])
+    rows: list[tuple[str, int]] = []
+    if histogram.below:
+        rows.append((f"< {histogram.edges[0]:,} {unit}", histogram.below))
+    rows.extend(
+        (f">= {edge:,} {unit}", count)
+        for edge, count in zip(histogram.edges, histogram.counts, strict=True)
+    )
+    if histogram.unknown:
+        rows.append(("unknown", histogram.unknown))
+    for label, count in rows:
+        table.add_row(label, f"{count:,}", "#" * round(30 * count / peak))
+    return table
+
+
+def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
+    gate = report.gate
+    evidence = report.evidence
+    sim = report.simulation
+    pressure = report.pressure
+    heading = Text(f"\n{api}: ", style="bold")
+    heading.append(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict])
+    parts: list[RenderableType] = [heading, _criteria_table(gate)]
+    parts.append(
+        _pairs(
+            "Evidence (counted boundaries; native E)",
+            [
+                ("boundaries", _number(evidence.boundaries)),
+                ("logical conversations", _number(evidence.logical_conversations)),
+                ("pressured", _number(evidence.pressured)),
+                ("cold pressured", _number(evidence.cold_pressured)),
+                ("cold pressured admitting >= 20k", _number(evidence.admitting)),
+                ("requests", _number(report.requests.requests)),
+                ("usage fallback requests", _number(report.requests.fallback)),
+                ("usage fallback share", _percent(report.requests.fallback_share)),
+            ],
+        )
+    )
+    parts.append(
+        _pairs(
+            "Simulation (lower bound, step by step)",
+            [
+                ("clearing points", _number(sim.clearing_points)),
+                ("batches", _number(sim.batches)),
+                ("cleared results", _number(sim.cleared_results)),
+                ("admitted net tokens S", _number(sim.admitted_net_tokens)),
+                ("admitted text bytes", _number(sim.admitted_text_bytes)),
+                ("retrieved tokens R (escaped)", _number(sim.retrieved_tokens)),
+                ("stopped by the 8 MiB budget", _number(sim.budget_stops)),
+                ("upper bound net tokens (informational)", _number(sim.upper_bound_net_tokens)),
+            ],
+        )
+    )
+    pressure_table = Table(
+        title="Pressure model (modeled compaction cycles)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    for header in ("retrieval rate", "labels", "on", "off", "reduction"):
+        pressure_table.add_column(header, justify="right")
+    for at in pressure.sensitivities:
+        pressure_table.add_row(
+            _percent(at.rate),
+            " ".join(label.value for label in at.labels),
+            _number(at.on, 4),
+            _number(pressure.off, 4),
+            _percent(at.reduction),
+        )
+    parts.append(
+        _pairs(
+            "Pressure inputs",
+            [
+                ("growth G", _number(pressure.growth)),
+                ("trigger T", _number(pressure.trigger)),
+                ("drain P", _number(pressure.drain)),
+                ("savings per cycle S/C", _number(pressure.savings_per_cycle, 1)),
+                ("summary input per cycle", _number(pressure.summary_input_per_cycle, 1)),
+                ("summary fits the trigger", "yes" if pressure.summary_fits else "no"),
+                ("gated at retrieval rate", _percent(pressure.gated_rate)),
+            ],
+        )
+    )
+    parts.append(pressure_table)
+    retention = report.retention
+    parts.append(
+        _pairs(
+            "Retention and qualification",
+            [
+                ("plain-text candidates", _number(retention.candidates)),
+                ("proven", _number(retention.proven)),
+                ("matched (incl. redacted, truncated)", _number(retention.matched)),
+                ("matched share", _percent(retention.matched_share)),
+                ("qualification", report.qualification.status.value),
+                (
+                    "qualification detail",
+                    "-" if report.qualification.detail is None else report.qualification.detail,
+                ),
+            ],
+        )
+    )
+    parts.append(_histogram("Request gaps", evidence.request_gaps_ms, "ms"))
+    observed = report.observed
+    parts.append(_histogram("Observed drains (tokens after compaction)", observed.drains, "tok"))
+    return parts
+
+
+def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for header in (
+        "tool class",
+        "results",
+        "text bytes",
+        "lower-bound class",
+        "cleared",
+        "cleared bytes",
+    ):
+        table.add_column(header, justify="right" if header != "tool class" else "left")
+    for category in categories:
+        table.add_row(
+            category.tool_class.value,
+            _number(category.results),
+            _number(category.text_bytes),
+            _number(category.lower_bound_class),
+            _number(category.cleared),
+            _number(category.cleared_text_bytes),
+        )
+    table.add_row(
+        "web (subset)",
+        _number(web.results),
+        _number(web.text_bytes),
+        "",
+        _number(web.cleared),
+        f"{_number(web.cleared_text_bytes)} ({_percent(web.yield_share)})",
+    )
+    return table
+
+
+def renderables(report: rm.Report) -> list[RenderableType]:
+    """The whole view, top to bottom."""
+    title = Text("clearing-analysis ")
+    title.append(report.tool_version)
+    title.append(f"   pi-ai {report.pi_ai_version or 'not installed'}")
+    title.append(f"   retrieval rate {_percent(report.retrieval_rate)}\n")
+    verdicts = Table(title="Verdict per API", title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("api", "verdict", "DEFER reasons", "STOP reasons"):
+        verdicts.add_column(header)
+    for api, api_report in report.per_api.items():
+        gate = api_report.gate
+        verdicts.add_row(
+            api.value,
+            Text(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict]),
+            " ".join(r.value for r in gate.defer_reasons) or "-",
+            " ".join(r.value for r in gate.stop_reasons) or "-",
+        )
+    overall = Text("Overall: ", style="bold")
+    overall.append(report.verdict.value, style=_VERDICT_STYLE[report.verdict])
+    parts: list[RenderableType] = [title, overall, verdicts]
+    for api, api_report in report.per_api.items():
+        parts.extend(_api_section(api.value, api_report))
+        parts.append(_categories("Categories", api_report.categories, api_report.web))
+    parts.append(
+        _categories("\nCategories, all APIs", report.overall.categories, report.overall.web)
+    )
+    snapshot = report.snapshot
+    parts.append(
+        _pairs(
+            "Snapshot",
+            [
+                ("journals replayed", _number(snapshot.journals_replayed)),
+                ("journal bytes", _number(snapshot.journal_bytes)),
+                *(
+                    (f"skipped journals {k.value}", _number(v))
+                    for k, v in snapshot.skipped_journals.items()
+                ),
+                *(
+                    (f"skipped boundaries {k.value}", _number(v))
+                    for k, v in snapshot.skipped_boundaries.items()
+                ),
+            ],
+        )
+    )
+    notes = [_STATEMENT_TEXT[s] for s in report.statements]
+    notes += [f"Limitation: {limitation.value}" for limitation in report.limitations]
+    parts.append(Text("\n".join(notes)))
+    return parts
+
+
+def render_text(report: rm.Report, *, width: int = 110) -> str:
+    """The view as plain text (no colour), for files, tests and the demo's captured output."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
+    console.print(Group(*renderables(report)))
+    return buffer.getvalue()
+
+
+def print_report(report: rm.Report, console: Console) -> None:
+    """Print the view to a console (colour when it is a terminal)."""
+    console.print(Group(*renderables(report)))
+
+
+__all__ = ["print_report", "render_text", "renderables"]

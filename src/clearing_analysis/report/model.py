@@ -1,0 +1,281 @@
+"""The analysis report: typed structs that the gate, the JSON and the human view all read.
+
+Every field exists here once. The JSON Schema in policy/schemas/report.schema.json is generated
+from these structs (`report.schema`), has no free-form string (every string is an enum, a
+pattern-constrained code or version, or a constant), and every report is validated against it
+before it is written (R-OUT-2). Only fixed codes, API enums, counts, byte totals, histograms
+and modeled numbers appear (R-OUT-1); numbers are rounded once (`numbers.rounded`).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Final, Literal
+
+import msgspec
+
+from clearing_analysis.eligibility.identity import ToolClass
+from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionReason, Limitation
+from clearing_analysis.gate import ApiGate, Verdict
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.numbers import Rounded
+from clearing_analysis.qualify.verify import QualificationDetail
+from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+
+REPORT_FORMAT: Final = "clearing-analysis-report"
+REPORT_VERSION: Final = 1
+
+Count = Annotated[int, msgspec.Meta(ge=0)]
+SignedTokens = int
+FixedCode = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$", max_length=64)]
+Version = Annotated[
+    str, msgspec.Meta(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$", max_length=64)
+]
+
+
+class Statement(enum.StrEnum):
+    """Fixed statements every report makes (R-OUT-5, seed)."""
+
+    MODELED_NOT_OBSERVED = "MODELED_NOT_OBSERVED"  # opportunity, pressure, cost: modeled
+    NO_QUALITY_INFERENCE = "NO_QUALITY_INFERENCE"  # no quality improvement is inferred
+    FROZEN_CONTINUATIONS = "FROZEN_CONTINUATIONS"  # no alternate assistant behaviour
+    UPPER_BOUNDS_INFORMATIONAL = "UPPER_BOUNDS_INFORMATIONAL"  # per-boundary upper bounds
+
+
+class QualificationStatusCode(enum.StrEnum):
+    """Whether the API's payload builders were qualified by a valid, current record."""
+
+    QUALIFIED = "QUALIFIED"
+    PAYLOAD_UNQUALIFIED = "PAYLOAD_UNQUALIFIED"
+
+
+class _Part(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=True):
+    """Immutable, camelCase on the wire, strict when read back (`show`)."""
+
+
+class Histogram(_Part, frozen=True):
+    """Counts per bucket: `edges[i]` is the smallest value of bucket i, the last is open.
+    `below` counts values under the first edge; `unknown` values that were not known."""
+
+    edges: tuple[int, ...]
+    counts: tuple[Count, ...]
+    below: Count
+    unknown: Count
+
+
+class Snapshot(_Part, frozen=True):
+    """What was replayed and what was skipped, with fixed reason counts (R-RP-2, R-RP-3)."""
+
+    journals_replayed: Count
+    journal_bytes: Count
+    skipped_journals: dict[JournalSkipReason, Count]
+    invalid_journal_details: dict[FixedCode, Count]
+    skipped_boundaries: dict[BoundarySkipReason, Count]
+    boundaries_without_route: dict[Api, Count]
+    turns_without_request: Count
+
+
+class Evidence(_Part, frozen=True):
+    """Counted boundaries and their pressure and cold evidence (criteria 1-3)."""
+
+    boundaries: Count
+    logical_conversations: Count
+    pressured: Count
+    pressured_logical_conversations: Count
+    cold_pressured: Count
+    cold_pressured_logical_conversations: Count
+    admitting: Count
+    admitting_share: Rounded
+    request_gaps_ms: Histogram
+    estimates: Histogram
+
+
+class Eligibility(_Part, frozen=True):
+    """Result-boundary occurrences by class and reason (R-EL-8)."""
+
+    exclusion_unit: Literal["result-boundary occurrence"]
+    occurrences: Count
+    by_class: dict[EligibilityClass, Count]
+    by_reason: dict[ExclusionReason, Count]
+
+
+class Retention(_Part, frozen=True):
+    """Unique proven results and their retention (R-RT-1..3)."""
+
+    candidates: Count
+    proven: Count
+    matched: Count
+    redacted: Count
+    truncated: Count
+    unmatched: Count
+    matched_share: Rounded | None
+    coverage_floor: Rounded
+
+
+class Simulation(_Part, frozen=True):
+    """The step-by-step simulation's totals (R-SIM-4..10); upper bounds are informational."""
+
+    clearing_points: Count
+    batches: Count
+    cleared_results: Count
+    admitted_net_tokens: Count
+    admitted_text_bytes: Count
+    retrieved_tokens: Count
+    budget_stops: Count
+    placeholder_tokens: Count
+    admitted_per_batch: Histogram
+    upper_bound_net_tokens: Count
+    upper_bound_admitting: Count
+
+
+class PressureAtRate(_Part, frozen=True):
+    """On-arm pressure and reduction at one retrieval rate."""
+
+    rate: Rounded
+    labels: tuple[RateLabel, ...]
+    on: Rounded
+    reduction: Rounded
+
+
+class Pressure(_Part, frozen=True):
+    """The pressure model (R-PM); numbers are modeled compaction cycles and tokens."""
+
+    defined: bool
+    growth: SignedTokens
+    boundary_span: SignedTokens
+    compaction_removed: SignedTokens
+    trigger: Count
+    drain: Count
+    admitted: Count
+    retrieved: Count
+    off: Rounded | None
+    savings_per_cycle: Rounded | None
+    summary_input_per_cycle: Rounded | None
+    summary_fits: bool
+    gated_rate: Rounded
+    sensitivities: tuple[PressureAtRate, ...]
+
+
+class Observed(_Part, frozen=True):
+    """Observed compactions, reported beside the model, never mixed into it (R-PM-3)."""
+
+    checkpoints: Count
+    by_trigger: dict[FixedCode, Count]
+    tokens_before: Histogram
+    drains: Histogram
+    summary_tokens: Histogram
+
+
+class Category(_Part, frozen=True):
+    """Unique results of one tool class and what the simulation cleared of them."""
+
+    tool_class: ToolClass
+    results: Count
+    text_bytes: Count
+    lower_bound_class: Count
+    cleared: Count
+    cleared_text_bytes: Count
+
+
+class WebYield(_Part, frozen=True):
+    """Web results (web built-ins and web_ app tools) and their cleared share (R-SIM-7)."""
+
+    results: Count
+    text_bytes: Count
+    cleared: Count
+    cleared_text_bytes: Count
+    yield_share: Rounded | None
+    redacted_web_envelopes: Count
+    structured_scan_losses: Count
+
+
+class Escaping(_Part, frozen=True):
+    """Retrieval's extra JSON layer over the cleared results (escapedBytes, R-SIM-7)."""
+
+    original_bytes: Count
+    escaped_bytes: Count
+    escaped_to_original_ratio: Rounded | None
+
+
+class Requests(_Part, frozen=True):
+    """Every assistant message is a request (R-CM-1); fallback = labeled uncached heuristic."""
+
+    requests: Count
+    fallback: Count
+    fallback_share: Rounded | None
+
+
+class Qualification(_Part, frozen=True):
+    """Offline payload qualification of this API (R-Q-3): version only, never a digest."""
+
+    status: QualificationStatusCode
+    detail: QualificationDetail | None
+    cases: Count | None
+    unintended_differences: Count | None
+
+
+class ApiReport(_Part, frozen=True):
+    """Everything about one API cohort; denominators are never pooled across APIs."""
+
+    gate: ApiGate
+    evidence: Evidence
+    eligibility: Eligibility
+    retention: Retention
+    simulation: Simulation
+    pressure: Pressure
+    observed: Observed
+    categories: tuple[Category, ...]
+    web: WebYield
+    escaping: Escaping
+    requests: Requests
+    qualification: Qualification
+
+
+class Overall(_Part, frozen=True):
+    """Totals over the supplied APIs (categories and web yield are also reported overall)."""
+
+    verdict: Verdict
+    categories: tuple[Category, ...]
+    web: WebYield
+
+
+class Report(_Part, frozen=True):
+    """The whole report."""
+
+    format: Literal["clearing-analysis-report"]
+    version: Literal[1]
+    tool_version: Version
+    pi_ai_version: Version | None
+    statements: tuple[Statement, ...]
+    limitations: tuple[Limitation, ...]
+    retrieval_rate: Rounded
+    verdict: Verdict
+    snapshot: Snapshot
+    per_api: dict[Api, ApiReport]
+    overall: Overall
+
+
+__all__ = [
+    "REPORT_FORMAT",
+    "REPORT_VERSION",
+    "ApiReport",
+    "Category",
+    "Eligibility",
+    "Escaping",
+    "Evidence",
+    "Histogram",
+    "Observed",
+    "Overall",
+    "Pressure",
+    "PressureAtRate",
+    "Qualification",
+    "QualificationStatusCode",
+    "Report",
+    "Requests",
+    "Retention",
+    "Simulation",
+    "Snapshot",
+    "Statement",
+    "WebYield",
+]
