@@ -134,6 +134,8 @@ class ConversationSimulator:
         self._tallies = tallies
         self._placeholder_tokens = placeholder_tokens
         self._policy = simulation_policy()
+        # Ordinal of each cleared result by finalized id, first-come: the tables' result key.
+        self.result_keys: dict[str, int] = {}
 
     def run(self, boundaries: Sequence[Boundary], conversation: int, lineage: int) -> set[str]:
         """Visit the conversation's counted boundaries in time order; return the finalized ids
@@ -208,7 +210,10 @@ class ConversationSimulator:
                 admitted += net
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
-                self._columns.cleared_result(self._cleared_row(boundary.api, row, result, net))
+                key = self.result_keys.setdefault(result.finalized_id, len(self.result_keys))
+                self._columns.cleared_result(
+                    self._cleared_row(boundary, row, (key, result), net, conversation)
+                )
             if cleared_here:
                 state.last_batch_runs = runs
         self._columns.boundary(
@@ -216,6 +221,9 @@ class ConversationSimulator:
                 "api": boundary.api.value,
                 "conversation": conversation,
                 "lineage": lineage,
+                "turn": replayed.turn_index,
+                "tool_starts_before": replayed.tool_starts_before,
+                "prompt_runs_before": runs,
                 "estimate": replayed.estimate,
                 "effective": effective,
                 "gap_ms": replayed.gap_ms,
@@ -228,6 +236,7 @@ class ConversationSimulator:
                 "admitted_net": admitted,
                 "admitted_bytes": admitted_bytes,
                 "budget_stopped": budget_stopped,
+                "budget_left": state.budget_left,
                 "upper_bound_net": upper_bound,
             }
         )
@@ -239,12 +248,22 @@ class ConversationSimulator:
             state.budget_left += state.pins.pop(key)
 
     def _cleared_row(
-        self, api: Api, boundary_row: int, result: ToolResult, net: int
+        self,
+        boundary: Boundary,
+        boundary_row: int,
+        keyed: tuple[int, ToolResult],
+        net: int,
+        conversation: int,
     ) -> dict[str, object]:
         cap = self._policy.summary_tokens_per_cleared_result_cap
+        key, result = keyed
         return {
-            "api": api.value,
+            "api": boundary.api.value,
             "boundary": boundary_row,
+            "conversation": conversation,
+            "result": key,
+            "result_turn": result.turn_index,
+            "result_start": result.start_index,
             "tokens": result.tokens,
             "net_tokens": net,
             "summary_tokens": min(cap, result.tokens),

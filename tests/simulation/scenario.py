@@ -1,0 +1,124 @@
+"""Hand-built conversations with exact boundary estimates, gaps and result sizes.
+
+Each prompt turn is one run: a request with `read` calls, their results (plain text of the
+given sizes, retained byte for byte in the sidecar), and a final answer whose usage fixes the
+next boundary's estimate: E = that usage + the next input's heuristic (1 token for "hi"). The
+gap of a turn runs from the previous final answer to the turn's first request, so it is set
+exactly. With the seed's route (T = 200,000, lifetime 300,000 + margin 30,000 ms), E in
+[150,000, 200,000) is pressured and a gap above 330,000 ms is cold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clearing_analysis.eligibility import Assessment, assess
+from clearing_analysis.inputs.configs import Routes, parse_agent_config, parse_routes
+from clearing_analysis.inputs.sidecar import open_sidecar
+from clearing_analysis.replay import replay_journals
+from clearing_analysis.simulation import Simulation, simulate
+from tests._seed_route import SEED_ROUTE
+from tests.replay.builder import JournalBuilder, SidecarBuilder, usage
+
+COLD = 400_000
+WARM = 10_000
+PLACEHOLDER_TOKENS = 28  # policy/placeholder.txt: 112 characters
+PERIOD = {"builtins": ["read"], "mcpTools": "none"}
+
+
+def routes(trigger: int = SEED_ROUTE["triggerTokens"]) -> Routes:
+    """The seed's anthropic-messages route alone, optionally with another trigger T."""
+    return parse_routes([{**SEED_ROUTE, "triggerTokens": trigger}])
+
+
+@dataclass
+class Conversation:
+    """One journal of one conversation; `turn` appends a whole prompt turn."""
+
+    physical: str = "p1"
+    logical: str = "l1"
+    journal_id: str | None = None
+    builder: JournalBuilder = field(init=False)
+    retained: list[tuple[tuple[str, str, str, str], str]] = field(default_factory=list)
+    last_final: int | None = None
+
+    def __post_init__(self) -> None:
+        self.builder = JournalBuilder(
+            journal_id=self.journal_id or f"j-{self.physical}",
+            physical=self.physical,
+            logical=self.logical,
+        )
+
+    def turn(
+        self,
+        turn_id: str,
+        *,
+        e_next: int,
+        reads: Sequence[int] = (),
+        gap: int = WARM,
+        retain: bool = True,
+    ) -> None:
+        """A prompt turn whose request comes `gap` ms after the previous answer, with a read
+        result of each size in `reads` (characters), ending so that the next boundary's E is
+        `e_next`."""
+        b = self.builder
+        start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
+        b.turn(turn_id, at=start - 2_000)
+        run = f"{turn_id}-r"
+        b.run(run, turn_id)
+        calls = [(f"{turn_id}-c{i}", "read", {"i": i}) for i in range(len(reads))]
+        b.assistant(run, "", calls=calls, at=start, use=usage(total=1_000, input_=1_000))
+        for (call_id, name, args), chars in zip(calls, reads, strict=True):
+            text = f"{call_id}:" + "x" * (chars - len(call_id) - 1)
+            b.call_start(run, call_id, name, args)
+            b.call_end(run, call_id)
+            b.result(run, call_id, name, text=text)
+            if retain:
+                self.retained.append(((self.physical, turn_id, run, call_id), text))
+        final = b.clock + 1_000
+        b.assistant(run, "done", use=usage(total=e_next - 1, input_=e_next - 1), at=final)
+        b.run_end(run)
+        self.last_final = final
+
+    def checkpoint(self, keep_from_turn: str | None = None) -> None:
+        """Compact everything before the turn_start of `keep_from_turn` (None: keep nothing)."""
+        kept = None
+        if keep_from_turn is not None:
+            kept = next(
+                r["seq"]
+                for r in self.builder.records
+                if r["kind"] == "turn_start" and r["hostTurnId"] == keep_from_turn
+            )
+        self.builder.checkpoint("summary", first_kept=kept, before=190_000, after=30_000)
+
+    def quiet(self, *names: str, e_next: int = 100_000) -> None:
+        """Turns without tool calls."""
+        for name in names:
+            self.turn(name, e_next=e_next)
+
+
+def run(
+    tmp_path: Path,
+    conversations: Sequence[Conversation],
+    agent_config: object = PERIOD,
+    trigger: int = SEED_ROUTE["triggerTokens"],
+) -> tuple[Assessment, Simulation]:
+    """Replay, assess and simulate the conversations (capture enabled from the epoch)."""
+    journals = tmp_path / "journals"
+    journals.mkdir(parents=True)
+    sidecar = SidecarBuilder(
+        tmp_path / "history.sqlite",
+        capture_enabled=tuple(sorted({c.physical for c in conversations})),
+    )
+    paths = []
+    for index, conversation in enumerate(conversations):
+        conversation.builder.close()
+        paths.append(conversation.builder.write(journals, f"{index:03d}.jsonl"))
+        for identity, text in conversation.retained:
+            sidecar.retain(identity, text)
+    with open_sidecar(sidecar.finish()) as view:
+        result = replay_journals(paths, routes(trigger), view)
+    assessment = assess(result, routes(trigger), parse_agent_config(agent_config))
+    return assessment, simulate(assessment, routes(trigger))
