@@ -14,24 +14,8 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.qualify.harness import HARNESS_SOURCES, harness_dir
-from clearing_analysis.qualify.record import QualificationRecord
-from clearing_analysis.qualify.runner import qualify
 
 PI_AI = "@mariozechner/pi-ai"
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Register the `node` marker (runs the real Node harness; still part of make test)."""
-    config.addinivalue_line("markers", "node: runs the real pi-ai builders through Node")
-
-
-@pytest.fixture(scope="session")
-def real_record() -> QualificationRecord:
-    """One faithful qualification run of the installed builders (shared by the session)."""
-    assert (harness_dir() / "node_modules" / PI_AI / "package.json").is_file(), (
-        "run `make setup` first: qualify/node_modules is missing"
-    )
-    return qualify()
 
 
 @pytest.fixture

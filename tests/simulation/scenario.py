@@ -20,7 +20,7 @@ from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation import Simulation, simulate
 from tests._seed_route import SEED_ROUTE
-from tests.replay.builder import JournalBuilder, SidecarBuilder, usage
+from tests.replay.builder import ANTHROPIC, JournalBuilder, SidecarBuilder, usage
 
 COLD = 400_000
 WARM = 10_000
@@ -59,17 +59,32 @@ class Conversation:
         reads: Sequence[int] = (),
         gap: int = WARM,
         retain: bool = True,
+        api: str = ANTHROPIC,
+        failed: int = 0,
     ) -> None:
         """A prompt turn whose request comes `gap` ms after the previous answer, with a read
         result of each size in `reads` (characters), ending so that the next boundary's E is
-        `e_next`."""
+        `e_next`. `failed` adds that many failed requests (stopReason error, no usage) to the
+        turn, each in its own failed run before the successful one."""
         b = self.builder
         start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
         b.turn(turn_id, at=start - 2_000)
+        for attempt in range(failed):
+            failed_run = f"{turn_id}-failed{attempt}"
+            b.run(failed_run, turn_id, reason="prompt" if attempt == 0 else "retry")
+            b.assistant(failed_run, "", api=api, stop="error", at=start + attempt * 10)
+            b.run_end(failed_run, "failed")
         run = f"{turn_id}-r"
-        b.run(run, turn_id)
+        b.run(run, turn_id, reason="retry" if failed else "prompt")
         calls = [(f"{turn_id}-c{i}", "read", {"i": i}) for i in range(len(reads))]
-        b.assistant(run, "", calls=calls, at=start, use=usage(total=1_000, input_=1_000))
+        b.assistant(
+            run,
+            "",
+            api=api,
+            calls=calls,
+            at=b.clock + 1_000 if failed else start,
+            use=usage(total=1_000, input_=1_000),
+        )
         for (call_id, name, args), chars in zip(calls, reads, strict=True):
             text = f"{call_id}:" + "x" * (chars - len(call_id) - 1)
             b.call_start(run, call_id, name, args)
@@ -78,7 +93,7 @@ class Conversation:
             if retain:
                 self.retained.append(((self.physical, turn_id, run, call_id), text))
         final = b.clock + 1_000
-        b.assistant(run, "done", use=usage(total=e_next - 1, input_=e_next - 1), at=final)
+        b.assistant(run, "done", api=api, use=usage(total=e_next - 1, input_=e_next - 1), at=final)
         b.run_end(run)
         self.last_final = final
 
