@@ -8,6 +8,8 @@ are at least five completed prompt runs apart; effective occupancy never exceeds
 
 from __future__ import annotations
 
+import itertools
+
 import polars as pl
 import pytest
 
@@ -106,7 +108,7 @@ def test_batches_are_five_prompt_runs_apart(simulated: tuple[Simulation, dict[st
     batches = sim.boundaries.filter(pl.col("cleared_results") > 0)
     for (_,), group in batches.group_by(["conversation"], maintain_order=True):
         runs = group.get_column("prompt_runs_before").to_list()
-        assert all(b - a >= separation for a, b in zip(runs, runs[1:], strict=False))
+        assert all(b - a >= separation for a, b in itertools.pairwise(runs))
 
 
 def test_effective_occupancy_never_exceeds_the_estimate(
