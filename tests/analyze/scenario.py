@@ -47,6 +47,7 @@ class Scenario:
     route: dict[str, Any] = field(default_factory=dict)
     failed_requests: int = 0  # extra error requests with no usage, per conversation
     final_estimate: int = 100_000  # E at t8 (the last boundary)
+    busy: int = 9  # extra requests in t5, each carrying what t4 cleared
 
 
 def write_conversation(scenario: Scenario, index: int) -> Conversation:
@@ -58,7 +59,8 @@ def write_conversation(scenario: Scenario, index: int) -> Conversation:
     c.turn("t3", e_next=160_000, api=scenario.api)
     steps = (("t4", 170_000), ("t5", 170_000), ("t6", 170_000), ("t7", scenario.final_estimate))
     for name, e_next in steps:
-        c.turn(name, gap=scenario.cold_gap, e_next=e_next, api=scenario.api)
+        busy = scenario.busy if name == "t5" else 0
+        c.turn(name, gap=scenario.cold_gap, e_next=e_next, api=scenario.api, busy=busy)
     c.turn("t8", e_next=100_000, api=scenario.api, failed=scenario.failed_requests)
     if scenario.retain_share > 1:
         c.retained = c.retained[:: scenario.retain_share]

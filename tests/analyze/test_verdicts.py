@@ -1,8 +1,7 @@
 """Hand-written corpora through `analyze_job`: exact criteria, every DEFER and STOP reason.
 
 The base corpus (tests/analyze/scenario.py) passes criteria 1-4 and 6 with the numbers below;
-each variant changes one knob. Until the cost model is evaluated every API also DEFERs with
-COST_MODEL_PENDING, so a STOP criterion shows as a STOP reason beside it.
+each variant changes one knob.
 """
 
 from __future__ import annotations
@@ -66,8 +65,8 @@ def _analyze(tmp_path: Path, scenario: Scenario, qualification: Path | None) -> 
 @pytest.mark.node
 def test_base_corpus_criteria_are_exact(tmp_path: Path, real_record: QualificationRecord) -> None:
     """12 pressured and 12 cold pressured boundaries across 3 conversations, 3 of them
-    admitting (25%), reduction 15.83% at 5%, zero payload differences: criteria 1-4 and 6
-    pass; the cost model is not evaluated yet."""
+    admitting (25%), reduction 15.83% at 5%, worst cost increase 4.84% (at 20%), zero payload
+    differences: every criterion passes and the API builds."""
     report = _analyze(tmp_path, Scenario(), _record(tmp_path, real_record))
     by_id = {c.id: c for c in report.gate.criteria}
     assert (
@@ -81,9 +80,10 @@ def test_base_corpus_criteria_are_exact(tmp_path: Path, real_record: Qualificati
     assert by_id[CriterionId.ADMITTING_SHARE].measured == 0.25
     assert by_id[CriterionId.PRESSURE_REDUCTION].measured == rounded(EXPECTED_REDUCTION)
     assert by_id[CriterionId.PAYLOAD_DIFFERENCES].measured == 0.0
-    assert [c.passed for c in report.gate.criteria] == [True, True, True, True, None, True]
-    assert report.gate.defer_reasons == (DeferReason.COST_MODEL_PENDING,)
-    assert report.gate.stop_reasons == ()
+    assert by_id[CriterionId.COST_INCREASE].measured == 0.048390236
+    assert [c.passed for c in report.gate.criteria] == [True] * 6
+    assert report.gate.verdict.value == "BUILD"
+    assert (report.gate.defer_reasons, report.gate.stop_reasons) == ((), ())
     assert (report.pressure.growth, report.pressure.admitted, report.pressure.retrieved) == (
         G,
         S,
@@ -100,7 +100,7 @@ def test_base_corpus_criteria_are_exact(tmp_path: Path, real_record: Qualificati
         (Scenario(agent_config=None), {DeferReason.IDENTITY_UNPROVEN}),
         (Scenario(retain=False), {DeferReason.RETENTION_UNMATCHED}),
         (Scenario(retain_share=3), {DeferReason.RETENTION_COVERAGE_LOW}),
-        (Scenario(failed_requests=1), {DeferReason.USAGE_FALLBACK_EXCESSIVE}),
+        (Scenario(failed_requests=2), {DeferReason.USAGE_FALLBACK_EXCESSIVE}),  # 6 of 87
         (Scenario(api="openai-codex-responses"), {DeferReason.CODEX_WIRE_UNPROVEN}),
     ],
     ids=[
@@ -109,7 +109,7 @@ def test_base_corpus_criteria_are_exact(tmp_path: Path, real_record: Qualificati
         "no agent config",
         "nothing retained",
         "a third retained",
-        "one failed request per conversation",
+        "two failed requests per conversation",
         "codex",
     ],
 )
@@ -120,10 +120,10 @@ def test_each_defer_reason_from_a_corpus(
     scenario: Scenario,
     defer: set[DeferReason],
 ) -> None:
-    """Each variant DEFERs with its reason (besides COST_MODEL_PENDING)."""
+    """Each variant DEFERs with exactly its reasons."""
     report = _analyze(tmp_path, scenario, _record(tmp_path, real_record))
     assert report.gate.verdict.value == "DEFER"
-    assert set(report.gate.defer_reasons) == defer | {DeferReason.COST_MODEL_PENDING}
+    assert set(report.gate.defer_reasons) == defer
 
 
 def test_missing_qualification_is_payload_unqualified(tmp_path: Path) -> None:
@@ -141,12 +141,14 @@ def test_missing_qualification_is_payload_unqualified(tmp_path: Path) -> None:
         (Scenario(final_estimate=190_000), 0, StopReason.PRESSURE_REDUCTION_LOW),
         (Scenario(route={"drainTokens": 200_000}), 0, StopReason.PRESSURE_MODEL_UNDEFINED),
         (Scenario(), 2, StopReason.UNINTENDED_PAYLOAD_DIFFERENCES),
+        (Scenario(busy=0), 0, StopReason.COST_INCREASE_HIGH),
     ],
     ids=[
         "admitting just under 20,000",
         "too much growth",
         "drain equals trigger",
         "payload differences",
+        "too few requests carry the savings",
     ],
 )
 @pytest.mark.node
@@ -157,7 +159,8 @@ def test_each_stop_criterion_from_a_corpus(
     differences: int,
     stop: StopReason,
 ) -> None:
-    """Each variant fails exactly one of criteria 3, 4 and 6, listed as its STOP reason."""
+    """Each variant fails exactly one of criteria 3-6 and STOPs with that reason."""
     report = _analyze(tmp_path, scenario, _record(tmp_path, real_record, differences))
     assert report.gate.stop_reasons == (stop,)
-    assert report.gate.defer_reasons == (DeferReason.COST_MODEL_PENDING,)
+    assert report.gate.defer_reasons == ()
+    assert report.gate.verdict.value == "STOP"

@@ -93,7 +93,6 @@ def _evidence(**changes: int) -> GateInputs:
         ),
         (_with(fallback_requests=6), DeferReason.USAGE_FALLBACK_EXCESSIVE),
         (_with(api=Api.OPENAI_CODEX_RESPONSES), DeferReason.CODEX_WIRE_UNPROVEN),
-        (_with(cost=None), DeferReason.COST_MODEL_PENDING),
     ],
     ids=[
         "9 pressured",
@@ -107,7 +106,6 @@ def _evidence(**changes: int) -> GateInputs:
         "qualification stale",
         "fallback just above 5%",
         "codex",
-        "cost not evaluated",
     ],
 )
 def test_each_defer_reason_defers(inputs: GateInputs, reason: DeferReason) -> None:
@@ -186,16 +184,18 @@ def test_defer_takes_precedence_and_all_reasons_are_listed() -> None:
 
 
 def test_not_evaluated_criteria_are_reported_as_such() -> None:
-    """An unqualified API's payload criterion and a pending cost are None, with their detail."""
+    """An unqualified API's payload criterion and an undefined cost model are None, with
+    their detail; the undefined cost model adds no DEFER reason of its own."""
     gate = evaluate(
         _with(
-            cost=None,
+            cost=CostOutcome(None, unbounded=False, defined=False),
             qualification=ApiQualification(False, QualificationDetail.MISSING, None, None),
         )
     )
     by_id = {c.id: c for c in gate.criteria}
+    assert gate.defer_reasons == (DeferReason.PAYLOAD_UNQUALIFIED,)
     assert by_id[CriterionId.COST_INCREASE].passed is None
-    assert by_id[CriterionId.COST_INCREASE].detail is CriterionDetail.COST_MODEL_PENDING
+    assert by_id[CriterionId.COST_INCREASE].detail is CriterionDetail.COST_MODEL_UNDEFINED
     assert by_id[CriterionId.PAYLOAD_DIFFERENCES].passed is None
     assert by_id[CriterionId.PAYLOAD_DIFFERENCES].detail is CriterionDetail.PAYLOAD_UNQUALIFIED
 

@@ -61,11 +61,15 @@ class Conversation:
         retain: bool = True,
         api: str = ANTHROPIC,
         failed: int = 0,
+        busy: int = 0,
+        busy_prefix: int = 150_000,
     ) -> None:
         """A prompt turn whose request comes `gap` ms after the previous answer, with a read
         result of each size in `reads` (characters), ending so that the next boundary's E is
         `e_next`. `failed` adds that many failed requests (stopReason error, no usage) to the
-        turn, each in its own failed run before the successful one."""
+        turn, each in its own failed run before the successful one; `busy` adds that many
+        requests (each with an uncached prefix of `busy_prefix` tokens) before the final
+        answer, so more requests carry what was cleared."""
         b = self.builder
         start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
         b.turn(turn_id, at=start - 2_000)
@@ -92,6 +96,14 @@ class Conversation:
             b.result(run, call_id, name, text=text)
             if retain:
                 self.retained.append(((self.physical, turn_id, run, call_id), text))
+        for step in range(busy):
+            b.assistant(
+                run,
+                f"step {step}",
+                api=api,
+                stop="stop",
+                use=usage(total=busy_prefix, input_=busy_prefix),
+            )
         final = b.clock + 1_000
         b.assistant(run, "done", api=api, use=usage(total=e_next - 1, input_=e_next - 1), at=final)
         b.run_end(run)

@@ -50,7 +50,7 @@ class CriterionDetail(enum.StrEnum):
 
     PRESSURE_MODEL_UNDEFINED = "PRESSURE_MODEL_UNDEFINED"  # G = 0 or T <= P: fails
     SUMMARY_DOES_NOT_FIT = "SUMMARY_DOES_NOT_FIT"  # no reduction credited (measured <= 0)
-    COST_MODEL_PENDING = "COST_MODEL_PENDING"  # not evaluated yet: the API cannot BUILD
+    COST_MODEL_UNDEFINED = "COST_MODEL_UNDEFINED"  # undefined pressure model: not evaluated
     COST_RATIO_UNBOUNDED = "COST_RATIO_UNBOUNDED"  # zero off-arm cost, positive on-arm cost
     PAYLOAD_UNQUALIFIED = "PAYLOAD_UNQUALIFIED"  # no valid current record: not evaluated
 

@@ -6,7 +6,7 @@ carries its measured value, so a reader sees how far each is from its threshold.
 - any DEFER reason → DEFER. A failed criterion 1 is REPRESENTATIVENESS_LOW, a failed
   criterion 2 COLD_EVIDENCE_LOW; the others come from retention and identity signals,
   qualification (PAYLOAD_UNQUALIFIED), request usage (USAGE_FALLBACK_EXCESSIVE), the Codex
-  transport (CODEX_WIRE_UNPROVEN, always) and a cost model not evaluated (COST_MODEL_PENDING);
+  transport (CODEX_WIRE_UNPROVEN, always);
 - otherwise any failed criterion 3-6 → STOP, with sufficient evidence (R-G-2);
 - otherwise BUILD.
 
@@ -60,7 +60,6 @@ class DeferReason(enum.StrEnum):
     RETENTION_COVERAGE_LOW = "RETENTION_COVERAGE_LOW"
     USAGE_FALLBACK_EXCESSIVE = "USAGE_FALLBACK_EXCESSIVE"
     CODEX_WIRE_UNPROVEN = "CODEX_WIRE_UNPROVEN"
-    COST_MODEL_PENDING = "COST_MODEL_PENDING"
 
 
 class StopReason(enum.StrEnum):
@@ -83,10 +82,12 @@ _SIGNAL_REASONS = {
 @dataclass(frozen=True, slots=True)
 class CostOutcome:
     """Criterion 5 from the cost model: the worst on/off - 1 over every sensitivity and both
-    views (None with `unbounded` when an off arm is zero and its on arm positive)."""
+    views (None with `unbounded` when an off arm is zero and its on arm positive). An
+    undefined cost model (the pressure model is undefined) leaves it not evaluated."""
 
     worst_increase: Fraction | None
     unbounded: bool
+    defined: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,7 @@ class GateInputs:
     evidence: Evidence
     pressure: PressureModel
     supplied_rate: Fraction
-    cost: CostOutcome | None  # None: the cost model is not evaluated
+    cost: CostOutcome
     signals: tuple[ApiSignal, ...]
     qualification: ApiQualification
     requests: int
@@ -131,31 +132,32 @@ def _pressure_criterion(model: PressureModel, rate: Fraction) -> Criterion:
     return criterion
 
 
-def _cost_criterion(cost: CostOutcome | None) -> Criterion:
-    threshold = exact(gate_policy().max_cost_increase)
-    if cost is None or (cost.worst_increase is None and not cost.unbounded):
+def _cost_criterion(cost: CostOutcome) -> Criterion:
+    threshold = rounded(exact(gate_policy().max_cost_increase))
+    if not cost.defined:
+        # Only when G = 0 or T <= P: criterion 4 fails with PRESSURE_MODEL_UNDEFINED.
         return Criterion(
             id=CriterionId.COST_INCREASE,
             passed=None,
             measured=None,
-            threshold=rounded(threshold),
+            threshold=threshold,
             comparison=Comparison.AT_MOST,
-            detail=CriterionDetail.COST_MODEL_PENDING,
+            detail=CriterionDetail.COST_MODEL_UNDEFINED,
         )
     if cost.unbounded or cost.worst_increase is None:
         return Criterion(
             id=CriterionId.COST_INCREASE,
             passed=False,
             measured=None,
-            threshold=rounded(threshold),
+            threshold=threshold,
             comparison=Comparison.AT_MOST,
             detail=CriterionDetail.COST_RATIO_UNBOUNDED,
         )
     return Criterion(
         id=CriterionId.COST_INCREASE,
-        passed=cost.worst_increase <= threshold,
+        passed=cost.worst_increase <= exact(gate_policy().max_cost_increase),
         measured=rounded(cost.worst_increase),
-        threshold=rounded(threshold),
+        threshold=threshold,
         comparison=Comparison.AT_MOST,
     )
 
@@ -232,8 +234,6 @@ def _defer_reasons(inputs: GateInputs, outcomes: dict[CriterionId, Criterion]) -
         # Offline payload comparison cannot establish acceptance, signatures or delivery over
         # any Codex transport: wire-unproven, whatever the evidence (seed).
         reasons.append(DeferReason.CODEX_WIRE_UNPROVEN)
-    if outcomes[CriterionId.COST_INCREASE].detail is CriterionDetail.COST_MODEL_PENDING:
-        reasons.append(DeferReason.COST_MODEL_PENDING)
     return sorted(set(reasons), key=list(DeferReason).index)
 
 

@@ -25,6 +25,7 @@ from clearing_analysis.numbers import rounded, share
 from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_edges
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
 from clearing_analysis.simulation import Growth, Simulation
 
 STATEMENTS = tuple(rm.Statement)
@@ -132,7 +133,7 @@ def _simulation(
 
 def _pressure(
     route: Route, growth: Growth, cleared: pl.DataFrame, rate: Fraction
-) -> tuple[PressureModel, rm.Pressure]:
+) -> tuple[PressureInputs, PressureModel, rm.Pressure]:
     inputs = PressureInputs(
         growth=growth.total,
         trigger=route.trigger_tokens,
@@ -173,7 +174,7 @@ def _pressure(
             for at in model.at
         ),
     )
-    return model, report
+    return inputs, model, report
 
 
 def _observed(growth: Growth) -> rm.Observed:
@@ -251,16 +252,27 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
     requests = sim.requests.filter(pl.col("api") == api.value)
     results = sim.results.filter(pl.col("api") == api.value)
     gate_evidence, evidence = _evidence(boundaries)
-    model, pressure = _pressure(route, sim.growth[api], cleared, stages.retrieval_rate)
+    growth = sim.growth[api]
+    pressure_inputs, model, pressure = _pressure(route, growth, cleared, stages.retrieval_rate)
     qualification = stages.qualification.apis[api]
     fallback = _int(requests, pl.col("fallback").sum())
+    cost_outcome, cost = cost_part(
+        CostContext(
+            inputs=cost_inputs(requests, cleared, growth.total),
+            route=route,
+            pressure_inputs=pressure_inputs,
+            rates=sensitivities(stages.retrieval_rate),
+            supplied_rate=stages.retrieval_rate,
+        ),
+        boundaries,
+    )
     gate = evaluate(
         GateInputs(
             api=api,
             evidence=gate_evidence,
             pressure=model,
             supplied_rate=stages.retrieval_rate,
-            cost=None,
+            cost=cost_outcome,
             signals=assessed.signals,
             qualification=qualification,
             requests=requests.height,
@@ -299,6 +311,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             fallback=fallback,
             fallback_share=share(fallback, requests.height),
         ),
+        cost=cost,
         qualification=_qualification(qualification),
     )
 

@@ -206,6 +206,121 @@ class Requests(_Part, frozen=True):
     fallback_share: Rounded | None
 
 
+class RemovedDelta(_Part, frozen=True):
+    """Removed tokens: observed (until the checkpoint that compacts them) + extension."""
+
+    total: Rounded
+    observed: Rounded
+    extension: Rounded
+
+
+class SummaryDelta(_Part, frozen=True):
+    """Summary-cycle change + enlarged summaries."""
+
+    total: Rounded
+    cycle_change: Rounded
+    enlarged_summaries: Rounded
+
+
+class RetrievalDelta(_Part, frozen=True):
+    """Full retrieval round trips + returned-history growth."""
+
+    total: Rounded
+    round_trips: Rounded
+    returned_history: Rounded
+
+
+class Delta(_Part, frozen=True):
+    """Signed components of on - off in one view; they add up exactly to `total`."""
+
+    retained: Rounded
+    removed: RemovedDelta
+    summary: SummaryDelta
+    retrieval: RetrievalDelta
+    total: Rounded
+
+
+class ViewFigures(_Part, frozen=True):
+    """One view's off and on arms; `ratio` is null when off is 0 and on positive (unbounded)."""
+
+    off: Rounded
+    on: Rounded
+    ratio: Rounded | None
+    increase: Rounded | None
+    within_threshold: bool
+
+
+class CostAtRate(_Part, frozen=True):
+    """Both views at one retrieval rate, each with its signed components."""
+
+    rate: Rounded
+    labels: tuple[RateLabel, ...]
+    list_price: ViewFigures
+    quota_share: ViewFigures
+    list_delta: Delta
+    quota_share_delta: Delta
+
+
+class UncachedAtRate(_Part, frozen=True):
+    """The all-uncached on arm at one rate (off stays observed)."""
+
+    rate: Rounded
+    labels: tuple[RateLabel, ...]
+    list_price_on: Rounded
+    list_price_ratio: Rounded | None
+    quota_share_on: Rounded
+    quota_share_ratio: Rounded | None
+
+
+class AllUncached(_Part, frozen=True):
+    """R-CM-6: on-arm prefixes, retrieval round trips and drain recaches at no less than
+    uncached input. An upper-bound scenario: never gating."""
+
+    gating: Literal[False]
+    sensitivities: tuple[UncachedAtRate, ...]
+
+
+class WarmRewrite(_Part, frozen=True):
+    """Pressured boundaries that are warm or of unknown gap: clearing there would rewrite the
+    whole cached prefix (cacheWrite instead of cacheRead). Warm clearing is not enabled."""
+
+    gating: Literal[False]
+    warm_pressured_boundaries: Count
+    unknown_gap_pressured_boundaries: Count
+    prefix_tokens: Count
+    list_price_cost: Rounded
+    quota_share_cost: Rounded
+
+
+class SummaryInputFigures(_Part, frozen=True):
+    """The cost ratios at the supplied rate with another summary input size."""
+
+    summary_input_tokens: Count
+    list_price_ratio: Rounded | None
+    quota_share_ratio: Rounded | None
+
+
+class SummaryInputSensitivity(_Part, frozen=True):
+    """How the cost ratio moves with summaryInputTokens halved and doubled (informational)."""
+
+    gating: Literal[False]
+    halved: SummaryInputFigures | None
+    doubled: SummaryInputFigures | None
+
+
+class Cost(_Part, frozen=True):
+    """The cost model (R-CM); undefined with the pressure model (G = 0 or T <= P)."""
+
+    defined: bool
+    list_price_blend: Rounded | None
+    quota_share_blend: Rounded | None
+    mean_observed_prefix: Rounded | None
+    sensitivities: tuple[CostAtRate, ...]
+    all_uncached_informational: AllUncached
+    warm_rewrite_informational: WarmRewrite
+    summary_input_informational: SummaryInputSensitivity
+
+
 class Qualification(_Part, frozen=True):
     """Offline payload qualification of this API (R-Q-3): version only, never a digest."""
 
@@ -229,6 +344,7 @@ class ApiReport(_Part, frozen=True):
     web: WebYield
     escaping: Escaping
     requests: Requests
+    cost: Cost
     qualification: Qualification
 
 
@@ -259,8 +375,12 @@ class Report(_Part, frozen=True):
 __all__ = [
     "REPORT_FORMAT",
     "REPORT_VERSION",
+    "AllUncached",
     "ApiReport",
     "Category",
+    "Cost",
+    "CostAtRate",
+    "Delta",
     "Eligibility",
     "Escaping",
     "Evidence",
@@ -271,11 +391,19 @@ __all__ = [
     "PressureAtRate",
     "Qualification",
     "QualificationStatusCode",
+    "RemovedDelta",
     "Report",
     "Requests",
     "Retention",
+    "RetrievalDelta",
     "Simulation",
     "Snapshot",
     "Statement",
+    "SummaryDelta",
+    "SummaryInputFigures",
+    "SummaryInputSensitivity",
+    "UncachedAtRate",
+    "ViewFigures",
+    "WarmRewrite",
     "WebYield",
 ]

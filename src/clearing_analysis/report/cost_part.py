@@ -1,0 +1,226 @@
+"""The report's cost part: sums from the simulation's tables into the cost model, then each
+figure rounded so that the printed components add up exactly (`numbers.apportion`).
+
+Rounding: each view's off arm is rounded on its own to the 10^-9 grid, and its seven signed
+sub-components are put on the same grid by largest remainder, so they add up to their rounded
+exact total; `on` is printed as off + that total, so a reader who adds the printed components
+gets the printed on - off digit for digit. Ratios and the gate use the exact values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import msgspec
+import polars as pl
+
+from clearing_analysis.gate import CostOutcome
+from clearing_analysis.inputs.configs import Route
+from clearing_analysis.models import PressureInputs, Sensitivity, pressure_model
+from clearing_analysis.models.cost import (
+    CostAtRate,
+    CostInputs,
+    CostModel,
+    Delta,
+    View,
+    ViewCost,
+    Weights,
+    blend_rate,
+    cost_model,
+    mean_prefix,
+)
+from clearing_analysis.models.rates import exact
+from clearing_analysis.numbers import Rounded, apportion, on_grid, rounded
+from clearing_analysis.policy import gate_policy
+from clearing_analysis.report import model as rm
+
+
+def _sum(frame: pl.DataFrame, expression: pl.Expr) -> int:
+    value = frame.select(expression).item()
+    return 0 if value is None else int(value)
+
+
+def cost_inputs(requests: pl.DataFrame, cleared: pl.DataFrame, growth: int) -> CostInputs:
+    """Exact integer sums over one API's request and cleared-result rows."""
+    observed = requests.filter(~pl.col("fallback"))
+    fallback = requests.filter(pl.col("fallback"))
+    prefix = pl.col("input") + pl.col("cache_read") + pl.col("cache_write")
+    return CostInputs(
+        requests=requests.height,
+        observed_requests=observed.height,
+        input=_sum(observed, pl.col("input").sum()),
+        cache_read=_sum(observed, pl.col("cache_read").sum()),
+        cache_write=_sum(observed, pl.col("cache_write").sum()),
+        output=_sum(observed, pl.col("output").sum()),
+        fallback_context=_sum(fallback, pl.col("context_tokens").sum()),
+        fallback_output=_sum(fallback, pl.col("message_tokens").sum()),
+        removed_observed=_sum(
+            observed, pl.min_horizontal(pl.col("cleared_tokens_carried"), prefix).sum()
+        ),
+        cleared=cleared.height,
+        admitted=_sum(cleared, pl.col("net_tokens").sum()),
+        retrieved=_sum(cleared, pl.col("escaped_tokens").sum()),
+        summary_cleared=_sum(cleared, pl.col("summary_tokens").sum()),
+        growth=growth,
+    )
+
+
+def _ratio(on: Fraction, off: Fraction) -> Rounded | None:
+    """on / off: None (unbounded) for zero off and positive on, 1 for zero over zero."""
+    if off == 0:
+        return 1.0 if on == 0 else None
+    return rounded(on / off)
+
+
+def _view(cost: ViewCost) -> tuple[rm.ViewFigures, rm.Delta]:
+    delta: Delta = cost.delta
+    (off,) = apportion([cost.off])  # on its own, so off prints the same at every rate
+    k = apportion(
+        [
+            delta.retained,
+            delta.removed_observed,
+            delta.removed_extension,
+            delta.summary_cycle_change,
+            delta.summary_enlarged,
+            delta.retrieval_round_trips,
+            delta.retrieval_returned_history,
+        ]
+    )
+    total = sum(k)
+    ratio = cost.ratio
+    threshold = exact(gate_policy().max_cost_increase)
+    figures = rm.ViewFigures(
+        off=on_grid(off),
+        on=on_grid(off + total),
+        ratio=None if ratio is None else rounded(ratio),
+        increase=None if ratio is None else rounded(ratio - 1),
+        within_threshold=ratio is not None and ratio - 1 <= threshold,
+    )
+    printed = rm.Delta(
+        retained=on_grid(k[0]),
+        removed=rm.RemovedDelta(on_grid(k[1] + k[2]), on_grid(k[1]), on_grid(k[2])),
+        summary=rm.SummaryDelta(on_grid(k[3] + k[4]), on_grid(k[3]), on_grid(k[4])),
+        retrieval=rm.RetrievalDelta(on_grid(k[5] + k[6]), on_grid(k[5]), on_grid(k[6])),
+        total=on_grid(total),
+    )
+    return figures, printed
+
+
+def _at_rate(at: CostAtRate) -> rm.CostAtRate:
+    list_figures, list_delta = _view(at.views[View.LIST_PRICE])
+    quota_figures, quota_delta = _view(at.views[View.QUOTA_SHARE])
+    return rm.CostAtRate(
+        rate=rounded(at.sensitivity.rate),
+        labels=at.sensitivity.labels,
+        list_price=list_figures,
+        quota_share=quota_figures,
+        list_delta=list_delta,
+        quota_share_delta=quota_delta,
+    )
+
+
+def _uncached(model: CostModel) -> rm.AllUncached:
+    return rm.AllUncached(
+        gating=False,
+        sensitivities=tuple(
+            rm.UncachedAtRate(
+                rate=rounded(at.sensitivity.rate),
+                labels=at.sensitivity.labels,
+                list_price_on=rounded(at.uncached_on[View.LIST_PRICE]),
+                list_price_ratio=_ratio(
+                    at.uncached_on[View.LIST_PRICE], at.views[View.LIST_PRICE].off
+                ),
+                quota_share_on=rounded(at.uncached_on[View.QUOTA_SHARE]),
+                quota_share_ratio=_ratio(
+                    at.uncached_on[View.QUOTA_SHARE], at.views[View.QUOTA_SHARE].off
+                ),
+            )
+            for at in model.at
+        ),
+    )
+
+
+def _warm_rewrite(boundaries: pl.DataFrame, route: Route) -> rm.WarmRewrite:
+    """Warm or unknown-gap pressured boundaries and the cost of rewriting their prefix."""
+    pressured = boundaries.filter(pl.col("pressured") & ~pl.col("cold"))
+    lifetime_unknown = route.cache_lifetime_ms == "unknown"
+    unknown = pressured.filter(pl.col("gap_ms").is_null() | pl.lit(lifetime_unknown))
+    tokens = _sum(pressured, pl.col("estimate").sum())
+
+    def extra(view: View) -> Rounded:
+        weights = Weights.for_view(route, view)
+        return rounded(tokens * max(Fraction(0), weights.cache_write - weights.cache_read))
+
+    return rm.WarmRewrite(
+        gating=False,
+        warm_pressured_boundaries=pressured.height - unknown.height,
+        unknown_gap_pressured_boundaries=unknown.height,
+        prefix_tokens=tokens,
+        list_price_cost=extra(View.LIST_PRICE),
+        quota_share_cost=extra(View.QUOTA_SHARE),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CostContext:
+    """What the cost part is computed from, for one API."""
+
+    inputs: CostInputs
+    route: Route
+    pressure_inputs: PressureInputs
+    rates: Sequence[Sensitivity]
+    supplied_rate: Fraction
+
+
+def _model(context: CostContext, summary_input: int) -> CostModel:
+    route = msgspec.structs.replace(context.route, summary_input_tokens=summary_input)
+    pressure = pressure_model(
+        replace(context.pressure_inputs, summary_input=summary_input), context.rates
+    )
+    return cost_model(context.inputs, route, pressure)
+
+
+def _summary_figures(context: CostContext, tokens: int) -> rm.SummaryInputFigures | None:
+    model = _model(context, tokens)
+    at = next((a for a in model.at if a.sensitivity.rate == context.supplied_rate), None)
+    if at is None:
+        return None
+    list_ratio = at.views[View.LIST_PRICE].ratio
+    quota_ratio = at.views[View.QUOTA_SHARE].ratio
+    return rm.SummaryInputFigures(
+        summary_input_tokens=tokens,
+        list_price_ratio=None if list_ratio is None else rounded(list_ratio),
+        quota_share_ratio=None if quota_ratio is None else rounded(quota_ratio),
+    )
+
+
+def cost_part(context: CostContext, boundaries: pl.DataFrame) -> tuple[CostOutcome, rm.Cost]:
+    """Criterion 5's outcome and the report's cost part."""
+    route = context.route
+    model = _model(context, route.summary_input_tokens)
+    worst, unbounded = model.worst_increase()
+    inputs = context.inputs
+    blends = {view: blend_rate(inputs, Weights.for_view(route, view)) for view in View}
+    defined = model.defined
+    summary_tokens = route.summary_input_tokens
+    report = rm.Cost(
+        defined=defined,
+        list_price_blend=rounded(blends[View.LIST_PRICE]) if defined else None,
+        quota_share_blend=rounded(blends[View.QUOTA_SHARE]) if defined else None,
+        mean_observed_prefix=rounded(mean_prefix(inputs)) if defined else None,
+        sensitivities=tuple(_at_rate(at) for at in model.at),
+        all_uncached_informational=_uncached(model),
+        warm_rewrite_informational=_warm_rewrite(boundaries, route),
+        summary_input_informational=rm.SummaryInputSensitivity(
+            gating=False,
+            halved=_summary_figures(context, summary_tokens // 2),
+            doubled=_summary_figures(context, summary_tokens * 2),
+        ),
+    )
+    outcome = CostOutcome(worst_increase=worst, unbounded=unbounded, defined=defined)
+    return outcome, report
+
+
+__all__ = ["CostContext", "cost_inputs", "cost_part"]
