@@ -4,7 +4,7 @@ informational all-uncached arm, and exact additivity over random inputs and pric
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction as F
+from fractions import Fraction as F  # noqa: N817  (the formulas read better)
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -64,7 +64,7 @@ def _model(inputs: CostInputs, route: Route = ROUTE):
 
 def test_worked_example_list_view_digit_for_digit() -> None:
     """docs/model.md §5: blend 6.75e-7, C_off 2, C_on 32/17 at 0%; off 0.69075; components
-    retained 0.03375, removed −0.00675 and −243/68,000, summary −3/85 and 1,011/17,000;
+    retained 0.03375, removed -0.00675 and -243/68,000, summary -3/85 and 1,011/17,000;
     ratio 16,736/15,657 (6.89%: fails 5%)."""
     weights = Weights.for_view(ROUTE, View.LIST_PRICE)
     assert blend_rate(EXAMPLE, weights) == F(27, 40_000_000)
@@ -166,7 +166,7 @@ counts = st.integers(0, 10**7)
     prices=st.tuples(*(st.integers(0, 40).map(lambda x: x / 4) for _ in range(4))),
     scale=st.sampled_from([0.25, 1.0, 3.0]),
 )
-def test_components_add_up_and_proportional_views_agree(
+def test_components_add_up_and_proportional_views_agree(  # noqa: PLR0917  (hypothesis)
     requests: int,
     prefix: tuple[int, int, int],
     output: int,
