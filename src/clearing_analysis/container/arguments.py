@@ -22,8 +22,7 @@ from typing import Any
 import typer.main
 
 from clearing_analysis.container.contract import ContractPaths
-from clearing_analysis.container.violations import Violation
-from clearing_analysis.errors import MountContractError
+from clearing_analysis.errors import MountContractDetail, MountContractError
 
 # Parameter names (python identifiers) of the commands' path options.
 INPUT_PARAMETERS = frozenset(
@@ -69,7 +68,7 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
         context = commands[argv[0]].make_context(argv[0], list(argv[1:]), resilient_parsing=True)
         params: dict[str, object] = dict(context.params)
     except Exception:  # any parser failure fails closed, as a fixed code
-        raise MountContractError(Violation.ARGUMENT_UNPARSED) from None
+        raise MountContractError(MountContractDetail.ARGUMENT_UNPARSED) from None
     inputs: list[PurePath] = []
     outputs: list[PurePath] = []
     sidecars: list[PurePath] = []
@@ -82,7 +81,7 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
         elif name in OUTPUT_PARAMETERS:
             outputs.extend(paths)
         else:
-            raise MountContractError(Violation.ARGUMENT_UNCLASSIFIED)
+            raise MountContractError(MountContractDetail.ARGUMENT_UNCLASSIFIED)
         if name in SIDECAR_PARAMETERS:
             sidecars.extend(paths)
     return ContractPaths(tuple(inputs), tuple(outputs), tuple(sidecars))
