@@ -15,6 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from clearing_analysis.remedies import REMEDIES
+
 Listing = list[tuple[str, int, int, int]]
 
 _MAIN = "from clearing_analysis.cli import main\nmain()\n"
@@ -48,6 +50,7 @@ def listing(root: Path) -> Listing:
     return out
 
 
-def fixed_line(code: str) -> bytes:
-    """The only thing a failing command may print on stderr (cli/_exit.py)."""
-    return f"clearing-analysis: {code}\n".encode()
+def fixed_line(code: str, detail: str) -> bytes:
+    """The only thing a failing command may print on stderr: code, detail and the remedy the
+    one table (clearing_analysis.remedies) holds for them."""
+    return f"clearing-analysis: {code} {detail}: {REMEDIES[(code, detail)]}\n".encode()

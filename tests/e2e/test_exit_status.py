@@ -29,10 +29,12 @@ from tests.e2e._cli import fixed_line, listing, run_cli
 
 @dataclass
 class Case:
-    """A prepared failing invocation: arguments, an optional prelude, the expected code."""
+    """A prepared failing invocation: arguments, the expected code and detail, an optional
+    prelude."""
 
     args: list[str]
     code: str
+    detail: str
     prelude: str = ""
     hook_creates: Path | None = None  # a file the test's own hook creates on purpose
 
@@ -47,7 +49,7 @@ def _routes_invalid(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     routes = _named_dir(tmp, c, "routes") / f"{c('file.routes')}.json"
     entry = {"api": c("routes.label"), **ROUTE_FIELDS, c("routes.key"): c("routes.value")}
     routes.write_text(json.dumps([entry]))
-    return Case(inputs.args(routes=routes), "INPUT_INVALID")
+    return Case(inputs.args(routes=routes), "INPUT_INVALID", "ROUTES_WRONG_SHAPE")
 
 
 def _agent_config_contradictory(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
@@ -56,11 +58,12 @@ def _agent_config_contradictory(inputs: CanaryInputs, tmp: Path, c: Canaries) ->
     run_id = c("config.runId")
     proof = {"builtins": [c("config.builtin")], "mcpTools": "none", "runId": run_id}
     config.write_text(json.dumps([proof, {**proof, "builtins": ["read"]}]))
-    return Case(inputs.args(agent_config=config), "INPUT_INVALID")
+    return Case(inputs.args(agent_config=config), "INPUT_INVALID", "AGENT_CONFIG_RUN_ID_DUPLICATE")
 
 
 def _journals_missing(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
-    return Case(inputs.args(journals=tmp / c("dir.absent") / "x.jsonl"), "INPUT_INVALID")
+    journals = tmp / c("dir.absent") / "x.jsonl"
+    return Case(inputs.args(journals=journals), "INPUT_INVALID", "JOURNALS_MISSING")
 
 
 def _sidecar_lookalike(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
@@ -75,13 +78,13 @@ def _sidecar_lookalike(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     db.commit()
     db.execute("DETACH DATABASE src")
     db.close()
-    return Case([*inputs.args(sidecar=copy), "--workers", "2"], "INPUT_INVALID")
+    return Case([*inputs.args(sidecar=copy), "--workers", "2"], "INPUT_INVALID", "SIDECAR_SCHEMA")
 
 
 def _no_journals(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     empty = _named_dir(tmp, c, "empty")
     (empty / f"{c('file.notJournal')}.json").write_text(c("notJournal.text"))
-    return Case(inputs.args(journals=empty), "NO_JOURNALS")
+    return Case(inputs.args(journals=empty), "NO_JOURNALS", "NO_JOURNAL_FILES")
 
 
 def _sidecar_copy(inputs: CanaryInputs, tmp: Path, c: Canaries, label: str) -> Path:
@@ -98,14 +101,14 @@ def _wal_sidecar(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     db.close()
     assert copy.read_bytes()[18:20] == b"\x02\x02"
     assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]
-    return Case(inputs.args(sidecar=copy), "SIDECAR_NOT_OFFLINE")
+    return Case(inputs.args(sidecar=copy), "SIDECAR_NOT_OFFLINE", "WAL_MODE")
 
 
 def _companion(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     """A case variant of a companion name counts (R-SC-1: compared case-insensitively)."""
     copy = _sidecar_copy(inputs, tmp, c, "companion")
     (copy.parent / f"{copy.name}-sHm").write_bytes(c("companion.bytes").encode())
-    return Case(inputs.args(sidecar=copy), "SIDECAR_NOT_OFFLINE")
+    return Case(inputs.args(sidecar=copy), "SIDECAR_NOT_OFFLINE", "COMPANION_PRESENT")
 
 
 def _hooked(hook: str) -> str:
@@ -121,33 +124,37 @@ def _input_touched(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     routes = _named_dir(tmp, c, "touched") / f"{c('file.touched')}.json"
     shutil.copyfile(inputs.routes, routes)
     hook = f"os.utime({str(routes)!r}, ns=(1, 1))"
-    return Case(inputs.args(routes=routes), "SNAPSHOT_CHANGED", _hooked(hook))
+    return Case(inputs.args(routes=routes), "SNAPSHOT_CHANGED", "FILE_CHANGED", _hooked(hook))
 
 
 def _companion_appears(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     copy = _sidecar_copy(inputs, tmp, c, "appears")
     companion = copy.parent / f"{copy.name}-journal"
     hook = f"pathlib.Path({str(companion)!r}).write_bytes(b'')"
-    return Case(inputs.args(sidecar=copy), "SNAPSHOT_CHANGED", _hooked(hook), companion)
+    return Case(
+        inputs.args(sidecar=copy), "SNAPSHOT_CHANGED", "COMPANION_CHANGED", _hooked(hook), companion
+    )
 
 
 def _out_inside_input(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     out = inputs.journals / f"{c('file.outInside')}.json"
-    return Case([*inputs.args(), "--out", str(out)], "OUTPUT_REFUSED")
+    return Case([*inputs.args(), "--out", str(out)], "OUTPUT_REFUSED", "OUTPUT_INSIDE_INPUT")
 
 
 def _out_companion_name(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     """The output may not take a (case-variant) companion name of the sidecar (R-FS-5)."""
     copy = _sidecar_copy(inputs, tmp, c, "outCompanion")
     out = copy.parent / f"{copy.name.upper()}-WAL"
-    return Case([*inputs.args(sidecar=copy), "--out", str(out)], "OUTPUT_REFUSED")
+    return Case(
+        [*inputs.args(sidecar=copy), "--out", str(out)], "OUTPUT_REFUSED", "OUTPUT_NAME_COLLIDES"
+    )
 
 
 def _out_dangling_symlink(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     """A dangling symlink destination is refused, not followed (R-FS-2)."""
     link = _named_dir(tmp, c, "link") / f"{c('file.link')}.json"
     link.symlink_to(link.parent / f"{c('file.linkTarget')}.json")
-    return Case([*inputs.args(), "--out", str(link)], "OUTPUT_REFUSED")
+    return Case([*inputs.args(), "--out", str(link)], "OUTPUT_REFUSED", "OUTPUT_IS_SYMLINK")
 
 
 def _out_dir_vanishes(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
@@ -155,7 +162,12 @@ def _out_dir_vanishes(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     out_dir = _named_dir(tmp, c, "vanishing")
     out = out_dir / f"{c('file.vanishing')}.json"
     hook = f"os.rmdir({str(out_dir)!r})"
-    return Case([*inputs.args(), "--out", str(out)], "OUTPUT_REFUSED", _hooked(hook))
+    return Case(
+        [*inputs.args(), "--out", str(out)],
+        "OUTPUT_REFUSED",
+        "OUTPUT_PARENT_MISSING",
+        _hooked(hook),
+    )
 
 
 CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
@@ -193,7 +205,11 @@ def test_failure_exits_2_with_one_fixed_line(
     case.args += ["--log-file", str(log)]
     before, before_tmp = listing(canary_inputs.root), _names(tmp_path)
     done = run_cli(["replay", *case.args], prelude=case.prelude)
-    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line(case.code), b"")
+    assert (done.returncode, done.stderr, done.stdout) == (
+        2,
+        fixed_line(case.code, case.detail),
+        b"",
+    )
     assert not out.exists()
     assert not log.exists()
     assert listing(canary_inputs.root) == before
@@ -208,7 +224,8 @@ def test_synth_refuses_an_existing_directory(tmp_path: Path) -> None:
     existing = tmp_path / "corpus"
     existing.mkdir()
     done = run_cli(["synth", "--out", str(existing), "--seed", "1", "--conversations", "1"])
-    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line("OUTPUT_REFUSED"), b"")
+    expected = fixed_line("OUTPUT_REFUSED", "SYNTH_OUT_EXISTS")
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")
     assert list(existing.iterdir()) == []
 
 
@@ -219,7 +236,7 @@ def test_qualify_refuses_output_inside_its_sources() -> None:
         done = run_cli(["qualify", "--out", str(out)])
         assert (done.returncode, done.stderr, done.stdout) == (
             2,
-            fixed_line("OUTPUT_REFUSED"),
+            fixed_line("OUTPUT_REFUSED", "OUTPUT_INSIDE_INPUT"),
             b"",
         )
         assert not out.exists()
@@ -249,7 +266,8 @@ def test_companion_appearing_mid_replay(
     done = run_cli(["replay", *args], prelude=prelude)
     # 1 worker: the open view replays, the second snapshot sees the companion; 2 workers: each
     # worker's own offline check sees it first. Both report the same change: SNAPSHOT_CHANGED.
-    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line("SNAPSHOT_CHANGED"), b"")
+    expected = fixed_line("SNAPSHOT_CHANGED", "COMPANION_CHANGED")
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")
     assert not out.exists()
     canary_inputs.assert_private(done.stderr, c.values)
 
@@ -267,4 +285,5 @@ def test_sidecar_with_undecodable_schema_is_input_invalid(
     copy.write_bytes(raw.replace(table, table[:-1] + b"\xff", 1))
     done = run_cli(["replay", *canary_inputs.args(sidecar=copy)])
     canary_inputs.assert_private(done.stderr, c.values)
-    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line("INPUT_INVALID"), b"")
+    expected = fixed_line("INPUT_INVALID", "SIDECAR_SCHEMA")
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")

@@ -1,8 +1,9 @@
-"""One place that turns failures into fixed codes and exit statuses (R-CLI-3, R-REL-1).
+"""One place that turns failures into fixed lines and exit statuses (R-CLI-3, R-REL-1).
 
-An `AnalysisError` prints its code alone on stderr and exits with its status. Anything else
-is an internal fault: `ANALYZER_FAULT`, exit 1, no traceback and no message text, since an
-exception message could carry input text or a path.
+An `AnalysisError` prints one line on stderr, `clearing-analysis: <CODE> <DETAIL>: <remedy>`
+(`remedies.failure_line`), and exits with its status. Anything else is an internal fault:
+`ANALYZER_FAULT INTERNAL_ERROR`, exit 1, no traceback and no message text, since an exception
+message could carry input text or a path. Ctrl-C is `INTERRUPTED`, exit 130.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from typing import NoReturn
 
 import typer
 
-from clearing_analysis.errors import EXIT_FAULT, AnalysisError
+from clearing_analysis.errors import AnalysisError, FaultDetail
+from clearing_analysis.remedies import PROGRAM, failure_line
+
+EXIT_INTERRUPTED = 130
 
 
 def fatal(error: AnalysisError) -> NoReturn:
-    """Print the error's fixed code and exit with its status."""
-    sys.stderr.write(f"clearing-analysis: {error.code}\n")
+    """Print the error's fixed line and exit with its status."""
+    sys.stderr.write(failure_line(error))
     raise SystemExit(error.exit_status)
 
 
@@ -30,8 +34,7 @@ def run_guarded(app: typer.Typer) -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.stderr.write("clearing-analysis: INTERRUPTED\n")
-        raise SystemExit(130) from None
+        sys.stderr.write(f"{PROGRAM}: INTERRUPTED\n")
+        raise SystemExit(EXIT_INTERRUPTED) from None
     except BaseException:  # the fault code replaces any message
-        sys.stderr.write("clearing-analysis: ANALYZER_FAULT\n")
-        raise SystemExit(EXIT_FAULT) from None
+        fatal(AnalysisError(FaultDetail.INTERNAL_ERROR))
