@@ -58,7 +58,7 @@ def test_log_file_inside_the_journals_directory_is_refused(corpus: Path, tmp_pat
     assert done.returncode == 2
     assert done.stderr == (
         "clearing-analysis: OUTPUT_REFUSED OUTPUT_INSIDE_INPUT:"
-        " write outside every --journals directory\n"
+        " write outside the input directories (--journals; for qualify, the harness and policy)\n"
     )
     assert sorted(journals.iterdir()) == before
     assert not out.exists()

@@ -143,7 +143,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (
         _OUTPUT,
         OutputRefusedDetail.OUTPUT_NAME_INVALID,
-    ): "name a new file, not . or .. or a directory",
+    ): "end the output path with a new file's name, not . or .. or a slash",
     (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_MISSING): (
         "create the output's directory first, or choose an existing one"
     ),
@@ -154,7 +154,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "choose an output directory whose every ancestor you can read"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_INSIDE_INPUT): (
-        "write outside every --journals directory"
+        "write outside the input directories (--journals; for qualify, the harness and policy)"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_NAME_COLLIDES): (
         "choose a name that no input, nor a sidecar companion, has in that directory"
