@@ -19,6 +19,8 @@ from clearing_analysis.errors import (
     OutputRefusedDetail,
     SnapshotChangedDetail,
     SnapshotChangedError,
+    UsageDetail,
+    UsageError,
 )
 
 
@@ -89,3 +91,22 @@ def test_no_journals_and_fault_details() -> None:
     assert NoJournalsError(NoJournalsDetail.NO_JOURNAL_FILES).detail == "NO_JOURNAL_FILES"
     fault = AnalysisError(FaultDetail.INTERNAL_ERROR)
     assert (fault.code, fault.detail, fault.exit_status) == ("ANALYZER_FAULT", "INTERNAL_ERROR", 1)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("sidecar",), ("--Sidecar",), ("--workers=2",), ("-w",), ("--out", "/tmp/x"), "--out"],
+    ids=["no-dashes", "capitals", "with-value", "short", "a-path", "a-bare-string"],
+)
+def test_a_usage_error_names_only_declared_option_shapes(options: Any) -> None:
+    """Options of a usage error must look like our declared long options; anything else (a
+    value, a path, a bare string iterated letter by letter) is caller misuse."""
+    with pytest.raises(RuntimeError):
+        UsageError(UsageDetail.MISSING_OPTION, options)
+
+
+def test_a_usage_error_pickles_with_its_options() -> None:
+    """The options survive a pickle round trip along with the detail."""
+    error = UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--conversations", "--size-mb"))
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), copy.detail, copy.options) == (UsageError, error.detail, error.options)

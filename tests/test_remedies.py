@@ -8,6 +8,8 @@ from clearing_analysis.errors import (
     InputInvalidDetail,
     InputInvalidError,
     SidecarNotOfflineDetail,
+    UsageDetail,
+    UsageError,
 )
 from clearing_analysis.remedies import REMEDIES, failure_line
 from tests.test_errors import coded_classes
@@ -54,3 +56,18 @@ def test_a_sidecar_that_is_not_offline_has_one_remedy() -> None:
     texts = {REMEDIES[("SIDECAR_NOT_OFFLINE", detail)] for detail in SidecarNotOfflineDetail}
     assert len(texts) == 1
     assert "VACUUM INTO" in texts.pop()
+
+
+def test_usage_remedies_name_the_declared_options() -> None:
+    """`<option>` in a USAGE_ERROR remedy becomes the error's declared options, or "the option"
+    when it names none; remedies of other details have no placeholder to fill."""
+    named = UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--conversations", "--size-mb"))
+    assert failure_line(named) == (
+        "clearing-analysis: USAGE_ERROR EXCLUSIVE_OPTIONS:"
+        " give exactly one of --conversations or --size-mb\n"
+    )
+    unnamed = UsageError(UsageDetail.BAD_VALUE)
+    assert "<option>" not in failure_line(unnamed)
+    assert "give the option a value" in failure_line(unnamed)
+    placeholders = {key for key, text in REMEDIES.items() if "<option>" in text}
+    assert {code for code, _detail in placeholders} == {"USAGE_ERROR"}

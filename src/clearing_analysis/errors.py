@@ -13,6 +13,7 @@ the terminal prints, and docs/exit-codes.md lists the same pairs.
 from __future__ import annotations
 
 import enum
+import re
 from typing import ClassVar
 
 EXIT_COMPLETE = 0
@@ -167,6 +168,21 @@ class MountContractDetail(enum.StrEnum):
     NETWORK_UNVERIFIABLE = "NETWORK_UNVERIFIABLE"
 
 
+class UsageDetail(enum.StrEnum):
+    """USAGE_ERROR: the command line does not fit the command (nothing of it is echoed)."""
+
+    UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
+    MISSING_COMMAND = "MISSING_COMMAND"
+    UNKNOWN_OPTION = "UNKNOWN_OPTION"
+    MISSING_OPTION = "MISSING_OPTION"
+    MISSING_VALUE = "MISSING_VALUE"
+    UNEXPECTED_VALUE = "UNEXPECTED_VALUE"
+    BAD_VALUE = "BAD_VALUE"
+    EXTRA_ARGUMENT = "EXTRA_ARGUMENT"
+    EXCLUSIVE_OPTIONS = "EXCLUSIVE_OPTIONS"
+    INVALID_COMMAND_LINE = "INVALID_COMMAND_LINE"
+
+
 class AnalysisError(Exception):
     """Base of all fixed-code failures; raised itself only as ANALYZER_FAULT."""
 
@@ -271,3 +287,29 @@ class MountContractError(AnalysisError):
 
     def __init__(self, detail: MountContractDetail) -> None:
         self._set_detail(detail)
+
+
+# An option as our own commands declare it (`--sidecar`, `--log-file`): the only text of a
+# command line a usage error may carry, and only when taken from the command's declaration.
+DECLARED_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+class UsageError(AnalysisError):
+    """The command line does not fit the command: exit 2, before anything is read or written.
+
+    `options` names the options concerned, as the command declares them (never as typed: an
+    unknown option, a value or an extra word is never kept); the remedy names them.
+    """
+
+    code: ClassVar[str] = "USAGE_ERROR"
+    exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = UsageDetail
+
+    def __init__(self, detail: UsageDetail, options: tuple[str, ...] = ()) -> None:
+        if not all(isinstance(o, str) and DECLARED_OPTION.fullmatch(o) for o in options):
+            raise RuntimeError("a usage error names options only as the command declares them")
+        self._set_detail(detail)
+        self.options = tuple(options)
+
+    def __reduce__(self) -> tuple[type[AnalysisError], tuple[object, ...]]:
+        return (type(self), (self.detail, self.options))

@@ -7,7 +7,9 @@ Guarantees:
   the same text (tested both ways).
 - A remedy is fixed text from this module: it may name our own options, files of this
   repository and documentation pages, never a value from an input, an argument, a path, an id
-  or an exception message.
+  or an exception message. In a USAGE_ERROR remedy, `<option>` stands for the options the
+  error names (`UsageError.options`, taken from the command's own declaration, never from what
+  was typed); without any, it reads "the option".
 - `failure_line` is the only formatter of a failure: `clearing-analysis: <CODE> <DETAIL>:
   <remedy>` and a newline. The CLI (`cli._exit`) and the image's entrypoint
   (`container.entrypoint`) both print through it.
@@ -34,6 +36,8 @@ from clearing_analysis.errors import (
     SidecarNotOfflineError,
     SnapshotChangedDetail,
     SnapshotChangedError,
+    UsageDetail,
+    UsageError,
 )
 
 PROGRAM = "clearing-analysis"
@@ -46,6 +50,7 @@ _SNAPSHOT = SnapshotChangedError.code
 _OUTPUT = OutputRefusedError.code
 _QUALIFIER = QualificationError.code
 _MOUNT = MountContractError.code
+_USAGE = UsageError.code
 
 _I = InputInvalidDetail  # a short alias: the table below is long
 
@@ -224,12 +229,40 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "run with --network=none (compose: network_mode: none)"
     ),
     (_MOUNT, MountContractDetail.NETWORK_UNVERIFIABLE): "run with podman's default sysfs mount",
+    # USAGE_ERROR (any command; `<option>` is filled in by failure_line).
+    (_USAGE, UsageDetail.UNKNOWN_COMMAND): "use one of the commands clearing-analysis --help lists",
+    (
+        _USAGE,
+        UsageDetail.MISSING_COMMAND,
+    ): "name one of the commands clearing-analysis --help lists",
+    (_USAGE, UsageDetail.UNKNOWN_OPTION): "use only the options the command's --help lists",
+    (
+        _USAGE,
+        UsageDetail.MISSING_OPTION,
+    ): "give <option>; the command's --help lists what it requires",
+    (_USAGE, UsageDetail.MISSING_VALUE): "give <option> its value right after it",
+    (_USAGE, UsageDetail.UNEXPECTED_VALUE): "give <option> alone: it takes no value",
+    (_USAGE, UsageDetail.BAD_VALUE): "give <option> a value of the kind the command's --help shows",
+    (_USAGE, UsageDetail.EXTRA_ARGUMENT): (
+        "put each value right after its option (only --journals takes several); quote spaces"
+    ),
+    (_USAGE, UsageDetail.EXCLUSIVE_OPTIONS): "give exactly one of <option>",
+    (
+        _USAGE,
+        UsageDetail.INVALID_COMMAND_LINE,
+    ): "compare the command line with the command's --help",
 }
 
 
+OPTION_PLACEHOLDER = "<option>"
+
+
 def remedy(error: AnalysisError) -> str:
-    """The fixed remedy of `error`'s (code, detail)."""
-    return REMEDIES[(error.code, error.detail)]
+    """The fixed remedy of `error`'s (code, detail), naming a usage error's declared options."""
+    text = REMEDIES[(error.code, error.detail)]
+    if isinstance(error, UsageError) and error.options:
+        return text.replace(OPTION_PLACEHOLDER, " or ".join(error.options))
+    return text.replace(OPTION_PLACEHOLDER, "the option")
 
 
 def failure_line(error: AnalysisError) -> str:

@@ -287,3 +287,24 @@ def test_sidecar_with_undecodable_schema_is_input_invalid(
     canary_inputs.assert_private(done.stderr, c.values)
     expected = fixed_line("INPUT_INVALID", "SIDECAR_SCHEMA")
     assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")
+
+
+def test_ctrl_c_inside_a_command_is_interrupted(
+    canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """Ctrl-C while a command runs (typer catches it inside the command): exit 130 and the one
+    INTERRUPTED line, nothing on stdout, no output created."""
+    prelude = (
+        "import clearing_analysis.cli.replay as _r\n"
+        "def _interrupt(journals, **kwargs):\n"
+        "    raise KeyboardInterrupt\n"
+        "_r.replay_job = _interrupt\n"
+    )
+    out = tmp_path / "interrupted.json"
+    done = run_cli(["replay", *canary_inputs.args(), "--out", str(out)], prelude=prelude)
+    assert (done.returncode, done.stderr, done.stdout) == (
+        130,
+        b"clearing-analysis: INTERRUPTED\n",
+        b"",
+    )
+    assert not out.exists()

@@ -14,12 +14,13 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError
 from clearing_analysis.jobs import replay_job
 
 
-@app.command()
+@app.command(cls=Command)
 def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     journals: Annotated[
         list[Path],
