@@ -4,7 +4,8 @@ Guarantees:
 - The command line is parsed by the CLI's own command definitions (typer's command objects,
   `make_context` in resilient mode: nothing runs, no callback fires), so no second parser can
   drift from the real one. Typer converts path options to `pathlib.Path` values; those values
-  are what is classified.
+  are what is classified. The same command classes (`cli._command`) parse here, so every path
+  of `--journals P [P ...]` is seen, exactly as the CLI will read them.
 - Every path-valued parameter must be classified below as an input or an output; an
   unclassified one (a new option nobody classified) fails closed with `ARGUMENT_UNCLASSIFIED`,
   and a test checks the table against every command's signature. A parse that raises fails
