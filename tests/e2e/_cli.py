@@ -28,12 +28,15 @@ def run_cli(
     prelude: str = "",
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    stdout: int = subprocess.PIPE,
 ) -> subprocess.CompletedProcess[bytes]:
-    """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes."""
+    """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes
+    (`stdout` may instead name a file descriptor the command writes to)."""
     code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
     return subprocess.run(
         [sys.executable, "-I", "-c", code, *(os.fspath(a) for a in args)],
-        capture_output=True,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
         check=False,
         cwd=cwd,
         env=env,

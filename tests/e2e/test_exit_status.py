@@ -12,6 +12,7 @@ test_canary.py.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import zlib
@@ -308,3 +309,15 @@ def test_ctrl_c_inside_a_command_is_interrupted(
         b"",
     )
     assert not out.exists()
+
+
+def test_closed_stdout_is_one_fixed_line(canary_inputs: CanaryInputs) -> None:
+    """stdout whose reader is gone (a closed pipe): OUTPUT_REFUSED STDOUT_FAILED, exit 2, and
+    that line alone on stderr (no message of the interpreter's own about the lost bytes)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = run_cli(["replay", *canary_inputs.args()], stdout=writer)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (2, fixed_line("OUTPUT_REFUSED", "STDOUT_FAILED"))

@@ -165,10 +165,24 @@ def create_exclusive(path: str | os.PathLike[str], data: bytes, inputs: InputIde
         os.close(parent_fd)
 
 
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's own flush of the bytes
+    still buffered, at exit, cannot fail again and print a message of its own on stderr."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError):
+        pass  # no descriptor to repair: the refusal is reported all the same
+
+
 def write_stdout(data: bytes) -> None:
     """The default destination (R-FS-1): the whole result to stdout at once."""
     try:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except (OSError, ValueError):
+        _silence_stdout()
         raise _refuse(OutputRefusedDetail.STDOUT_FAILED) from None
