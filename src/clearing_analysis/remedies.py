@@ -125,9 +125,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     (_INPUT, _I.AGENT_CONFIG_EMPTY): "give at least one per-run proof, or use the period form",
     (_INPUT, _I.AGENT_CONFIG_RUN_ID_MISSING): "give every per-run proof a non-empty runId",
-    (_INPUT, _I.AGENT_CONFIG_RUN_ID_DUPLICATE): "keep exactly one per-run proof per runId",
+    (_INPUT, _I.AGENT_CONFIG_RUN_ID_DUPLICATE): "keep exactly one per-run proof per run",
     (_INPUT, _I.AGENT_CONFIG_CONVERSATION_ID_MISSING): (
-        "give every per-run proof a non-empty physicalConversationId"
+        "name the journal header's physicalConversationId in every per-run proof"
     ),
     (_INPUT, _I.APP_ALLOWLIST_DUPLICATE): "keep each reviewed (server, tool, digest) entry once",
     # INPUT_INVALID: analysis settings and saved reports.
