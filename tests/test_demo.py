@@ -3,8 +3,11 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
 from clearing_analysis.synth import generate
+from tests.cli._guarded import invoke, usage_line
 
 
 def test_demo_text_is_deterministic(tmp_path: Path) -> None:
@@ -30,11 +33,12 @@ def test_demo_counts_every_journal_file(tmp_path: Path) -> None:
     assert f"journal files: {manifest['journalFiles']:,}" in text
 
 
-def test_demo_refuses_an_unknown_profile_as_a_usage_error() -> None:
-    """An unknown --profile is a usage error (exit 2), not an internal fault."""
-    from typer.testing import CliRunner
-
-    from clearing_analysis.cli import app
-
-    result = CliRunner().invoke(app, ["demo", "--profile", "nope"])
-    assert result.exit_code == 2
+def test_demo_refuses_an_unknown_profile_as_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An unknown --profile is USAGE_ERROR BAD_VALUE naming --profile (exit 2), not an
+    internal fault, and the unknown name is not echoed."""
+    done = invoke(["demo", "--profile", "nopeprofile"], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr == usage_line("BAD_VALUE", "--profile")
+    assert "nopeprofile" not in done.stderr

@@ -7,6 +7,7 @@ import typer.main
 
 from clearing_analysis.cli import app
 from clearing_analysis.errors import AnalysisError
+from clearing_analysis.remedies import REMEDIES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -59,10 +60,55 @@ def _error_classes() -> list[type[AnalysisError]]:
     return found
 
 
+EXIT_CODES_PAGE = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
+# A detail row: `DETAIL` | meaning | `remedy, verbatim in a code span` |
+DETAIL_ROW = re.compile(r"^\| `([A-Z0-9_]+)` \| (.+) \| `([^`]+)` \|$")
+
+
+def _documented_details() -> dict[str, dict[str, str]]:
+    """Per `### CODE` section of docs/exit-codes.md: detail -> remedy cell, every row once."""
+    sections: dict[str, dict[str, str]] = {}
+    code = None
+    for line in EXIT_CODES_PAGE.splitlines():
+        heading = re.match(r"^### `([A-Z_]+)` \(exit \d+", line)
+        if heading:
+            code = heading.group(1)
+            sections[code] = {}
+        elif line.startswith("## "):
+            code = None
+        elif code is not None and line.startswith("| `"):
+            row = DETAIL_ROW.match(line)
+            assert row, line  # a row the parser cannot read would silently drop a detail
+            detail, meaning, remedy = row.groups()
+            assert detail not in sections[code], detail
+            assert meaning.strip(), detail
+            sections[code][detail] = remedy
+    return sections
+
+
 def test_exit_codes_page_lists_exactly_the_codes_in_code() -> None:
     """docs/exit-codes.md has one section per fixed code, with the exit status the code has."""
-    page = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
-    sections = dict(re.findall(r"^### `([A-Z_]+)` \(exit (\d+)", page, flags=re.MULTILINE))
+    sections = dict(re.findall(r"^### `([A-Z_]+)` \(exit (\d+)", EXIT_CODES_PAGE, re.MULTILINE))
     # Groupings such as GloballyIncompleteError define no code of their own.
     in_code = {cls.code: str(cls.exit_status) for cls in _error_classes() if "code" in vars(cls)}
     assert sections == in_code
+
+
+def test_exit_codes_page_lists_every_detail_with_the_printed_remedy() -> None:
+    """Each code's section lists exactly its class's details, and each row's remedy is the text
+    of the remedy table (what the terminal prints), both ways."""
+    documented = _documented_details()
+    for cls in _error_classes():
+        if "code" not in vars(cls):
+            continue
+        expected = {detail.value: REMEDIES[(cls.code, detail)] for detail in cls.detail_enum}
+        assert documented[cls.code] == expected, cls.code
+
+
+def test_exit_codes_page_gives_one_sidecar_remedy() -> None:
+    """The page recommends VACUUM INTO for a sidecar that is not offline, as
+    docs/formats/sidecar.md does, and no checkpoint recipe that contradicts it."""
+    sidecar_page = (ROOT / "docs" / "formats" / "sidecar.md").read_text(encoding="utf-8")
+    for page in (EXIT_CODES_PAGE, sidecar_page):
+        assert "VACUUM INTO" in page
+        assert "wal_checkpoint" not in page

@@ -56,7 +56,10 @@ def test_log_file_inside_the_journals_directory_is_refused(corpus: Path, tmp_pat
     out = tmp_path / "summary.json"
     done = _run(corpus, "--out", str(out), "--log-file", str(journals / "replay.log"))
     assert done.returncode == 2
-    assert done.stderr == "clearing-analysis: OUTPUT_REFUSED\n"
+    assert done.stderr == (
+        "clearing-analysis: OUTPUT_REFUSED OUTPUT_INSIDE_INPUT:"
+        " write outside the input directories (--journals; for qualify, the harness and policy)\n"
+    )
     assert sorted(journals.iterdir()) == before
     assert not out.exists()
 
@@ -66,5 +69,8 @@ def test_out_and_log_file_naming_the_same_file_is_refused(corpus: Path, tmp_path
     target = tmp_path / "both.json"
     done = _run(corpus, "--out", str(target), "--log-file", str(target))
     assert done.returncode == 2
-    assert done.stderr == "clearing-analysis: OUTPUT_REFUSED\n"
+    assert done.stderr == (
+        "clearing-analysis: OUTPUT_REFUSED OUTPUT_SAME_AS_LOG:"
+        " give --out and --log-file different names\n"
+    )
     assert not target.exists()

@@ -1,13 +1,19 @@
-"""The error hierarchy: every failure the analyzer reports is a fixed code.
+"""The error hierarchy: every failure the analyzer reports is a fixed code and a fixed detail.
 
 Two roots, in the manner of python-tuf: `AnalysisError` for anything wrong with the user's
-inputs or environment (each leaf carries a fixed `code` and an exit status), and plain
-`RuntimeError` for caller misuse. No error carries input text, a path, a value or an
-underlying exception's message: the CLI prints `code` and nothing else (R-OUT-1, R-REL-1).
+inputs, command line or environment, and plain `RuntimeError` for caller misuse. Each class
+that names a `code` has its own `StrEnum` of detail codes (`detail_enum`) and its constructor
+takes only a member of that enum: mypy checks it, and any other value is a `RuntimeError`
+(misuse), so no error can carry input text, a path, a value or an exception message (R-OUT-1,
+R-REL-1). All detail enums live here, one per class, so that the complete set of failures is
+one page long; `clearing_analysis.remedies` maps every (code, detail) to the one-line remedy
+the terminal prints, and docs/exit-codes.md lists the same pairs.
 """
 
 from __future__ import annotations
 
+import enum
+import re
 from typing import ClassVar
 
 EXIT_COMPLETE = 0
@@ -15,18 +21,196 @@ EXIT_FAULT = 1
 EXIT_INCOMPLETE = 2
 
 
+class FaultDetail(enum.StrEnum):
+    """ANALYZER_FAULT: an unexpected internal error; no detail of it is ever shown."""
+
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+class InputInvalidDetail(enum.StrEnum):
+    """INPUT_INVALID: an input is missing, of the wrong kind, malformed or contradictory."""
+
+    # Journal selection (inputs.paths).
+    JOURNALS_MISSING = "JOURNALS_MISSING"
+    JOURNALS_NOT_FILE_OR_DIRECTORY = "JOURNALS_NOT_FILE_OR_DIRECTORY"
+    JOURNALS_UNREADABLE = "JOURNALS_UNREADABLE"
+    NATIVE_ROOT_NOT_JOURNALS = "NATIVE_ROOT_NOT_JOURNALS"
+    # Every other named input must be an existing regular file (inputs.session).
+    SIDECAR_MISSING = "SIDECAR_MISSING"
+    SIDECAR_NOT_FILE = "SIDECAR_NOT_FILE"
+    ROUTES_MISSING = "ROUTES_MISSING"
+    ROUTES_NOT_FILE = "ROUTES_NOT_FILE"
+    QUALIFICATION_MISSING = "QUALIFICATION_MISSING"
+    QUALIFICATION_NOT_FILE = "QUALIFICATION_NOT_FILE"
+    AGENT_CONFIG_MISSING = "AGENT_CONFIG_MISSING"
+    AGENT_CONFIG_NOT_FILE = "AGENT_CONFIG_NOT_FILE"
+    APP_ALLOWLIST_MISSING = "APP_ALLOWLIST_MISSING"
+    APP_ALLOWLIST_NOT_FILE = "APP_ALLOWLIST_NOT_FILE"
+    # The sidecar database (inputs.sidecar).
+    SIDECAR_UNREADABLE = "SIDECAR_UNREADABLE"
+    SIDECAR_NOT_SQLITE = "SIDECAR_NOT_SQLITE"
+    SIDECAR_SCHEMA = "SIDECAR_SCHEMA"
+    # Configuration files (inputs.configs): the same nine reading / JSON / shape codes under
+    # each file's prefix, plus the rules a JSON Schema cannot state.
+    ROUTES_UNREADABLE = "ROUTES_UNREADABLE"
+    ROUTES_TOO_LARGE = "ROUTES_TOO_LARGE"
+    ROUTES_INVALID_UTF8 = "ROUTES_INVALID_UTF8"
+    ROUTES_MALFORMED_JSON = "ROUTES_MALFORMED_JSON"
+    ROUTES_DUPLICATE_KEY = "ROUTES_DUPLICATE_KEY"
+    ROUTES_NON_FINITE_NUMBER = "ROUTES_NON_FINITE_NUMBER"
+    ROUTES_NUMBER_OUT_OF_RANGE = "ROUTES_NUMBER_OUT_OF_RANGE"
+    ROUTES_NESTING_TOO_DEEP = "ROUTES_NESTING_TOO_DEEP"
+    ROUTES_WRONG_SHAPE = "ROUTES_WRONG_SHAPE"
+    ROUTES_EMPTY = "ROUTES_EMPTY"
+    ROUTES_DUPLICATE_API = "ROUTES_DUPLICATE_API"
+    AGENT_CONFIG_UNREADABLE = "AGENT_CONFIG_UNREADABLE"
+    AGENT_CONFIG_TOO_LARGE = "AGENT_CONFIG_TOO_LARGE"
+    AGENT_CONFIG_INVALID_UTF8 = "AGENT_CONFIG_INVALID_UTF8"
+    AGENT_CONFIG_MALFORMED_JSON = "AGENT_CONFIG_MALFORMED_JSON"
+    AGENT_CONFIG_DUPLICATE_KEY = "AGENT_CONFIG_DUPLICATE_KEY"
+    AGENT_CONFIG_NON_FINITE_NUMBER = "AGENT_CONFIG_NON_FINITE_NUMBER"
+    AGENT_CONFIG_NUMBER_OUT_OF_RANGE = "AGENT_CONFIG_NUMBER_OUT_OF_RANGE"
+    AGENT_CONFIG_NESTING_TOO_DEEP = "AGENT_CONFIG_NESTING_TOO_DEEP"
+    AGENT_CONFIG_WRONG_SHAPE = "AGENT_CONFIG_WRONG_SHAPE"
+    AGENT_CONFIG_EMPTY = "AGENT_CONFIG_EMPTY"
+    AGENT_CONFIG_RUN_ID_MISSING = "AGENT_CONFIG_RUN_ID_MISSING"
+    AGENT_CONFIG_RUN_ID_DUPLICATE = "AGENT_CONFIG_RUN_ID_DUPLICATE"
+    AGENT_CONFIG_CONVERSATION_ID_MISSING = "AGENT_CONFIG_CONVERSATION_ID_MISSING"
+    APP_ALLOWLIST_UNREADABLE = "APP_ALLOWLIST_UNREADABLE"
+    APP_ALLOWLIST_TOO_LARGE = "APP_ALLOWLIST_TOO_LARGE"
+    APP_ALLOWLIST_INVALID_UTF8 = "APP_ALLOWLIST_INVALID_UTF8"
+    APP_ALLOWLIST_MALFORMED_JSON = "APP_ALLOWLIST_MALFORMED_JSON"
+    APP_ALLOWLIST_DUPLICATE_KEY = "APP_ALLOWLIST_DUPLICATE_KEY"
+    APP_ALLOWLIST_NON_FINITE_NUMBER = "APP_ALLOWLIST_NON_FINITE_NUMBER"
+    APP_ALLOWLIST_NUMBER_OUT_OF_RANGE = "APP_ALLOWLIST_NUMBER_OUT_OF_RANGE"
+    APP_ALLOWLIST_NESTING_TOO_DEEP = "APP_ALLOWLIST_NESTING_TOO_DEEP"
+    APP_ALLOWLIST_WRONG_SHAPE = "APP_ALLOWLIST_WRONG_SHAPE"
+    APP_ALLOWLIST_DUPLICATE = "APP_ALLOWLIST_DUPLICATE"
+    # Analysis settings (--retrieval-rate) and saved reports read back.
+    RETRIEVAL_RATE_OUT_OF_RANGE = "RETRIEVAL_RATE_OUT_OF_RANGE"
+    REPORT_TOO_LARGE = "REPORT_TOO_LARGE"
+    REPORT_MALFORMED = "REPORT_MALFORMED"
+    REPORT_NOT_A_REPORT = "REPORT_NOT_A_REPORT"
+
+
+class NoJournalsDetail(enum.StrEnum):
+    """NO_JOURNALS: the selection is empty."""
+
+    NO_JOURNAL_FILES = "NO_JOURNAL_FILES"
+
+
+class SidecarNotOfflineDetail(enum.StrEnum):
+    """SIDECAR_NOT_OFFLINE: the sidecar is not a checkpointed offline copy (R-SC-1, R-SC-2)."""
+
+    COMPANION_PRESENT = "COMPANION_PRESENT"
+    WAL_MODE = "WAL_MODE"
+
+
+class SnapshotChangedDetail(enum.StrEnum):
+    """SNAPSHOT_CHANGED: an input changed between the two snapshots (R-FS-7)."""
+
+    SELECTION_CHANGED = "SELECTION_CHANGED"
+    FILE_CHANGED = "FILE_CHANGED"
+    DIRECTORY_CHANGED = "DIRECTORY_CHANGED"
+    COMPANION_CHANGED = "COMPANION_CHANGED"
+
+
+class OutputRefusedDetail(enum.StrEnum):
+    """OUTPUT_REFUSED: an output cannot be created safely (R-FS-1..6)."""
+
+    OUTPUT_NAME_INVALID = "OUTPUT_NAME_INVALID"
+    OUTPUT_PARENT_MISSING = "OUTPUT_PARENT_MISSING"
+    OUTPUT_PARENT_NOT_DIRECTORY = "OUTPUT_PARENT_NOT_DIRECTORY"
+    OUTPUT_PARENT_UNREADABLE = "OUTPUT_PARENT_UNREADABLE"
+    OUTPUT_INSIDE_INPUT = "OUTPUT_INSIDE_INPUT"
+    OUTPUT_NAME_COLLIDES = "OUTPUT_NAME_COLLIDES"
+    OUTPUT_IS_SYMLINK = "OUTPUT_IS_SYMLINK"
+    OUTPUT_IS_INPUT = "OUTPUT_IS_INPUT"
+    OUTPUT_EXISTS = "OUTPUT_EXISTS"
+    OUTPUT_SAME_AS_LOG = "OUTPUT_SAME_AS_LOG"
+    OUTPUT_PARENT_CHANGED = "OUTPUT_PARENT_CHANGED"
+    OUTPUT_CREATE_FAILED = "OUTPUT_CREATE_FAILED"
+    OUTPUT_WRITE_FAILED = "OUTPUT_WRITE_FAILED"
+    STDOUT_FAILED = "STDOUT_FAILED"
+    SYNTH_OUT_EXISTS = "SYNTH_OUT_EXISTS"
+
+
+class QualificationDetail(enum.StrEnum):
+    """QUALIFIER_FAILED: the qualifier could not run the installed pi-ai builders."""
+
+    # Found by the runner (qualify.runner).
+    NODE_NOT_FOUND = "NODE_NOT_FOUND"
+    HARNESS_NOT_INSTALLED = "HARNESS_NOT_INSTALLED"
+    HARNESS_NOT_RUN = "HARNESS_NOT_RUN"
+    HARNESS_FAILED = "HARNESS_FAILED"
+    HARNESS_OUTPUT_INVALID = "HARNESS_OUTPUT_INVALID"
+    HARNESS_CHANGED = "HARNESS_CHANGED"
+    PI_AI_INCONSISTENT = "PI_AI_INCONSISTENT"
+    # Printed by qualify/capture.mjs on stderr and passed on as they are.
+    USAGE = "USAGE"
+    NODE_TOO_OLD = "NODE_TOO_OLD"
+    PLACEHOLDER_EMPTY = "PLACEHOLDER_EMPTY"
+    PI_AI_MANIFEST = "PI_AI_MANIFEST"
+    MODEL_MISSING = "MODEL_MISSING"
+    CAPTURE_FAILED = "CAPTURE_FAILED"
+    NETWORK_ATTEMPTED = "NETWORK_ATTEMPTED"
+    HARNESS_FAULT = "HARNESS_FAULT"
+
+
+class MountContractDetail(enum.StrEnum):
+    """MOUNT_CONTRACT_VIOLATED: the container breaks the mount contract (R-CT-2)."""
+
+    MOUNTINFO_UNREADABLE = "MOUNTINFO_UNREADABLE"
+    MOUNTINFO_INVALID = "MOUNTINFO_INVALID"
+    ARGUMENT_UNCLASSIFIED = "ARGUMENT_UNCLASSIFIED"
+    ARGUMENT_UNPARSED = "ARGUMENT_UNPARSED"
+    INPUT_NOT_READ_ONLY = "INPUT_NOT_READ_ONLY"
+    OUTPUT_NOT_WRITABLE = "OUTPUT_NOT_WRITABLE"
+    OUTPUT_NOT_SEPARATE_MOUNT = "OUTPUT_NOT_SEPARATE_MOUNT"
+    OUTPUT_CONTAINS_INPUT = "OUTPUT_CONTAINS_INPUT"
+    OUTPUT_INSIDE_INPUT = "OUTPUT_INSIDE_INPUT"
+    NETWORK_NOT_ISOLATED = "NETWORK_NOT_ISOLATED"
+    NETWORK_UNVERIFIABLE = "NETWORK_UNVERIFIABLE"
+
+
+class UsageDetail(enum.StrEnum):
+    """USAGE_ERROR: the command line does not fit the command (nothing of it is echoed)."""
+
+    UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
+    MISSING_COMMAND = "MISSING_COMMAND"
+    UNKNOWN_OPTION = "UNKNOWN_OPTION"
+    MISSING_OPTION = "MISSING_OPTION"
+    MISSING_VALUE = "MISSING_VALUE"
+    UNEXPECTED_VALUE = "UNEXPECTED_VALUE"
+    BAD_VALUE = "BAD_VALUE"
+    EXTRA_ARGUMENT = "EXTRA_ARGUMENT"
+    EXCLUSIVE_OPTIONS = "EXCLUSIVE_OPTIONS"
+    INVALID_COMMAND_LINE = "INVALID_COMMAND_LINE"
+
+
 class AnalysisError(Exception):
-    """Base of all fixed-code failures. `code` is the only thing ever printed."""
+    """Base of all fixed-code failures; raised itself only as ANALYZER_FAULT."""
 
     code: ClassVar[str] = "ANALYZER_FAULT"
     exit_status: ClassVar[int] = EXIT_FAULT
+    detail_enum: ClassVar[type[enum.StrEnum]] = FaultDetail
 
-    def __init__(self, detail: str | None = None) -> None:
-        # `detail` is a fixed reason code (never input text), kept for tests and the log.
-        super().__init__(self.code if detail is None else f"{self.code}:{detail}")
+    detail: enum.StrEnum
+
+    def __init__(self, detail: FaultDetail) -> None:
+        self._set_detail(detail)
+
+    def _set_detail(self, detail: enum.StrEnum) -> None:
+        cls = type(self)
+        # A grouping such as GloballyIncompleteError names no code: it is never raised itself.
+        if "code" not in vars(cls) or "detail_enum" not in vars(cls):
+            raise RuntimeError("only a class with its own code and detail enum is raised")
+        if not isinstance(detail, cls.detail_enum):
+            raise RuntimeError("an error's detail must be a member of its class's detail enum")
+        super().__init__(f"{cls.code}:{detail.value}")
         self.detail = detail
 
-    def __reduce__(self) -> tuple[type[AnalysisError], tuple[str | None]]:
+    def __reduce__(self) -> tuple[type[AnalysisError], tuple[object, ...]]:
         # Errors cross process boundaries (replay workers): rebuild from the detail alone.
         return (type(self), (self.detail,))
 
@@ -41,24 +225,40 @@ class InputInvalidError(GloballyIncompleteError):
     """An input file is malformed, contradictory or of the wrong kind."""
 
     code: ClassVar[str] = "INPUT_INVALID"
+    detail_enum: ClassVar[type[enum.StrEnum]] = InputInvalidDetail
+
+    def __init__(self, detail: InputInvalidDetail) -> None:
+        self._set_detail(detail)
 
 
 class NoJournalsError(GloballyIncompleteError):
     """The journal selection holds no journal file."""
 
     code: ClassVar[str] = "NO_JOURNALS"
+    detail_enum: ClassVar[type[enum.StrEnum]] = NoJournalsDetail
+
+    def __init__(self, detail: NoJournalsDetail) -> None:
+        self._set_detail(detail)
 
 
 class SidecarNotOfflineError(GloballyIncompleteError):
     """The sidecar is in WAL mode or has a companion file next to it."""
 
     code: ClassVar[str] = "SIDECAR_NOT_OFFLINE"
+    detail_enum: ClassVar[type[enum.StrEnum]] = SidecarNotOfflineDetail
+
+    def __init__(self, detail: SidecarNotOfflineDetail) -> None:
+        self._set_detail(detail)
 
 
 class SnapshotChangedError(GloballyIncompleteError):
     """An input changed between the snapshot taken before replay and the one after."""
 
     code: ClassVar[str] = "SNAPSHOT_CHANGED"
+    detail_enum: ClassVar[type[enum.StrEnum]] = SnapshotChangedDetail
+
+    def __init__(self, detail: SnapshotChangedDetail) -> None:
+        self._set_detail(detail)
 
 
 class OutputRefusedError(AnalysisError):
@@ -66,6 +266,10 @@ class OutputRefusedError(AnalysisError):
 
     code: ClassVar[str] = "OUTPUT_REFUSED"
     exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = OutputRefusedDetail
+
+    def __init__(self, detail: OutputRefusedDetail) -> None:
+        self._set_detail(detail)
 
 
 class QualificationError(AnalysisError):
@@ -73,6 +277,10 @@ class QualificationError(AnalysisError):
 
     code: ClassVar[str] = "QUALIFIER_FAILED"
     exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = QualificationDetail
+
+    def __init__(self, detail: QualificationDetail) -> None:
+        self._set_detail(detail)
 
 
 class MountContractError(AnalysisError):
@@ -80,3 +288,33 @@ class MountContractError(AnalysisError):
 
     code: ClassVar[str] = "MOUNT_CONTRACT_VIOLATED"
     exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = MountContractDetail
+
+    def __init__(self, detail: MountContractDetail) -> None:
+        self._set_detail(detail)
+
+
+# An option as our own commands declare it (`--sidecar`, `--log-file`): the only text of a
+# command line a usage error may carry, and only when taken from the command's declaration.
+DECLARED_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+class UsageError(AnalysisError):
+    """The command line does not fit the command: exit 2, before anything is read or written.
+
+    `options` names the options concerned, as the command declares them (never as typed: an
+    unknown option, a value or an extra word is never kept); the remedy names them.
+    """
+
+    code: ClassVar[str] = "USAGE_ERROR"
+    exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = UsageDetail
+
+    def __init__(self, detail: UsageDetail, options: tuple[str, ...] = ()) -> None:
+        if not all(isinstance(o, str) and DECLARED_OPTION.fullmatch(o) for o in options):
+            raise RuntimeError("a usage error names options only as the command declares them")
+        self._set_detail(detail)
+        self.options = tuple(options)
+
+    def __reduce__(self) -> tuple[type[AnalysisError], tuple[object, ...]]:
+        return (type(self), (self.detail, self.options))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
 from clearing_analysis.eligibility import Assessment, assess, dumps_summary, replay_summary
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.policy import gate_policy
@@ -163,11 +163,8 @@ class CompletedAnalysis:
 def parse_retrieval_rate(rate: float) -> Fraction:
     """The supplied rate as an exact decimal fraction in [0, 1] (R-CLI-4), else INPUT_INVALID."""
     if not math.isfinite(rate) or not 0 <= rate <= 1:
-        raise InputInvalidError(RETRIEVAL_RATE_OUT_OF_RANGE)
+        raise InputInvalidError(InputInvalidDetail.RETRIEVAL_RATE_OUT_OF_RANGE)
     return Fraction(repr(rate))
-
-
-RETRIEVAL_RATE_OUT_OF_RANGE: Any = "RETRIEVAL_RATE_OUT_OF_RANGE"
 
 
 def analyze_job(

@@ -77,6 +77,30 @@ class TestReplay:
         assert set(paths.outputs) == {Path("/out/report.json"), Path("/out/log.jsonl")}
         assert paths.sidecars == (Path("/in/h.sqlite"),)
 
+    @pytest.mark.parametrize(
+        "journals",
+        [
+            ["--journals", "/in/a", "/in/b", "/in/c"],
+            ["--journals", "/in/a", "--journals", "/in/b", "/in/c"],
+            ["--journals=/in/a", "/in/b", "--journals", "/in/c"],
+        ],
+        ids=["variadic", "repeated-then-variadic", "equals-then-variadic"],
+    )
+    def test_every_variadic_journal_is_an_input(self, journals: list[str]) -> None:
+        """`--journals P [P ...]` in every form: each path the CLI will read is classified as
+        an input (a path missed here would escape the read-only check)."""
+        argv = ["replay", *journals, "--sidecar", "/in/h.sqlite", "--routes", "/in/r.json"]
+        paths = contract_paths(argv)
+        expected = {Path("/in") / name for name in ("a", "b", "c", "h.sqlite", "r.json")}
+        assert set(paths.inputs) == expected
+        assert len(paths.inputs) == len(expected)
+
+    def test_variadic_values_stop_at_the_next_option(self) -> None:
+        """The value after `--out` stays an output even right after variadic journals."""
+        paths = contract_paths(["replay", "--journals", "/in/a", "/in/b", "--out", "/out/r.json"])
+        assert set(paths.inputs) == {Path("/in/a"), Path("/in/b")}
+        assert paths.outputs == (Path("/out/r.json"),)
+
     def test_stdout_run_has_no_output(self) -> None:
         """Without --out / --log-file nothing is written to a file."""
         paths = contract_paths(["replay", "--journals", "j", "--sidecar", "s", "--routes", "r"])

@@ -58,7 +58,10 @@ def test_violation_prints_code_and_detail_and_exits_2(
         entrypoint.main(["qualify", "--out", str(tmp_path / "q.json")])
     assert caught.value.code == 2
     captured = capsys.readouterr()
-    assert captured.err == "clearing-analysis: MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE\n"
+    assert captured.err == (
+        "clearing-analysis: MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE:"
+        " mount an output directory with :rw and write there\n"
+    )
     assert captured.out == ""
     assert str(tmp_path) not in captured.err
 
@@ -74,7 +77,10 @@ def test_unreadable_mountinfo(
     with pytest.raises(SystemExit) as caught:
         entrypoint.main(["demo"])
     assert caught.value.code == 2
-    assert capsys.readouterr().err.endswith("MOUNT_CONTRACT_VIOLATED MOUNTINFO_UNREADABLE\n")
+    assert capsys.readouterr().err == (
+        "clearing-analysis: MOUNT_CONTRACT_VIOLATED MOUNTINFO_UNREADABLE:"
+        " run under a standard Linux runtime\n"
+    )
 
 
 def test_unexpected_failure_is_a_fault_without_text(
@@ -89,4 +95,7 @@ def test_unexpected_failure_is_a_fault_without_text(
     with pytest.raises(SystemExit) as caught:
         entrypoint.main(["demo"])
     assert caught.value.code == 1
-    assert capsys.readouterr().err == "clearing-analysis: ANALYZER_FAULT\n"
+    assert capsys.readouterr().err == (
+        "clearing-analysis: ANALYZER_FAULT INTERNAL_ERROR:"
+        " an internal error: please report the command shape, not your data\n"
+    )

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from clearing_analysis.remedies import REMEDIES
+
 Listing = list[tuple[str, int, int, int]]
 
 _MAIN = "from clearing_analysis.cli import main\nmain()\n"
@@ -26,12 +28,15 @@ def run_cli(
     prelude: str = "",
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    stdout: int = subprocess.PIPE,
 ) -> subprocess.CompletedProcess[bytes]:
-    """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes."""
+    """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes
+    (`stdout` may instead name a file descriptor the command writes to)."""
     code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
     return subprocess.run(
         [sys.executable, "-I", "-c", code, *(os.fspath(a) for a in args)],
-        capture_output=True,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
         check=False,
         cwd=cwd,
         env=env,
@@ -48,6 +53,7 @@ def listing(root: Path) -> Listing:
     return out
 
 
-def fixed_line(code: str) -> bytes:
-    """The only thing a failing command may print on stderr (cli/_exit.py)."""
-    return f"clearing-analysis: {code}\n".encode()
+def fixed_line(code: str, detail: str) -> bytes:
+    """The only thing a failing command may print on stderr: code, detail and the remedy the
+    one table (clearing_analysis.remedies) holds for them."""
+    return f"clearing-analysis: {code} {detail}: {REMEDIES[(code, detail)]}\n".encode()

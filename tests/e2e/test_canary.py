@@ -102,7 +102,7 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
 
 def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:
     """An unexpected exception whose message and traceback carry canaries and paths: exit 1,
-    stderr is exactly ANALYZER_FAULT (R-CLI-3), nothing on stdout, nothing created."""
+    stderr is exactly the ANALYZER_FAULT line (R-CLI-3), nothing on stdout, nothing created."""
     secret = canary_inputs.canaries["rich.appResult"]
     prelude = (
         "import clearing_analysis.cli.replay as _r\n"
@@ -114,7 +114,7 @@ def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) 
     before = listing(canary_inputs.root)
     done = run_cli(["replay", *canary_inputs.args(), "--out", str(out)], prelude=prelude)
     assert done.returncode == 1
-    assert done.stderr == fixed_line("ANALYZER_FAULT")
+    assert done.stderr == fixed_line("ANALYZER_FAULT", "INTERNAL_ERROR")
     assert done.stdout == b""
     canary_inputs.assert_private(done.stdout + done.stderr)
     assert listing(canary_inputs.root) == before
@@ -136,7 +136,7 @@ def test_fault_inside_replay_worker_prints_only_the_fault_code(
     )
     done = run_cli(["replay", *canary_inputs.args(), "--workers", "2"], prelude=prelude)
     assert done.returncode == 1
-    assert done.stderr == fixed_line("ANALYZER_FAULT")
+    assert done.stderr == fixed_line("ANALYZER_FAULT", "INTERNAL_ERROR")
     assert done.stdout == b""
     canary_inputs.assert_private(done.stderr)
 

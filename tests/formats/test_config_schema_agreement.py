@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import (
-    ConfigReason,
     parse_agent_config,
     parse_app_allowlist,
     parse_routes,
@@ -29,7 +28,10 @@ from tests.formats._schema import schema_accepts
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-DECODER_ONLY = {ConfigReason.ROUTES_DUPLICATE_API, ConfigReason.AGENT_CONFIG_RUN_ID_DUPLICATE}
+DECODER_ONLY = {
+    InputInvalidDetail.ROUTES_DUPLICATE_API,
+    InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE,
+}
 
 PARSERS: dict[str, Callable[[Any], object]] = {
     "routes": parse_routes,
@@ -95,8 +97,8 @@ def test_mutated_configs_schema_and_decoder_agree(case: tuple[str, Any]) -> None
 @pytest.mark.parametrize(
     ("name", "value", "code"),
     [
-        ("routes", [{"api": "openai-responses"}] * 2, ConfigReason.ROUTES_WRONG_SHAPE),
-        ("app-allowlist", [{"x": 1}], ConfigReason.APP_ALLOWLIST_WRONG_SHAPE),
+        ("routes", [{"api": "openai-responses"}] * 2, InputInvalidDetail.ROUTES_WRONG_SHAPE),
+        ("app-allowlist", [{"x": 1}], InputInvalidDetail.APP_ALLOWLIST_WRONG_SHAPE),
     ],
 )
 def test_shape_failures_are_schema_failures(name: str, value: Any, code: str) -> None:

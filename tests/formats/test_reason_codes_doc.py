@@ -7,9 +7,9 @@ from enum import Enum
 
 import pytest
 
-from clearing_analysis.errors import AnalysisError, GloballyIncompleteError
-from clearing_analysis.inputs.configs import ConfigReason
-from clearing_analysis.inputs.sidecar import SidecarReason
+from clearing_analysis.errors import AnalysisError, GloballyIncompleteError, SidecarNotOfflineDetail
+from clearing_analysis.inputs.configs import CONFIG_DETAILS
+from clearing_analysis.inputs.sidecar import INVALID_DETAILS
 from clearing_analysis.journal import InvalidReason, JournalOutcome
 from tests.formats._schema import REPO
 
@@ -40,8 +40,8 @@ def _values(enum: type[Enum]) -> set[str]:
     [
         ("Journal outcomes", _values(JournalOutcome) | REPLAY_OUTCOMES),
         ("Journal INVALID details: decoder", _values(InvalidReason)),
-        ("Configuration files", _values(ConfigReason)),
-        ("Sidecar", _values(SidecarReason)),
+        ("Configuration files", {detail.value for detail in CONFIG_DETAILS}),
+        ("Sidecar", _values(SidecarNotOfflineDetail) | {d.value for d in INVALID_DETAILS}),
     ],
 )
 def test_section_equals_source(section: str, expected: set[str]) -> None:

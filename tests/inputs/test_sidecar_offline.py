@@ -13,11 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clearing_analysis.errors import AnalysisError, InputInvalidError, SidecarNotOfflineError
+from clearing_analysis.errors import (
+    AnalysisError,
+    InputInvalidDetail,
+    InputInvalidError,
+    SidecarNotOfflineDetail,
+    SidecarNotOfflineError,
+)
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.sidecar import (
+    INVALID_DETAILS,
     ConversationPolicy,
-    SidecarReason,
     check_offline,
     open_sidecar,
 )
@@ -111,7 +117,7 @@ class TestOffline:
         assert path.read_bytes()[18:20] == b"\x02\x02"
         with pytest.raises(SidecarNotOfflineError) as caught:
             open_sidecar(path)
-        assert _code(caught) == ("SIDECAR_NOT_OFFLINE", SidecarReason.WAL_MODE)
+        assert _code(caught) == ("SIDECAR_NOT_OFFLINE", SidecarNotOfflineDetail.WAL_MODE)
 
     def test_wal_database_with_live_companions(self, tmp_path: Path) -> None:
         """A WAL database held open by a writer (-wal and -shm present) is refused."""
@@ -124,7 +130,10 @@ class TestOffline:
             assert {"history.sqlite-wal", "history.sqlite-shm"} <= names
             with pytest.raises(SidecarNotOfflineError) as caught:
                 open_sidecar(path)
-            assert _code(caught) == ("SIDECAR_NOT_OFFLINE", SidecarReason.COMPANION_PRESENT)
+            assert _code(caught) == (
+                "SIDECAR_NOT_OFFLINE",
+                SidecarNotOfflineDetail.COMPANION_PRESENT,
+            )
         finally:
             writer.close()
 
@@ -143,7 +152,7 @@ class TestOffline:
         (sidecar.parent / companion).write_bytes(b"")
         with pytest.raises(SidecarNotOfflineError) as caught:
             open_sidecar(sidecar)
-        assert _code(caught) == ("SIDECAR_NOT_OFFLINE", SidecarReason.COMPANION_PRESENT)
+        assert _code(caught) == ("SIDECAR_NOT_OFFLINE", SidecarNotOfflineDetail.COMPANION_PRESENT)
 
     @pytest.mark.parametrize(
         "sibling",
@@ -174,14 +183,14 @@ class TestInvalid:
         path.write_bytes(content)
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(path)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_NOT_SQLITE)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_NOT_SQLITE)
 
     def test_missing_file_or_directory(self, tmp_path: Path) -> None:
         """A missing sidecar, a missing parent or a directory is SIDECAR_UNREADABLE."""
         for path in (tmp_path / "absent.sqlite", tmp_path / "no" / "x.sqlite", tmp_path):
             with pytest.raises(InputInvalidError) as caught:
                 open_sidecar(path)
-            assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_UNREADABLE)
+            assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_UNREADABLE)
 
     def test_missing_sidecar_meta(self, tmp_path: Path) -> None:
         """A database without the sidecar_meta table is SIDECAR_SCHEMA."""
@@ -189,14 +198,14 @@ class TestInvalid:
         path = build(tmp_path / "h.sqlite", ddl=ddl, meta=False)
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(path)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
     def test_missing_schema_version_row(self, tmp_path: Path) -> None:
         """sidecar_meta without the schema_version row is SIDECAR_SCHEMA."""
         path = build(tmp_path / "h.sqlite", meta=False)
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(path)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
     def test_other_schema_version(self, sidecar: Path) -> None:
         """A schema version other than '1' is SIDECAR_SCHEMA."""
@@ -206,7 +215,7 @@ class TestInvalid:
         db.close()
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(sidecar)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
     def test_missing_index_table(self, tmp_path: Path) -> None:
         """A database lacking one of the four tables is SIDECAR_SCHEMA at open."""
@@ -217,7 +226,7 @@ class TestInvalid:
         db.close()
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(path)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
     def test_corrupt_body(self, sidecar: Path) -> None:
         """A valid header over garbage pages is SIDECAR_SCHEMA, not an exception."""
@@ -226,7 +235,7 @@ class TestInvalid:
         sidecar.write_bytes(bytes(data))
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(sidecar)
-        assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
     def test_lookalike_table_with_wrong_types(self, tmp_path: Path) -> None:
         """A non-STRICT lookalike storing a digest as text is SIDECAR_SCHEMA on read."""
@@ -241,7 +250,7 @@ class TestInvalid:
         with open_sidecar(path) as view:
             with pytest.raises(InputInvalidError) as caught:
                 view.retained(finalized_tool_id(ID_OK))
-            assert _code(caught) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+            assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
             with pytest.raises(InputInvalidError):
                 view.conversation_policy("conv-1")
 
@@ -353,7 +362,7 @@ def test_row_text_that_is_not_utf8_is_input_invalid(sidecar: Path) -> None:
     db.close()
     with open_sidecar(sidecar) as view, pytest.raises(InputInvalidError) as error:
         view.retained(finalized_tool_id(ID_OK))
-    assert _code(error) == ("INPUT_INVALID", SidecarReason.SIDECAR_SCHEMA)
+    assert _code(error) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
 
 
 def test_finalized_id_definition() -> None:
@@ -363,7 +372,9 @@ def test_finalized_id_definition() -> None:
     assert finalized_tool_id(identity) == expected
 
 
-def test_every_sidecar_reason_is_tested() -> None:
-    """Each SidecarReason appears in an assertion of this module (docs list the same set)."""
+def test_every_sidecar_code_is_tested() -> None:
+    """Each sidecar detail (SIDECAR_NOT_OFFLINE's, and INPUT_INVALID's for the sidecar) appears
+    in an assertion of this module (docs/formats/reason-codes.md lists the same set)."""
     source = Path(__file__).read_text()
-    assert {r for r in SidecarReason if f"SidecarReason.{r.name})" in source} == set(SidecarReason)
+    codes = {*SidecarNotOfflineDetail, *INVALID_DETAILS}
+    assert {c for c in codes if f"{type(c).__name__}.{c.name})" in source} == codes

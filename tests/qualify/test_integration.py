@@ -94,7 +94,10 @@ def test_cli_refuses_existing_out_and_harness_directory(tmp_path: Path) -> None:
     existing.write_bytes(b"keep")
     refused = _cli("qualify", "--out", str(existing), cwd=tmp_path)
     assert refused.returncode == 2
-    assert refused.stderr == b"clearing-analysis: OUTPUT_REFUSED\n"
+    assert refused.stderr == (
+        b"clearing-analysis: OUTPUT_REFUSED OUTPUT_EXISTS:"
+        b" choose a new file name in a directory that is not an input directory\n"
+    )
     assert existing.read_bytes() == b"keep"
     inside = harness_dir() / "record.json"
     refused_inside = _cli("qualify", "--out", str(inside), cwd=tmp_path)

@@ -89,10 +89,13 @@ def test_replay_prints_counts_only(tmp_path: Path) -> None:
 
 
 def test_missing_sidecar_is_input_invalid(tmp_path: Path) -> None:
-    """A missing sidecar prints only the fixed code and exits 2."""
+    """A missing sidecar prints only the fixed line (code, detail, remedy) and exits 2."""
     args = _inputs(tmp_path)
     args[3] = str(tmp_path / "absent.sqlite")
     done = _run(args)
     assert done.returncode == 2
     assert done.stdout == b""
-    assert done.stderr.strip() == b"clearing-analysis: INPUT_INVALID"
+    assert done.stderr == (
+        b"clearing-analysis: INPUT_INVALID SIDECAR_MISSING:"
+        b" check the --sidecar path: it must name an existing file\n"
+    )

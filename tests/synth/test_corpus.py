@@ -16,6 +16,7 @@ from clearing_analysis.inputs.configs import load_agent_config, load_app_allowli
 from clearing_analysis.inputs.sidecar import check_offline, open_sidecar
 from clearing_analysis.policy import read_policy_bytes
 from clearing_analysis.synth import generate
+from tests.cli._guarded import invoke, usage_line
 from tests.synth.recount import recount
 
 
@@ -197,13 +198,17 @@ class TestDeterminismAndCli:
         assert "OUTPUT_REFUSED" in result.output
         assert list(tmp_path.iterdir()) == []
 
-    def test_cli_needs_exactly_one_size_option(self, tmp_path: Path) -> None:
-        """Neither or both of --conversations / --size-mb is a usage error (exit 2)."""
+    def test_cli_needs_exactly_one_size_option(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Neither or both of --conversations / --size-mb is USAGE_ERROR EXCLUSIVE_OPTIONS
+        (exit 2, one fixed line) and writes nothing."""
         out = str(tmp_path / "x")
-        runner = CliRunner()
         both = ["--conversations", "1", "--size-mb", "1"]
-        assert runner.invoke(app, ["synth", "--out", out, "--seed", "1", *both]).exit_code == 2
-        assert runner.invoke(app, ["synth", "--out", out, "--seed", "1"]).exit_code == 2
+        line = usage_line("EXCLUSIVE_OPTIONS", "--conversations or --size-mb")
+        for sizes in (both, []):
+            done = invoke(["synth", "--out", out, "--seed", "1", *sizes], capsys)
+            assert (done.status, done.stdout, done.stderr) == (2, "", line)
         assert not (tmp_path / "x").exists()
 
     def test_cli_prints_counts_only(self, tmp_path: Path) -> None:

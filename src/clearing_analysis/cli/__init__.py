@@ -1,8 +1,10 @@
 """The `clearing-analysis` command: a thin typer layer over the library.
 
 Each command lives in its own module, parses arguments, calls one library function and maps
-`AnalysisError` to a fixed code and exit status through `cli._exit.fatal`. Commands register
-themselves on `app` when their module is imported below; only working commands are exposed.
+`AnalysisError` to a fixed line and exit status through `cli._exit.fatal`. Commands register
+themselves on `app` (with `cls=Command`, cli._command) when their module is imported below;
+only working commands are exposed. `main` runs the app through `cli._exit.run_guarded`, which
+turns every usage error of any command into a fixed USAGE_ERROR line (cli._usage).
 """
 
 from __future__ import annotations

@@ -14,11 +14,12 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
 from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
 
 
-@app.command()
+@app.command(cls=Command)
 def demo(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the embedded corpus.")] = DEMO_SEED,
     conversations: Annotated[

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
 from clearing_analysis.inputs.output import (
     InputIdentities,
     check_output,
@@ -46,7 +47,7 @@ def _harness_inputs() -> InputIdentities:
     )
 
 
-@app.command()
+@app.command(cls=Command)
 def qualify(
     out: Annotated[
         Path | None,

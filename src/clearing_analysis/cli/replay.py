@@ -14,16 +14,22 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError
 from clearing_analysis.jobs import replay_job
 
 
-@app.command()
+@app.command(cls=Command.variadic("--journals"))
 def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     journals: Annotated[
         list[Path],
-        typer.Option("--journals", help="Journal files or directories (recursive *.jsonl)."),
+        typer.Option(
+            "--journals",
+            metavar="<path>...",
+            help="Journal files or directories (recursive *.jsonl): one or more after the"
+            " flag, or the flag repeated.",
+        ),
     ],
     sidecar: Annotated[Path, typer.Option("--sidecar", help="Checkpointed sidecar SQLite file.")],
     routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],

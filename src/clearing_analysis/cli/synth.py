@@ -9,14 +9,15 @@ from typing import Annotated
 import typer
 
 from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES, generate
 
 ProfileName = enum.StrEnum("ProfileName", {name: name for name in PROFILES})  # type: ignore[misc]
 
 
-@app.command()
+@app.command(cls=Command)
 def synth(
     out: Annotated[Path, typer.Option("--out", help="New directory to create (must not exist).")],
     seed: Annotated[
@@ -35,7 +36,7 @@ def synth(
 ) -> None:
     """Write journals, sidecar, routes, agent-config, allowlist and a ground-truth manifest."""
     if (conversations is None) == (size_mb is None):
-        raise typer.BadParameter("give exactly one of --conversations or --size-mb")
+        raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--conversations", "--size-mb"))
     try:
         summary = generate(
             out, seed, conversations=conversations, size_mb=size_mb, profile=profile.value

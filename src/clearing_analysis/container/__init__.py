@@ -15,13 +15,11 @@ from clearing_analysis.container.contract import (
     check_this_container,
 )
 from clearing_analysis.container.mountinfo import Mount, MountTable, parse_mountinfo
-from clearing_analysis.container.violations import Violation
 
 __all__ = [
     "ContractPaths",
     "Mount",
     "MountTable",
-    "Violation",
     "check_contract",
     "check_this_container",
     "contract_paths",

@@ -4,7 +4,8 @@ Guarantees:
 - The command line is parsed by the CLI's own command definitions (typer's command objects,
   `make_context` in resilient mode: nothing runs, no callback fires), so no second parser can
   drift from the real one. Typer converts path options to `pathlib.Path` values; those values
-  are what is classified.
+  are what is classified. The same command classes (`cli._command`) parse here, so every path
+  of `--journals P [P ...]` is seen, exactly as the CLI will read them.
 - Every path-valued parameter must be classified below as an input or an output; an
   unclassified one (a new option nobody classified) fails closed with `ARGUMENT_UNCLASSIFIED`,
   and a test checks the table against every command's signature. A parse that raises fails
@@ -22,8 +23,7 @@ from typing import Any
 import typer.main
 
 from clearing_analysis.container.contract import ContractPaths
-from clearing_analysis.container.violations import Violation
-from clearing_analysis.errors import MountContractError
+from clearing_analysis.errors import MountContractDetail, MountContractError
 
 # Parameter names (python identifiers) of the commands' path options.
 INPUT_PARAMETERS = frozenset(
@@ -69,7 +69,7 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
         context = commands[argv[0]].make_context(argv[0], list(argv[1:]), resilient_parsing=True)
         params: dict[str, object] = dict(context.params)
     except Exception:  # any parser failure fails closed, as a fixed code
-        raise MountContractError(Violation.ARGUMENT_UNPARSED) from None
+        raise MountContractError(MountContractDetail.ARGUMENT_UNPARSED) from None
     inputs: list[PurePath] = []
     outputs: list[PurePath] = []
     sidecars: list[PurePath] = []
@@ -82,7 +82,7 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
         elif name in OUTPUT_PARAMETERS:
             outputs.extend(paths)
         else:
-            raise MountContractError(Violation.ARGUMENT_UNCLASSIFIED)
+            raise MountContractError(MountContractDetail.ARGUMENT_UNCLASSIFIED)
         if name in SIDECAR_PARAMETERS:
             sidecars.extend(paths)
     return ContractPaths(tuple(inputs), tuple(outputs), tuple(sidecars))

@@ -28,9 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 from clearing_analysis.container.mountinfo import Mount, MountTable, parse_mountinfo
-from clearing_analysis.container.violations import Violation
-from clearing_analysis.errors import MountContractError, SidecarNotOfflineError
-from clearing_analysis.inputs.sidecar import SidecarReason, companion_present
+from clearing_analysis.errors import (
+    MountContractDetail,
+    MountContractError,
+    SidecarNotOfflineDetail,
+    SidecarNotOfflineError,
+)
+from clearing_analysis.inputs.sidecar import companion_present
 
 MOUNTINFO = Path("/proc/self/mountinfo")
 NET_CLASS = Path("/sys/class/net")
@@ -103,7 +107,7 @@ def check_mounts(table: MountTable, paths: ContractPaths) -> None:
     inputs = [_place(table, _canonical(path)) for path in paths.inputs]
     for placed in inputs:
         if not placed.mount.read_only:
-            raise MountContractError(Violation.INPUT_NOT_READ_ONLY)
+            raise MountContractError(MountContractDetail.INPUT_NOT_READ_ONLY)
     for path in paths.inputs:
         # The journal walk descends into directories (R-CLI-2), so a mount anywhere below an
         # input directory holds inputs too; shadowed ones are refused as well (conservative).
@@ -111,25 +115,25 @@ def check_mounts(table: MountTable, paths: ContractPaths) -> None:
         if Path(canonical).is_dir() and any(
             canonical in mount.mount_point.parents and not mount.read_only for mount in table.mounts
         ):
-            raise MountContractError(Violation.INPUT_NOT_READ_ONLY)
+            raise MountContractError(MountContractDetail.INPUT_NOT_READ_ONLY)
     input_directories = _input_directory_locations(table, paths.inputs)
     root = table.root_mount()
     for output in paths.outputs:
         directory = _canonical(output).parent
         out = _place(table, directory)
         if out.mount.read_only:
-            raise MountContractError(Violation.OUTPUT_NOT_WRITABLE)
+            raise MountContractError(MountContractDetail.OUTPUT_NOT_WRITABLE)
         # An input's own mount is read-only (checked above), so it cannot get here.
         if out.mount is root:
-            raise MountContractError(Violation.OUTPUT_NOT_SEPARATE_MOUNT)
+            raise MountContractError(MountContractDetail.OUTPUT_NOT_SEPARATE_MOUNT)
         for placed in inputs:
             if _same_file_system(out.mount, placed.mount) and out.mount.exposes(placed.location):
-                raise MountContractError(Violation.OUTPUT_CONTAINS_INPUT)
+                raise MountContractError(MountContractDetail.OUTPUT_CONTAINS_INPUT)
         for placed in input_directories:
             if _same_file_system(out.mount, placed.mount) and _within(
                 out.mount.root, placed.location
             ):
-                raise MountContractError(Violation.OUTPUT_INSIDE_INPUT)
+                raise MountContractError(MountContractDetail.OUTPUT_INSIDE_INPUT)
 
 
 def check_network(net_class: Path = NET_CLASS) -> None:
@@ -137,17 +141,17 @@ def check_network(net_class: Path = NET_CLASS) -> None:
     try:
         names = [entry.name for entry in net_class.iterdir()]
     except OSError:
-        raise MountContractError(Violation.NETWORK_UNVERIFIABLE) from None
+        raise MountContractError(MountContractDetail.NETWORK_UNVERIFIABLE) from None
     if any(name != LOOPBACK for name in names):
-        raise MountContractError(Violation.NETWORK_NOT_ISOLATED)
+        raise MountContractError(MountContractDetail.NETWORK_NOT_ISOLATED)
     for name in names:
         # A device merely named `lo` is not enough: its link type must be loopback.
         try:
             kind = (net_class / name / "type").read_text(encoding="ascii").strip()
         except (OSError, UnicodeDecodeError):
-            raise MountContractError(Violation.NETWORK_UNVERIFIABLE) from None
+            raise MountContractError(MountContractDetail.NETWORK_UNVERIFIABLE) from None
         if kind != ARPHRD_LOOPBACK:
-            raise MountContractError(Violation.NETWORK_NOT_ISOLATED)
+            raise MountContractError(MountContractDetail.NETWORK_NOT_ISOLATED)
 
 
 def check_sidecars(sidecars: Iterable[PurePath]) -> None:
@@ -156,7 +160,7 @@ def check_sidecars(sidecars: Iterable[PurePath]) -> None:
         canonical = Path(_canonical(sidecar))
         # A missing sidecar is the replay's to report (INPUT_INVALID, SIDECAR_MISSING).
         if os.path.lexists(canonical) and companion_present(canonical):
-            raise SidecarNotOfflineError(SidecarReason.COMPANION_PRESENT)
+            raise SidecarNotOfflineError(SidecarNotOfflineDetail.COMPANION_PRESENT)
 
 
 def check_contract(paths: ContractPaths, mountinfo_text: str, net_class: Path) -> None:
@@ -171,5 +175,5 @@ def check_this_container(paths: ContractPaths) -> None:
     try:
         text = MOUNTINFO.read_text(encoding="utf-8", errors="surrogateescape")
     except OSError:
-        raise MountContractError(Violation.MOUNTINFO_UNREADABLE) from None
+        raise MountContractError(MountContractDetail.MOUNTINFO_UNREADABLE) from None
     check_contract(paths, text, NET_CLASS)

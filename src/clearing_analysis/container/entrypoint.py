@@ -2,10 +2,10 @@
 
 Guarantees:
 - Before any command runs, the contract (`container.contract`) is checked for the paths the
-  command line names. On a violation one line goes to stderr, `clearing-analysis: <CODE>
-  <DETAIL>` (both fixed codes: the remedy depends on the detail, and neither carries a path),
-  and the process exits with the code's status (2). Any unexpected failure is `ANALYZER_FAULT`,
-  exit 1, with no message text.
+  command line names. On a violation one line goes to stderr, the CLI's own failure line
+  (`remedies.failure_line`: `clearing-analysis: <CODE> <DETAIL>: <remedy>`, all fixed text,
+  never a path), and the process exits with the code's status (2). Any unexpected failure is
+  `ANALYZER_FAULT INTERNAL_ERROR`, exit 1, with no message text.
 - Otherwise the process image is replaced (exec) by the `clearing-analysis` console script of
   the same environment with the same arguments, so exit status, stdout and stderr are exactly
   the CLI's own.
@@ -22,9 +22,10 @@ from typing import NoReturn
 
 from clearing_analysis.container.arguments import contract_paths
 from clearing_analysis.container.contract import check_this_container
-from clearing_analysis.errors import EXIT_FAULT, AnalysisError
+from clearing_analysis.errors import AnalysisError, FaultDetail
+from clearing_analysis.remedies import PROGRAM, failure_line
 
-CLI_NAME = "clearing-analysis"
+CLI_NAME = PROGRAM
 
 
 def _cli_executable() -> str:
@@ -37,6 +38,11 @@ def _cli_executable() -> str:
     return found
 
 
+def _fail(error: AnalysisError) -> NoReturn:
+    sys.stderr.write(failure_line(error))
+    raise SystemExit(error.exit_status) from None
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Check the contract for `argv` (default: this process's arguments), then exec the CLI."""
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -44,11 +50,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         check_this_container(contract_paths(arguments))
         executable = _cli_executable()
     except AnalysisError as error:
-        detail = f" {error.detail}" if error.detail is not None else ""
-        sys.stderr.write(f"{CLI_NAME}: {error.code}{detail}\n")
-        raise SystemExit(error.exit_status) from None
+        _fail(error)
     except Exception:  # the fault code replaces any message
-        sys.stderr.write(f"{CLI_NAME}: ANALYZER_FAULT\n")
-        raise SystemExit(EXIT_FAULT) from None
+        _fail(AnalysisError(FaultDetail.INTERNAL_ERROR))
     sys.stderr.flush()
     os.execv(executable, [CLI_NAME, *arguments])  # noqa: S606  (fixed program, argv passed on)

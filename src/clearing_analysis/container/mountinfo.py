@@ -5,7 +5,7 @@ Guarantees:
   `major:minor`, root, mount point, per-mount options, zero or more optional fields ended by a
   lone `-`, file-system type, source and superblock options. Octal escapes (`\\040` for a space
   and so on) in paths are decoded. Any other shape, an empty table or a repeated mount ID is
-  `MountContractError("MOUNTINFO_INVALID")`; nothing of the text is kept in the error.
+  `MountContractError` with detail `MOUNTINFO_INVALID`; nothing of the text is kept in the error.
 - `MountTable.mount_of(path)` finds the mount a canonical absolute path lies on by walking the
   mount tree from the namespace root, component by component, taking at each mount point the
   topmost of the mounts stacked there. Shadowed mounts (hidden under a later mount of the same
@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from clearing_analysis.container.violations import Violation
-from clearing_analysis.errors import MountContractError
+from clearing_analysis.errors import MountContractDetail, MountContractError
 
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
 _FIXED_FIELDS = 6  # id, parent, major:minor, root, mount point, options
@@ -36,7 +35,7 @@ def _unescape(field: str) -> str:
 def _absolute(field: str) -> PurePosixPath:
     path = PurePosixPath(_unescape(field))
     if not path.is_absolute():
-        raise MountContractError(Violation.MOUNTINFO_INVALID)
+        raise MountContractError(MountContractDetail.MOUNTINFO_INVALID)
     return path
 
 
@@ -72,15 +71,15 @@ def _parse_line(line: str) -> Mount:
     try:
         separator = fields.index("-", _FIXED_FIELDS)
     except ValueError:
-        raise MountContractError(Violation.MOUNTINFO_INVALID) from None
+        raise MountContractError(MountContractDetail.MOUNTINFO_INVALID) from None
     if len(fields) != separator + 1 + _TAIL_FIELDS:
-        raise MountContractError(Violation.MOUNTINFO_INVALID)
+        raise MountContractError(MountContractDetail.MOUNTINFO_INVALID)
     mount_id, parent_id, device, root, mount_point, options = fields[:_FIXED_FIELDS]
     fs_type, _source, super_options = fields[separator + 1 :]
     major, colon, minor = device.partition(":")
     numbers = (mount_id, parent_id, major, minor)
     if not colon or not all(number.isdigit() and number.isascii() for number in numbers):
-        raise MountContractError(Violation.MOUNTINFO_INVALID)
+        raise MountContractError(MountContractDetail.MOUNTINFO_INVALID)
     return Mount(
         mount_id=int(mount_id),
         parent_id=int(parent_id),
@@ -105,7 +104,7 @@ class MountTable:
         # The namespace root's parent lies outside the namespace, so it is not in the table.
         candidates = [m for m in self.mounts if m.mount_point == _ROOT and m.parent_id not in known]
         if not candidates:
-            raise MountContractError(Violation.MOUNTINFO_INVALID)
+            raise MountContractError(MountContractDetail.MOUNTINFO_INVALID)
         return self._topmost(candidates[0], _ROOT)
 
     def _topmost(self, mount: Mount, point: PurePosixPath) -> Mount:
@@ -142,5 +141,5 @@ def parse_mountinfo(text: str) -> MountTable:
     """Parse the whole of a mountinfo file (see the module guarantees)."""
     mounts = tuple(_parse_line(line) for line in text.splitlines() if line)
     if not mounts or len({mount.mount_id for mount in mounts}) != len(mounts):
-        raise MountContractError(Violation.MOUNTINFO_INVALID)
+        raise MountContractError(MountContractDetail.MOUNTINFO_INVALID)
     return MountTable(mounts)

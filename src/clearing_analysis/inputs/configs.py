@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits
 
 
@@ -38,52 +38,41 @@ NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
 Sha256Hex = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", min_length=64, max_length=64)]
 
 
-class ConfigReason(enum.StrEnum):
-    """Every detail code behind INPUT_INVALID for a configuration file (reason-codes.md).
-
-    Each file has the same nine reading / JSON / shape codes under its own prefix, plus the
-    rules a JSON Schema cannot state (emptiness, uniqueness, run-id presence).
-    """
-
-    ROUTES_UNREADABLE = "ROUTES_UNREADABLE"
-    ROUTES_TOO_LARGE = "ROUTES_TOO_LARGE"
-    ROUTES_INVALID_UTF8 = "ROUTES_INVALID_UTF8"
-    ROUTES_MALFORMED_JSON = "ROUTES_MALFORMED_JSON"
-    ROUTES_DUPLICATE_KEY = "ROUTES_DUPLICATE_KEY"
-    ROUTES_NON_FINITE_NUMBER = "ROUTES_NON_FINITE_NUMBER"
-    ROUTES_NUMBER_OUT_OF_RANGE = "ROUTES_NUMBER_OUT_OF_RANGE"
-    ROUTES_NESTING_TOO_DEEP = "ROUTES_NESTING_TOO_DEEP"
-    ROUTES_WRONG_SHAPE = "ROUTES_WRONG_SHAPE"
-    ROUTES_EMPTY = "ROUTES_EMPTY"
-    ROUTES_DUPLICATE_API = "ROUTES_DUPLICATE_API"
-    AGENT_CONFIG_UNREADABLE = "AGENT_CONFIG_UNREADABLE"
-    AGENT_CONFIG_TOO_LARGE = "AGENT_CONFIG_TOO_LARGE"
-    AGENT_CONFIG_INVALID_UTF8 = "AGENT_CONFIG_INVALID_UTF8"
-    AGENT_CONFIG_MALFORMED_JSON = "AGENT_CONFIG_MALFORMED_JSON"
-    AGENT_CONFIG_DUPLICATE_KEY = "AGENT_CONFIG_DUPLICATE_KEY"
-    AGENT_CONFIG_NON_FINITE_NUMBER = "AGENT_CONFIG_NON_FINITE_NUMBER"
-    AGENT_CONFIG_NUMBER_OUT_OF_RANGE = "AGENT_CONFIG_NUMBER_OUT_OF_RANGE"
-    AGENT_CONFIG_NESTING_TOO_DEEP = "AGENT_CONFIG_NESTING_TOO_DEEP"
-    AGENT_CONFIG_WRONG_SHAPE = "AGENT_CONFIG_WRONG_SHAPE"
-    AGENT_CONFIG_EMPTY = "AGENT_CONFIG_EMPTY"
-    AGENT_CONFIG_RUN_ID_MISSING = "AGENT_CONFIG_RUN_ID_MISSING"
-    AGENT_CONFIG_RUN_ID_DUPLICATE = "AGENT_CONFIG_RUN_ID_DUPLICATE"
-    AGENT_CONFIG_CONVERSATION_ID_MISSING = "AGENT_CONFIG_CONVERSATION_ID_MISSING"
-    APP_ALLOWLIST_UNREADABLE = "APP_ALLOWLIST_UNREADABLE"
-    APP_ALLOWLIST_TOO_LARGE = "APP_ALLOWLIST_TOO_LARGE"
-    APP_ALLOWLIST_INVALID_UTF8 = "APP_ALLOWLIST_INVALID_UTF8"
-    APP_ALLOWLIST_MALFORMED_JSON = "APP_ALLOWLIST_MALFORMED_JSON"
-    APP_ALLOWLIST_DUPLICATE_KEY = "APP_ALLOWLIST_DUPLICATE_KEY"
-    APP_ALLOWLIST_NON_FINITE_NUMBER = "APP_ALLOWLIST_NON_FINITE_NUMBER"
-    APP_ALLOWLIST_NUMBER_OUT_OF_RANGE = "APP_ALLOWLIST_NUMBER_OUT_OF_RANGE"
-    APP_ALLOWLIST_NESTING_TOO_DEEP = "APP_ALLOWLIST_NESTING_TOO_DEEP"
-    APP_ALLOWLIST_WRONG_SHAPE = "APP_ALLOWLIST_WRONG_SHAPE"
-    APP_ALLOWLIST_DUPLICATE = "APP_ALLOWLIST_DUPLICATE"
+# The configuration files, by the prefix of their detail codes (InputInvalidDetail).
+FILE_CODES = ("ROUTES", "AGENT_CONFIG", "APP_ALLOWLIST")
+# Reading, JSON and shape codes every file has under its own prefix (`<FILE>_<SUFFIX>`).
+SHARED_SUFFIXES = (
+    "UNREADABLE",
+    "TOO_LARGE",
+    "INVALID_UTF8",
+    "MALFORMED_JSON",
+    "DUPLICATE_KEY",
+    "NON_FINITE_NUMBER",
+    "NUMBER_OUT_OF_RANGE",
+    "NESTING_TOO_DEEP",
+    "WRONG_SHAPE",
+)
 
 
-def _reason(file_code: str, suffix: str) -> ConfigReason:
+def _reason(file_code: str, suffix: str) -> InputInvalidDetail:
     """The fixed code `<FILE>_<SUFFIX>`; a combination outside the enum is a programming error."""
-    return ConfigReason(f"{file_code}_{suffix}")
+    return InputInvalidDetail(f"{file_code}_{suffix}")
+
+
+# Every INPUT_INVALID detail of a configuration file (docs/formats/reason-codes.md): the shared
+# codes of each file plus the rules a JSON Schema cannot state (emptiness, uniqueness, ids).
+CONFIG_DETAILS: frozenset[InputInvalidDetail] = frozenset(
+    {_reason(file_code, suffix) for file_code in FILE_CODES for suffix in SHARED_SUFFIXES}
+    | {
+        InputInvalidDetail.ROUTES_EMPTY,
+        InputInvalidDetail.ROUTES_DUPLICATE_API,
+        InputInvalidDetail.AGENT_CONFIG_EMPTY,
+        InputInvalidDetail.AGENT_CONFIG_RUN_ID_MISSING,
+        InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE,
+        InputInvalidDetail.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+        InputInvalidDetail.APP_ALLOWLIST_DUPLICATE,
+    }
+)
 
 
 class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
@@ -214,11 +203,11 @@ def parse_routes(value: Any) -> Routes:
     """Routes from parsed JSON: a non-empty array, one entry per API, exactly the seed's fields."""
     routes: list[Route] = _convert(value, list[Route], "ROUTES")
     if not routes:
-        raise InputInvalidError(ConfigReason.ROUTES_EMPTY)
+        raise InputInvalidError(InputInvalidDetail.ROUTES_EMPTY)
     by_api: dict[Api, Route] = {}
     for route in routes:
         if route.api in by_api:
-            raise InputInvalidError(ConfigReason.ROUTES_DUPLICATE_API)
+            raise InputInvalidError(InputInvalidDetail.ROUTES_DUPLICATE_API)
         by_api[route.api] = route
     return Routes(by_api=by_api)
 
@@ -236,23 +225,23 @@ def parse_agent_config(value: Any) -> AgentConfig:
         return AgentConfig(period=period, per_run=None)
     if isinstance(value, list):
         if not value:
-            raise InputInvalidError(ConfigReason.AGENT_CONFIG_EMPTY)
+            raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_EMPTY)
         if any(not isinstance(entry, dict) or not entry.get("runId") for entry in value):
             # Contradictory or missing ids invalidate the input rather than pick a first match.
-            raise InputInvalidError(ConfigReason.AGENT_CONFIG_RUN_ID_MISSING)
+            raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_MISSING)
         if any(not entry.get("physicalConversationId") for entry in value):
             # Same reason: a proof without its conversation would otherwise be matched by
             # whichever conversation reuses the run id.
-            raise InputInvalidError(ConfigReason.AGENT_CONFIG_CONVERSATION_ID_MISSING)
+            raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_CONVERSATION_ID_MISSING)
         proofs: list[RunProof] = _convert(value, list[RunProof], "AGENT_CONFIG")
         per_run: dict[tuple[str, str], Attestation] = {}
         for proof in proofs:
             key = (proof.physical_conversation_id, proof.run_id)
             if key in per_run:
-                raise InputInvalidError(ConfigReason.AGENT_CONFIG_RUN_ID_DUPLICATE)
+                raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE)
             per_run[key] = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
         return AgentConfig(period=None, per_run=per_run)
-    raise InputInvalidError(ConfigReason.AGENT_CONFIG_WRONG_SHAPE)
+    raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_WRONG_SHAPE)
 
 
 def load_agent_config(path: Path) -> AgentConfig:
@@ -265,7 +254,7 @@ def parse_app_allowlist(value: Any) -> AppAllowlist:
     entries: list[AllowlistEntry] = _convert(value, list[AllowlistEntry], "APP_ALLOWLIST")
     keys = [(e.server, e.tool, e.server_identity_digest) for e in entries]
     if len(set(keys)) != len(keys):
-        raise InputInvalidError(ConfigReason.APP_ALLOWLIST_DUPLICATE)
+        raise InputInvalidError(InputInvalidDetail.APP_ALLOWLIST_DUPLICATE)
     return AppAllowlist(entries=frozenset(keys))
 
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import OutputRefusedError
+from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.paths import Identity
 
 _CREATE_FLAGS = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC
@@ -70,7 +70,7 @@ def _identity(status: os.stat_result) -> Identity:
     return (status.st_dev, status.st_ino)
 
 
-def _refuse(detail: str) -> OutputRefusedError:
+def _refuse(detail: OutputRefusedDetail) -> OutputRefusedError:
     return OutputRefusedError(detail)
 
 
@@ -80,9 +80,9 @@ def _ancestors_are_not_inputs(canonical_parent: Path, inputs: InputIdentities) -
         try:
             status = current.stat()
         except OSError:
-            raise _refuse("OUTPUT_PARENT_UNREADABLE") from None
+            raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_UNREADABLE) from None
         if _identity(status) in inputs.input_directories:
-            raise _refuse("OUTPUT_INSIDE_INPUT")
+            raise _refuse(OutputRefusedDetail.OUTPUT_INSIDE_INPUT)
         if current.parent == current:  # reached the filesystem root, which is checked too
             return
         current = current.parent
@@ -93,33 +93,33 @@ def check_output(path: str | os.PathLike[str], inputs: InputIdentities) -> Outpu
     raw = os.fspath(path)
     head, name = os.path.split(raw)
     if name in {"", ".", ".."}:
-        raise _refuse("OUTPUT_NAME_INVALID")
+        raise _refuse(OutputRefusedDetail.OUTPUT_NAME_INVALID)
     try:
         # R-FS-2: the parent is canonicalized with realpath; it must exist.
         canonical_parent = Path(os.path.realpath(head or ".", strict=True))
         parent_status = canonical_parent.stat()
     except OSError:
-        raise _refuse("OUTPUT_PARENT_MISSING") from None
+        raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_MISSING) from None
     if not stat.S_ISDIR(parent_status.st_mode):
-        raise _refuse("OUTPUT_PARENT_NOT_DIRECTORY")
+        raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_NOT_DIRECTORY)
     # R-FS-3: containment by identity of every ancestor, the filesystem root included.
     _ancestors_are_not_inputs(canonical_parent, inputs)
     parent_identity = _identity(parent_status)
     # R-FS-5: same-directory input and companion names, case-insensitively everywhere.
     if fold_name(name) in inputs.protected_names.get(parent_identity, frozenset()):
-        raise _refuse("OUTPUT_NAME_COLLIDES")
+        raise _refuse(OutputRefusedDetail.OUTPUT_NAME_COLLIDES)
     # R-FS-2 / R-FS-4: an existing final component (symlink, dangling or not, or an alias).
     try:
         existing = (canonical_parent / name).lstat()
     except FileNotFoundError:
         return OutputTarget(canonical_parent, parent_identity, name)
     except OSError:
-        raise _refuse("OUTPUT_PARENT_UNREADABLE") from None
+        raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_UNREADABLE) from None
     if stat.S_ISLNK(existing.st_mode):
-        raise _refuse("OUTPUT_IS_SYMLINK")
+        raise _refuse(OutputRefusedDetail.OUTPUT_IS_SYMLINK)
     if _identity(existing) in inputs.input_files:
-        raise _refuse("OUTPUT_IS_INPUT")
-    raise _refuse("OUTPUT_EXISTS")
+        raise _refuse(OutputRefusedDetail.OUTPUT_IS_INPUT)
+    raise _refuse(OutputRefusedDetail.OUTPUT_EXISTS)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -146,23 +146,36 @@ def create_exclusive(path: str | os.PathLike[str], data: bytes, inputs: InputIde
     try:
         parent_fd = os.open(target.parent, _PARENT_FLAGS)
     except OSError:
-        raise _refuse("OUTPUT_PARENT_MISSING") from None
+        raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_MISSING) from None
     try:
         if _identity(os.fstat(parent_fd)) != target.parent_identity:
-            raise _refuse("OUTPUT_PARENT_CHANGED")
+            raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_CHANGED)
         try:
             fd = os.open(target.name, _CREATE_FLAGS, _CREATE_MODE, dir_fd=parent_fd)
         except OSError:
-            raise _refuse("OUTPUT_CREATE_FAILED") from None
+            raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
         try:
             _write_all(fd, data)
         except OSError:
             _remove_created(parent_fd, target.name, fd)
-            raise _refuse("OUTPUT_WRITE_FAILED") from None
+            raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
         finally:
             os.close(fd)
     finally:
         os.close(parent_fd)
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's own flush of the bytes
+    still buffered, at exit, cannot fail again and print a message of its own on stderr."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError):
+        pass  # no descriptor to repair: the refusal is reported all the same
 
 
 def write_stdout(data: bytes) -> None:
@@ -171,4 +184,5 @@ def write_stdout(data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except (OSError, ValueError):
-        raise _refuse("STDOUT_FAILED") from None
+        _silence_stdout()
+        raise _refuse(OutputRefusedDetail.STDOUT_FAILED) from None

@@ -25,7 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import InputInvalidError, NoJournalsError
+from clearing_analysis.errors import (
+    InputInvalidDetail,
+    InputInvalidError,
+    NoJournalsDetail,
+    NoJournalsError,
+)
 from clearing_analysis.policy import load_policy_json
 
 JOURNAL_SUFFIX = ".jsonl"
@@ -86,18 +91,18 @@ class _Walk:
             with os.scandir(directory) as entries:
                 listed = sorted(entries, key=lambda entry: os.fsencode(entry.name))
         except OSError:
-            raise InputInvalidError("JOURNALS_UNREADABLE") from None
+            raise InputInvalidError(InputInvalidDetail.JOURNALS_UNREADABLE) from None
         markers = native_root_markers()
         for entry in listed:
             if entry.name.casefold() in markers:
                 # A native root's legacy imports, aliases or retired state: refuse, not guess.
-                raise InputInvalidError("NATIVE_ROOT_NOT_JOURNALS")
+                raise InputInvalidError(InputInvalidDetail.NATIVE_ROOT_NOT_JOURNALS)
         for entry in listed:
             child_relative = relative + os.fsencode(entry.name)
             try:
                 status = entry.stat(follow_symlinks=False)
             except OSError:
-                raise InputInvalidError("JOURNALS_UNREADABLE") from None
+                raise InputInvalidError(InputInvalidDetail.JOURNALS_UNREADABLE) from None
             if stat.S_ISLNK(status.st_mode):
                 continue  # R-CLI-2: symlinked entries inside a walk are not followed.
             child = Path(entry.path)
@@ -131,7 +136,7 @@ class _Walk:
             status = argument.stat()
         except OSError:
             # Missing, dangling symlink or unreadable: the user named something unusable.
-            raise InputInvalidError("JOURNALS_MISSING") from None
+            raise InputInvalidError(InputInvalidDetail.JOURNALS_MISSING) from None
         followed = stat.S_ISLNK(link_status.st_mode)
         if stat.S_ISDIR(status.st_mode):
             self.enter(argument, status, b"", argument_index, frozenset(), followed=followed)
@@ -140,7 +145,7 @@ class _Walk:
             journal = SelectedJournal(argument, _identity(status), followed=followed, explicit=True)
             self.candidates.append((os.fsencode(argument.name), argument_index, journal))
         else:
-            raise InputInvalidError("JOURNALS_NOT_FILE_OR_DIRECTORY")
+            raise InputInvalidError(InputInvalidDetail.JOURNALS_NOT_FILE_OR_DIRECTORY)
 
 
 def select_journals(arguments: Sequence[Path]) -> JournalSelection:
@@ -157,7 +162,7 @@ def select_journals(arguments: Sequence[Path]) -> JournalSelection:
         seen.add(journal.identity)
         journals.append(journal)
     if not journals:
-        raise NoJournalsError()
+        raise NoJournalsError(NoJournalsDetail.NO_JOURNAL_FILES)
     return JournalSelection(
         journals=tuple(journals), walked_directories=tuple(walk.directories.values())
     )

@@ -24,9 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clearing_analysis.errors import (
+    InputInvalidDetail,
     InputInvalidError,
+    OutputRefusedDetail,
     OutputRefusedError,
+    SidecarNotOfflineDetail,
     SidecarNotOfflineError,
+    SnapshotChangedDetail,
     SnapshotChangedError,
 )
 from clearing_analysis.inputs import configs, output, snapshot
@@ -40,12 +44,13 @@ from clearing_analysis.inputs.sidecar import (
 
 
 def _stat_input_file(path: Path, code: str) -> os.stat_result:
+    """`path`'s status; `code` names the input (`<CODE>_MISSING`, `<CODE>_NOT_FILE` details)."""
     try:
         status = path.stat()
     except OSError:
-        raise InputInvalidError(f"{code}_MISSING") from None
+        raise InputInvalidError(InputInvalidDetail(f"{code}_MISSING")) from None
     if not stat.S_ISREG(status.st_mode):
-        raise InputInvalidError(f"{code}_NOT_FILE")
+        raise InputInvalidError(InputInvalidDetail(f"{code}_NOT_FILE"))
     return status
 
 
@@ -161,9 +166,9 @@ class InputSession:
         plan = _snapshot_plan(selection, sidecar, others)
         before = snapshot.take(plan)
         if before.has_missing_input() or select_journals(journal_args) != selection:
-            raise SnapshotChangedError("SELECTION_CHANGED")
+            raise SnapshotChangedError(SnapshotChangedDetail.SELECTION_CHANGED)
         if before.has_companion():
-            raise SidecarNotOfflineError("COMPANION_PRESENT")
+            raise SidecarNotOfflineError(SidecarNotOfflineDetail.COMPANION_PRESENT)
         check_offline(sidecar)
         return cls(
             selection=selection,
@@ -219,4 +224,4 @@ def _check_outputs_up_front(
         targets[1].parent_identity,
         output.fold_name(targets[1].name),
     ):
-        raise OutputRefusedError("OUTPUT_SAME_AS_LOG")
+        raise OutputRefusedError(OutputRefusedDetail.OUTPUT_SAME_AS_LOG)

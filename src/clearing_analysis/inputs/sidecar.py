@@ -9,14 +9,18 @@ of a physical conversation.
 
 from __future__ import annotations
 
-import enum
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from clearing_analysis.errors import InputInvalidError, SidecarNotOfflineError
+from clearing_analysis.errors import (
+    InputInvalidDetail,
+    InputInvalidError,
+    SidecarNotOfflineDetail,
+    SidecarNotOfflineError,
+)
 from clearing_analysis.identity import ToolIdentity
 
 SQLITE_HEADER_MAGIC = b"SQLite format 3\x00"
@@ -28,14 +32,15 @@ REQUIRED_TABLES = frozenset(
 )
 
 
-class SidecarReason(enum.StrEnum):
-    """Detail codes behind SIDECAR_NOT_OFFLINE and INPUT_INVALID for the sidecar."""
-
-    COMPANION_PRESENT = "COMPANION_PRESENT"  # SIDECAR_NOT_OFFLINE
-    WAL_MODE = "WAL_MODE"  # SIDECAR_NOT_OFFLINE
-    SIDECAR_UNREADABLE = "SIDECAR_UNREADABLE"  # INPUT_INVALID
-    SIDECAR_NOT_SQLITE = "SIDECAR_NOT_SQLITE"  # INPUT_INVALID
-    SIDECAR_SCHEMA = "SIDECAR_SCHEMA"  # INPUT_INVALID
+# The INPUT_INVALID details this module raises; with every SidecarNotOfflineDetail they are
+# the sidecar's codes (docs/formats/reason-codes.md, "Sidecar").
+INVALID_DETAILS: frozenset[InputInvalidDetail] = frozenset(
+    {
+        InputInvalidDetail.SIDECAR_UNREADABLE,
+        InputInvalidDetail.SIDECAR_NOT_SQLITE,
+        InputInvalidDetail.SIDECAR_SCHEMA,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,23 +81,23 @@ def companion_present(sidecar: Path) -> bool:
     try:
         with_names = [entry.name for entry in sidecar.parent.iterdir()]
     except OSError:
-        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
     return any(name.casefold() in wanted for name in with_names)
 
 
 def check_offline(sidecar: Path) -> None:
     """Refuse a sidecar that is not a checkpointed, rollback-journal-mode SQLite file."""
     if companion_present(sidecar):
-        raise SidecarNotOfflineError(SidecarReason.COMPANION_PRESENT)
+        raise SidecarNotOfflineError(SidecarNotOfflineDetail.COMPANION_PRESENT)
     try:
         with sidecar.open("rb") as stream:
             header = stream.read(100)
     except OSError:
-        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER_MAGIC):
-        raise InputInvalidError(SidecarReason.SIDECAR_NOT_SQLITE)
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_NOT_SQLITE)
     if header[18] == WAL_FORMAT_VERSION or header[19] == WAL_FORMAT_VERSION:
-        raise SidecarNotOfflineError(SidecarReason.WAL_MODE)
+        raise SidecarNotOfflineError(SidecarNotOfflineDetail.WAL_MODE)
 
 
 # SQLite errors, and text (a row's or SQLite's own error message about a corrupt schema) that
@@ -135,7 +140,7 @@ class SidecarView:
                 (finalized_id,),
             ).fetchone()
         except _SQLITE_FAILURES:
-            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
         return None if row is None else _retained_row(row)
 
     def conversation_policy(self, physical_conversation_id: str) -> ConversationPolicy | None:
@@ -147,12 +152,12 @@ class SidecarView:
                 (physical_conversation_id,),
             ).fetchone()
         except _SQLITE_FAILURES:
-            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA) from None
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
         if row is None:
             return None
         since, budget = row
         if not (_is_count(since) and _is_count(budget)):
-            raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
         return ConversationPolicy(since, budget)
 
 
@@ -167,14 +172,14 @@ def _is_flag(value: object) -> bool:
 def _optional_text(value: object) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+    raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
 
 
 def _optional_flag(value: object) -> bool | None:
     if value is None:
         return None
     if not _is_flag(value):
-        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return bool(value)
 
 
@@ -186,7 +191,7 @@ def _row_identity(values: tuple[object, ...]) -> ToolIdentity:
         and isinstance(run, str)
         and isinstance(call, str)
     ):
-        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return ToolIdentity(physical, turn, run, call)
 
 
@@ -210,7 +215,7 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
         or not isinstance(integrity, str)
         or integrity not in ("ok", "mismatch")
     ):
-        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return RetainedRow(
         identity=identity,
         state=state,
@@ -241,7 +246,7 @@ def open_sidecar(sidecar: Path) -> SidecarView:
     try:
         connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
     except _SQLITE_FAILURES:
-        raise InputInvalidError(SidecarReason.SIDECAR_UNREADABLE) from None
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
     try:
         tables = {
             name
@@ -258,5 +263,5 @@ def open_sidecar(sidecar: Path) -> SidecarView:
         version = None
     if version is None or version[0] != SCHEMA_VERSION:
         connection.close()
-        raise InputInvalidError(SidecarReason.SIDECAR_SCHEMA)
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return SidecarView(connection)

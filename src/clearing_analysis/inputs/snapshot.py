@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import SnapshotChangedError
+from clearing_analysis.errors import SnapshotChangedDetail, SnapshotChangedError
 from clearing_analysis.inputs.sidecar import COMPANION_SUFFIXES
 
 
@@ -127,8 +127,8 @@ def _differs(before: Iterable[object], after: Iterable[object]) -> bool:
 def compare(before: Snapshot, after: Snapshot) -> None:
     """Raise SNAPSHOT_CHANGED (with a fixed detail) if `after` differs from `before`."""
     if _differs(before.companions, after.companions):
-        raise SnapshotChangedError("COMPANION_CHANGED")
+        raise SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
     if _differs(before.files, after.files):
-        raise SnapshotChangedError("FILE_CHANGED")
+        raise SnapshotChangedError(SnapshotChangedDetail.FILE_CHANGED)
     if _differs(before.directories, after.directories):
-        raise SnapshotChangedError("DIRECTORY_CHANGED")
+        raise SnapshotChangedError(SnapshotChangedDetail.DIRECTORY_CHANGED)

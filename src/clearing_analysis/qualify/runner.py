@@ -20,13 +20,14 @@ import enum
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import QualificationError
+from clearing_analysis.errors import QualificationDetail, QualificationError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import limits
 from clearing_analysis.qualify.harness import (
@@ -50,19 +51,21 @@ from clearing_analysis.qualify.record import (
 DEAD_END = "http://127.0.0.1:9"
 # Generous: the whole run takes well under a second on the reference machine.
 TIMEOUT_SECONDS = 120.0
-# Fixed failure codes capture.mjs may print on stderr; anything else is HARNESS_FAILED.
-HARNESS_CODES = frozenset(
-    {
-        "USAGE",
-        "NODE_TOO_OLD",
-        "PLACEHOLDER_EMPTY",
-        "PI_AI_MANIFEST",
-        "MODEL_MISSING",
-        "CAPTURE_FAILED",
-        "NETWORK_ATTEMPTED",
-        "HARNESS_FAULT",
-    }
-)
+# Fixed failure codes capture.mjs may print on stderr, by their text; anything else is
+# HARNESS_FAILED (so nothing Node prints is ever passed on unless it is one of these).
+HARNESS_CODES: Mapping[str, QualificationDetail] = {
+    detail.value: detail
+    for detail in (
+        QualificationDetail.USAGE,
+        QualificationDetail.NODE_TOO_OLD,
+        QualificationDetail.PLACEHOLDER_EMPTY,
+        QualificationDetail.PI_AI_MANIFEST,
+        QualificationDetail.MODEL_MISSING,
+        QualificationDetail.CAPTURE_FAILED,
+        QualificationDetail.NETWORK_ATTEMPTED,
+        QualificationDetail.HARNESS_FAULT,
+    )
+}
 _PROXY_VARIABLES = (
     "HTTP_PROXY",
     "HTTPS_PROXY",
@@ -107,7 +110,7 @@ def _decode_output(raw: bytes) -> HarnessOutput:
         for summary in output.apis.values():
             summary.check()
     except (strictjson.JsonRejected, RecordRejected):
-        raise QualificationError("HARNESS_OUTPUT_INVALID") from None
+        raise QualificationError(QualificationDetail.HARNESS_OUTPUT_INVALID) from None
     return output
 
 
@@ -117,7 +120,7 @@ def run_harness(fault: FaultMode | None = None, harness: Path | None = None) -> 
     env = _environment()
     node = shutil.which("node", path=env["PATH"])
     if node is None:
-        raise QualificationError("NODE_NOT_FOUND")
+        raise QualificationError(QualificationDetail.NODE_NOT_FOUND)
     argv = [node, "capture.mjs", "--placeholder", os.fspath(placeholder_path())]
     if fault is not None:
         argv += ["--fault", fault.value]
@@ -126,13 +129,13 @@ def run_harness(fault: FaultMode | None = None, harness: Path | None = None) -> 
             argv, cwd=directory, env=env, capture_output=True, timeout=TIMEOUT_SECONDS, check=False
         )
     except (OSError, subprocess.SubprocessError):
-        raise QualificationError("HARNESS_NOT_RUN") from None
+        raise QualificationError(QualificationDetail.HARNESS_NOT_RUN) from None
     if completed.returncode != 0:
         code = completed.stderr.decode("ascii", errors="replace").strip()
-        raise QualificationError(code if code in HARNESS_CODES else "HARNESS_FAILED")
+        raise QualificationError(HARNESS_CODES.get(code, QualificationDetail.HARNESS_FAILED))
     output = _decode_output(completed.stdout)
     if output.fault != fault:
-        raise QualificationError("HARNESS_OUTPUT_INVALID")
+        raise QualificationError(QualificationDetail.HARNESS_OUTPUT_INVALID)
     return output
 
 
@@ -143,16 +146,16 @@ def qualify(harness: Path | None = None) -> QualificationRecord:
         installed = installed_pi_ai(directory)
         digest_before = source_digest(directory)
     except HarnessUnavailable:
-        raise QualificationError("HARNESS_NOT_INSTALLED") from None
+        raise QualificationError(QualificationDetail.HARNESS_NOT_INSTALLED) from None
     output = run_harness(None, directory)
     try:
         digest_after = source_digest(directory)
     except HarnessUnavailable:
-        raise QualificationError("HARNESS_CHANGED") from None
+        raise QualificationError(QualificationDetail.HARNESS_CHANGED) from None
     if digest_after != digest_before:
-        raise QualificationError("HARNESS_CHANGED")
+        raise QualificationError(QualificationDetail.HARNESS_CHANGED)
     if (output.pi_ai.package, output.pi_ai.version) != (installed.package, installed.version):
-        raise QualificationError("PI_AI_INCONSISTENT")
+        raise QualificationError(QualificationDetail.PI_AI_INCONSISTENT)
     return QualificationRecord(
         format=FORMAT_NAME,
         format_version=FORMAT_VERSION,

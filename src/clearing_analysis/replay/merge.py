@@ -27,7 +27,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import AnalysisError, SidecarNotOfflineError, SnapshotChangedError
+from clearing_analysis.errors import (
+    AnalysisError,
+    SidecarNotOfflineError,
+    SnapshotChangedDetail,
+    SnapshotChangedError,
+)
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView, open_sidecar
 from clearing_analysis.replay.journal_replay import replay_journal
@@ -145,7 +150,7 @@ def _init_worker(routes: Routes, sidecar_path: Path) -> None:
     except SidecarNotOfflineError:
         # The session found the sidecar offline before replay began: a companion that appears
         # later is a snapshot change, the same code a single-process run reports (R-FS-7).
-        _worker_error = SnapshotChangedError("COMPANION_CHANGED")
+        _worker_error = SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
     except AnalysisError as error:
         # An initializer that raises makes concurrent.futures print a traceback to stderr and
         # break the pool (ANALYZER_FAULT). Keep the fixed code and raise it from the first task

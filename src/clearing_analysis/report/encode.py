@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 import msgspec
 
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits, read_policy_bytes
 from clearing_analysis.report.model import Report
 
@@ -46,21 +46,17 @@ def encode_report(report: Report) -> bytes:
 def decode_report(data: bytes) -> Report:
     """A saved report, strictly: schema-valid and of this format version."""
     if len(data) > limits().max_config_file_bytes:
-        raise InputInvalidError(_detail("REPORT_TOO_LARGE"))
+        raise InputInvalidError(InputInvalidDetail.REPORT_TOO_LARGE)
     try:
         value = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise InputInvalidError(_detail("REPORT_MALFORMED")) from None
+        raise InputInvalidError(InputInvalidDetail.REPORT_MALFORMED) from None
     if not _validator().is_valid(value):
-        raise InputInvalidError(_detail("REPORT_NOT_A_REPORT"))
+        raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
     try:
         return msgspec.json.decode(data, type=Report)
     except msgspec.ValidationError:
-        raise InputInvalidError(_detail("REPORT_NOT_A_REPORT")) from None
-
-
-def _detail(code: str) -> Any:
-    return code
+        raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT) from None
 
 
 __all__ = ["ReportSchemaError", "decode_report", "encode_report"]

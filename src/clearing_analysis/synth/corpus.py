@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from clearing_analysis.errors import OutputRefusedError
+from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.synth.apis import CACHE_LIFETIME_MS, CACHE_MARGIN_MS, SUPPORTED, ApiSpec
 from clearing_analysis.synth.manifest import GroundTruth
@@ -242,7 +242,7 @@ def generate(
         out.mkdir()  # exclusive: an existing path (or symlink) is refused, never reused
         (out / "journals").mkdir()
     except OSError:
-        raise OutputRefusedError("SYNTH_OUT_EXISTS") from None
+        raise OutputRefusedError(OutputRefusedDetail.SYNTH_OUT_EXISTS) from None
     writer = CorpusWriter(out, seed, chosen)
     target = None if size_mb is None else int(size_mb * 1_000_000)
     while (

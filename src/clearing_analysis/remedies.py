@@ -1,0 +1,275 @@
+"""The one table of remedies, and the one line a failure prints (R-CLI-3, R-OUT-1).
+
+Guarantees:
+- `REMEDIES` maps every (code, detail) pair of the error hierarchy (`clearing_analysis.errors`)
+  to one fixed sentence telling the user what to do; a test proves it covers every member of
+  every class's detail enum and nothing else, and docs/exit-codes.md lists the same pairs with
+  the same text (tested both ways).
+- A remedy is fixed text from this module: it may name our own options, files of this
+  repository and documentation pages, never a value from an input, an argument, a path, an id
+  or an exception message. In a USAGE_ERROR remedy, `<option>` stands for the options the
+  error names (`UsageError.options`, taken from the command's own declaration, never from what
+  was typed); without any, it reads "the option".
+- `failure_line` is the only formatter of a failure: `clearing-analysis: <CODE> <DETAIL>:
+  <remedy>` and a newline. The CLI (`cli._exit`) and the image's entrypoint
+  (`container.entrypoint`) both print through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from clearing_analysis.errors import (
+    AnalysisError,
+    FaultDetail,
+    InputInvalidDetail,
+    InputInvalidError,
+    MountContractDetail,
+    MountContractError,
+    NoJournalsDetail,
+    NoJournalsError,
+    OutputRefusedDetail,
+    OutputRefusedError,
+    QualificationDetail,
+    QualificationError,
+    SidecarNotOfflineDetail,
+    SidecarNotOfflineError,
+    SnapshotChangedDetail,
+    SnapshotChangedError,
+    UsageDetail,
+    UsageError,
+)
+
+PROGRAM = "clearing-analysis"
+
+_FAULT = AnalysisError.code
+_INPUT = InputInvalidError.code
+_NO_JOURNALS = NoJournalsError.code
+_OFFLINE = SidecarNotOfflineError.code
+_SNAPSHOT = SnapshotChangedError.code
+_OUTPUT = OutputRefusedError.code
+_QUALIFIER = QualificationError.code
+_MOUNT = MountContractError.code
+_USAGE = UsageError.code
+
+_I = InputInvalidDetail  # a short alias: the table below is long
+
+_REPORT_BUG = "a bug: please report the command shape, not your data"
+_COPY_NOTHING_WRITES = "analyze a copy that nothing writes to while the command runs"
+# One remedy for a sidecar that is not offline, whatever the reason (docs/formats/sidecar.md).
+_OFFLINE_COPY = "stop the agent and pass a copy made with VACUUM INTO (docs/formats/sidecar.md)"
+_NEW_NAME = "choose a new file name in a directory that is not an input directory"
+_SETUP_AGAIN = "run make setup again to reinstall the pinned harness and pi-ai"
+
+
+def _named_input(file_code: str, option: str, what: str) -> dict[tuple[str, str], str]:
+    """Remedies of an input named by one option: `<FILE>_MISSING` and `<FILE>_NOT_FILE`."""
+    return {
+        (
+            _INPUT,
+            _I(f"{file_code}_MISSING"),
+        ): f"check the {option} path: it must name an existing file",
+        (_INPUT, _I(f"{file_code}_NOT_FILE")): f"pass the {what} file itself to {option}",
+    }
+
+
+def _config_file(file_code: str, option: str, page: str) -> dict[tuple[str, str], str]:
+    """Remedies of the nine reading, JSON and shape codes every configuration file has."""
+    suffixes = {
+        "UNREADABLE": f"pass an existing, readable regular file to {option}",
+        "TOO_LARGE": f"check that {option} names the right file: configuration files are small",
+        "INVALID_UTF8": f"save the {option} file as UTF-8, without escapes of lone surrogates",
+        "MALFORMED_JSON": f"fix the JSON syntax of the {option} file; save it without a BOM",
+        "DUPLICATE_KEY": f"keep each key once per object in the {option} file",
+        "NON_FINITE_NUMBER": f"write only finite numbers in the {option} file",
+        "NUMBER_OUT_OF_RANGE": f"write numbers of ordinary size in the {option} file",
+        "NESTING_TOO_DEEP": f"give the {option} file the documented shape ({page})",
+        "WRONG_SHAPE": f"compare the {option} file with {page} and its schema",
+    }
+    return {(_INPUT, _I(f"{file_code}_{suffix}")): text for suffix, text in suffixes.items()}
+
+
+REMEDIES: Mapping[tuple[str, str], str] = {
+    (_FAULT, FaultDetail.INTERNAL_ERROR): (
+        "an internal error: please report the command shape, not your data"
+    ),
+    # INPUT_INVALID: journal selection.
+    (_INPUT, _I.JOURNALS_MISSING): "check every --journals path: each must exist",
+    (_INPUT, _I.JOURNALS_NOT_FILE_OR_DIRECTORY): (
+        "pass journal files or directories to --journals, not a FIFO, device or socket"
+    ),
+    (_INPUT, _I.JOURNALS_UNREADABLE): "make every directory under --journals readable",
+    (_INPUT, _I.NATIVE_ROOT_NOT_JOURNALS): "pass <root>/journals, not the root",
+    # INPUT_INVALID: the other named inputs.
+    **_named_input("SIDECAR", "--sidecar", "sidecar database"),
+    **_named_input("ROUTES", "--routes", "routes"),
+    **_named_input("QUALIFICATION", "--qualification", "qualification record"),
+    **_named_input("AGENT_CONFIG", "--agent-config", "agent configuration"),
+    **_named_input("APP_ALLOWLIST", "--app-allowlist", "app allowlist"),
+    # INPUT_INVALID: the sidecar database.
+    (_INPUT, _I.SIDECAR_UNREADABLE): "make the --sidecar file and its directory readable",
+    (
+        _INPUT,
+        _I.SIDECAR_NOT_SQLITE,
+    ): "pass the agent's history.sqlite, copied offline, to --sidecar",
+    (_INPUT, _I.SIDECAR_SCHEMA): (
+        "copy the sidecar again from a stopped agent that writes schema version 1"
+    ),
+    # INPUT_INVALID: configuration files.
+    **_config_file("ROUTES", "--routes", "docs/formats/routes.md"),
+    **_config_file("AGENT_CONFIG", "--agent-config", "docs/formats/agent-config.md"),
+    **_config_file("APP_ALLOWLIST", "--app-allowlist", "docs/formats/app-allowlist.md"),
+    (_INPUT, _I.ROUTES_EMPTY): "give one routes entry per API to analyze",
+    (_INPUT, _I.ROUTES_DUPLICATE_API): (
+        "keep one routes entry per API; analyze incompatible cohorts separately"
+    ),
+    (_INPUT, _I.AGENT_CONFIG_EMPTY): "give at least one per-run proof, or use the period form",
+    (_INPUT, _I.AGENT_CONFIG_RUN_ID_MISSING): "give every per-run proof a non-empty runId",
+    (_INPUT, _I.AGENT_CONFIG_RUN_ID_DUPLICATE): "keep exactly one per-run proof per run",
+    (_INPUT, _I.AGENT_CONFIG_CONVERSATION_ID_MISSING): (
+        "name the journal header's physicalConversationId in every per-run proof"
+    ),
+    (_INPUT, _I.APP_ALLOWLIST_DUPLICATE): "keep each reviewed (server, tool, digest) entry once",
+    # INPUT_INVALID: analysis settings and saved reports.
+    (_INPUT, _I.RETRIEVAL_RATE_OUT_OF_RANGE): "give --retrieval-rate a number from 0 to 1",
+    (_INPUT, _I.REPORT_TOO_LARGE): "pass a report file clearing-analysis wrote: reports are small",
+    (_INPUT, _I.REPORT_MALFORMED): "pass a report file clearing-analysis wrote, unedited",
+    (_INPUT, _I.REPORT_NOT_A_REPORT): "pass a report written by this version of clearing-analysis",
+    # NO_JOURNALS.
+    (_NO_JOURNALS, NoJournalsDetail.NO_JOURNAL_FILES): (
+        "pass the directory that holds the .jsonl journals (<root>/journals) or the files"
+    ),
+    # SIDECAR_NOT_OFFLINE: one remedy for both reasons.
+    (_OFFLINE, SidecarNotOfflineDetail.COMPANION_PRESENT): _OFFLINE_COPY,
+    (_OFFLINE, SidecarNotOfflineDetail.WAL_MODE): _OFFLINE_COPY,
+    # SNAPSHOT_CHANGED.
+    (_SNAPSHOT, SnapshotChangedDetail.SELECTION_CHANGED): _COPY_NOTHING_WRITES,
+    (_SNAPSHOT, SnapshotChangedDetail.FILE_CHANGED): _COPY_NOTHING_WRITES,
+    (_SNAPSHOT, SnapshotChangedDetail.DIRECTORY_CHANGED): _COPY_NOTHING_WRITES,
+    (_SNAPSHOT, SnapshotChangedDetail.COMPANION_CHANGED): (
+        "analyze a sidecar copy that no agent opens while the command runs"
+    ),
+    # OUTPUT_REFUSED.
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_NAME_INVALID,
+    ): "end the output path with a new file's name, not . or .. or a slash",
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_MISSING): (
+        "create the output's directory first, or choose an existing one"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_NOT_DIRECTORY): (
+        "choose an output path whose parent is a directory"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_UNREADABLE): (
+        "choose an output directory whose every ancestor you can read"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_INSIDE_INPUT): (
+        "write outside the input directories (--journals; for qualify, the harness and policy)"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_NAME_COLLIDES): (
+        "choose a name that no input, nor a sidecar companion, has in that directory"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_IS_SYMLINK): _NEW_NAME,
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_IS_INPUT): _NEW_NAME,
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_EXISTS): _NEW_NAME,
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_SAME_AS_LOG): "give --out and --log-file different names",
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_CHANGED): (
+        "keep the output directory in place while the command runs"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_CREATE_FAILED): (
+        "choose a directory where you may create files"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_WRITE_FAILED): (
+        "free space on that file system, or write elsewhere"
+    ),
+    (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): (
+        "keep stdout open until the command ends, or use --out"
+    ),
+    (_OUTPUT, OutputRefusedDetail.SYNTH_OUT_EXISTS): (
+        "name a directory that does not exist yet, in an existing writable parent"
+    ),
+    # QUALIFIER_FAILED.
+    (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "install Node 20 or newer and put it on PATH",
+    (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
+        "run make setup to install the harness's pinned pi-ai"
+    ),
+    (_QUALIFIER, QualificationDetail.HARNESS_NOT_RUN): (
+        "check that the node on PATH starts, then run qualify again"
+    ),
+    (_QUALIFIER, QualificationDetail.HARNESS_FAILED): _SETUP_AGAIN,
+    (_QUALIFIER, QualificationDetail.HARNESS_OUTPUT_INVALID): _REPORT_BUG,
+    (_QUALIFIER, QualificationDetail.HARNESS_CHANGED): (
+        "leave the harness sources alone while qualify runs, then run it again"
+    ),
+    (_QUALIFIER, QualificationDetail.PI_AI_INCONSISTENT): _SETUP_AGAIN,
+    (_QUALIFIER, QualificationDetail.USAGE): _REPORT_BUG,
+    (_QUALIFIER, QualificationDetail.NODE_TOO_OLD): "install Node 20 or newer and put it on PATH",
+    (_QUALIFIER, QualificationDetail.PLACEHOLDER_EMPTY): (
+        "restore policy/placeholder.txt from the release"
+    ),
+    (_QUALIFIER, QualificationDetail.PI_AI_MANIFEST): _SETUP_AGAIN,
+    (_QUALIFIER, QualificationDetail.MODEL_MISSING): _SETUP_AGAIN,
+    (_QUALIFIER, QualificationDetail.CAPTURE_FAILED): _SETUP_AGAIN,
+    (_QUALIFIER, QualificationDetail.NETWORK_ATTEMPTED): (
+        "report it: a pinned builder tried to reach the network, so the run was refused"
+    ),
+    (_QUALIFIER, QualificationDetail.HARNESS_FAULT): _REPORT_BUG,
+    # MOUNT_CONTRACT_VIOLATED (the image's entrypoint, docs/container.md).
+    (_MOUNT, MountContractDetail.MOUNTINFO_UNREADABLE): "run under a standard Linux runtime",
+    (_MOUNT, MountContractDetail.MOUNTINFO_INVALID): "run under a standard Linux runtime",
+    (_MOUNT, MountContractDetail.ARGUMENT_UNCLASSIFIED): _REPORT_BUG,
+    (_MOUNT, MountContractDetail.ARGUMENT_UNPARSED): _REPORT_BUG,
+    (_MOUNT, MountContractDetail.INPUT_NOT_READ_ONLY): "mount every input with :ro",
+    (_MOUNT, MountContractDetail.OUTPUT_NOT_WRITABLE): (
+        "mount an output directory with :rw and write there"
+    ),
+    (_MOUNT, MountContractDetail.OUTPUT_NOT_SEPARATE_MOUNT): (
+        "mount an output directory of its own (-v OUT:/out:rw) and write there"
+    ),
+    (_MOUNT, MountContractDetail.OUTPUT_CONTAINS_INPUT): (
+        "use an output directory that holds no input"
+    ),
+    (_MOUNT, MountContractDetail.OUTPUT_INSIDE_INPUT): "use an output directory outside the inputs",
+    (_MOUNT, MountContractDetail.NETWORK_NOT_ISOLATED): (
+        "run with --network=none (compose: network_mode: none)"
+    ),
+    (_MOUNT, MountContractDetail.NETWORK_UNVERIFIABLE): "run with podman's default sysfs mount",
+    # USAGE_ERROR (any command; `<option>` is filled in by failure_line).
+    (_USAGE, UsageDetail.UNKNOWN_COMMAND): "use one of the commands clearing-analysis --help lists",
+    (
+        _USAGE,
+        UsageDetail.MISSING_COMMAND,
+    ): "name one of the commands clearing-analysis --help lists",
+    (_USAGE, UsageDetail.UNKNOWN_OPTION): "use only the options the command's --help lists",
+    (
+        _USAGE,
+        UsageDetail.MISSING_OPTION,
+    ): "give <option>; the command's --help lists what it requires",
+    (_USAGE, UsageDetail.MISSING_VALUE): "give <option> its value right after it",
+    (_USAGE, UsageDetail.UNEXPECTED_VALUE): "give <option> alone: it takes no value",
+    (_USAGE, UsageDetail.BAD_VALUE): "give <option> a value of the kind the command's --help shows",
+    (_USAGE, UsageDetail.EXTRA_ARGUMENT): (
+        "put each value right after its option (only --journals takes several); quote spaces"
+    ),
+    (_USAGE, UsageDetail.EXCLUSIVE_OPTIONS): "give exactly one of <option>",
+    (
+        _USAGE,
+        UsageDetail.INVALID_COMMAND_LINE,
+    ): "compare the command line with the command's --help",
+}
+
+
+OPTION_PLACEHOLDER = "<option>"
+
+
+def remedy(error: AnalysisError) -> str:
+    """The fixed remedy of `error`'s (code, detail), naming a usage error's declared options."""
+    text = REMEDIES[(error.code, error.detail)]
+    if isinstance(error, UsageError) and error.options:
+        return text.replace(OPTION_PLACEHOLDER, " or ".join(error.options))
+    return text.replace(OPTION_PLACEHOLDER, "the option")
+
+
+def failure_line(error: AnalysisError) -> str:
+    """The one stderr line of a failure: program, code, detail and remedy, all fixed text."""
+    return f"{PROGRAM}: {error.code} {error.detail.value}: {remedy(error)}\n"

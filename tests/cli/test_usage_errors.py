@@ -1,0 +1,153 @@
+"""Usage errors of every command are one fixed USAGE_ERROR line, exit 2, echoing nothing typed.
+
+Each case types a unique canary where click would echo it (an unknown option, a bad value, an
+extra word, an unknown command); the line must be exactly the table's, naming at most an option
+as the command declares it, and the canary must appear neither on stdout nor on stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer._click import exceptions as click_errors
+
+from clearing_analysis.cli import app
+from clearing_analysis.cli._command import Command, Group
+from clearing_analysis.cli._usage import usage_error
+from clearing_analysis.errors import UsageDetail
+from tests.cli._guarded import invoke, usage_line
+from tests.e2e._canary import Canaries, leaks
+
+C = Canaries(seed=20260301)
+WORD, OPTION, VALUE, COMMAND = C("word"), C("option"), C("value"), C("command")
+REPLAY = ["replay", "--journals", "j", "--sidecar", "s", "--routes", "r"]
+SYNTH = ["synth", "--out", "o", "--seed", "1"]
+
+# (id, arguments, detail, the declared option the remedy names or None)
+CASES: list[tuple[str, list[str], str, str | None]] = [
+    ("root-unknown-command", [COMMAND], "UNKNOWN_COMMAND", None),
+    ("root-unknown-command-after-dashes", ["--", COMMAND, WORD], "UNKNOWN_COMMAND", None),
+    ("root-missing-command", ["--"], "MISSING_COMMAND", None),
+    ("root-unknown-option", [f"--{OPTION}", WORD], "UNKNOWN_OPTION", None),
+    ("demo-unknown-option", ["demo", f"--{OPTION}"], "UNKNOWN_OPTION", None),
+    ("synth-unknown-option", [*SYNTH, f"--{OPTION}={VALUE}"], "UNKNOWN_OPTION", None),
+    ("qualify-unknown-option", ["qualify", f"-{OPTION}"], "UNKNOWN_OPTION", None),
+    ("replay-unknown-option", [*REPLAY, f"--{OPTION}", VALUE], "UNKNOWN_OPTION", None),
+    (
+        "replay-missing-sidecar",
+        ["replay", "--journals", "j", "--routes", "r"],
+        "MISSING_OPTION",
+        "--sidecar",
+    ),
+    ("replay-missing-journals", ["replay"], "MISSING_OPTION", "--journals"),
+    (
+        "synth-missing-out",
+        ["synth", "--seed", "1", "--conversations", "1"],
+        "MISSING_OPTION",
+        "--out",
+    ),
+    ("replay-missing-value", [*REPLAY, "--workers"], "MISSING_VALUE", "--workers"),
+    ("replay-journals-without-value", ["replay", "--journals"], "MISSING_VALUE", "--journals"),
+    ("qualify-missing-value", ["qualify", "--out"], "MISSING_VALUE", "--out"),
+    ("demo-help-with-value", ["demo", f"--help={VALUE}"], "UNEXPECTED_VALUE", "--help"),
+    ("replay-workers-not-a-number", [*REPLAY, "--workers", VALUE], "BAD_VALUE", "--workers"),
+    ("replay-workers-zero", [*REPLAY, "--workers", "0"], "BAD_VALUE", "--workers"),
+    ("demo-unknown-profile", ["demo", "--profile", VALUE], "BAD_VALUE", "--profile"),
+    ("demo-seed-not-a-number", ["demo", f"--seed={VALUE}"], "BAD_VALUE", "--seed"),
+    ("synth-size-too-small", [*SYNTH, "--size-mb", "0"], "BAD_VALUE", "--size-mb"),
+    ("demo-extra-argument", ["demo", WORD], "EXTRA_ARGUMENT", None),
+    ("qualify-extra-argument", ["qualify", "--out", "o", WORD], "EXTRA_ARGUMENT", None),
+    (
+        "replay-extra-after-sidecar",
+        ["replay", "--sidecar", "s", WORD, "--journals", "j", "--routes", "r"],
+        "EXTRA_ARGUMENT",
+        None,
+    ),
+    ("replay-extra-after-dashes", [*REPLAY, "--", WORD], "EXTRA_ARGUMENT", None),
+    (
+        "synth-both-sizes",
+        [*SYNTH, "--conversations", "1", "--size-mb", "1"],
+        "EXCLUSIVE_OPTIONS",
+        "--conversations or --size-mb",
+    ),
+    ("synth-no-size", SYNTH, "EXCLUSIVE_OPTIONS", "--conversations or --size-mb"),
+]
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working directory for the run: relative paths of a run would land here."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "detail", "option"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_usage_error_is_one_fixed_line(
+    args: list[str],
+    detail: str,
+    option: str | None,
+    capsys: pytest.CaptureFixture[str],
+    workdir: Path,
+) -> None:
+    """Exit 2, nothing on stdout, stderr exactly the USAGE_ERROR line, no typed token in it,
+    and nothing created (the relative paths above would land in the working directory)."""
+    done = invoke(args, capsys)
+    assert (done.status, done.stdout, done.stderr) == (2, "", usage_line(detail, option))
+    assert leaks((done.stdout + done.stderr).encode(), C.values) == []
+    assert list(workdir.iterdir()) == []
+
+
+def test_every_usage_detail_but_the_fallback_is_reached() -> None:
+    """The cases above reach every USAGE_ERROR detail the parser can produce (the fallback is
+    tested through the mapping below)."""
+    reached = {case[2] for case in CASES}
+    assert reached == {d.value for d in UsageDetail} - {"INVALID_COMMAND_LINE"}
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        click_errors.BadArgumentUsage(f"Argument {WORD!r} takes 2 values."),
+        click_errors.UsageError(f"Value {VALUE!r} is not valid."),  # no context
+    ],
+    ids=["positional-nargs", "bare-without-context"],
+)
+def test_other_parser_errors_are_the_fallback_detail(error: click_errors.UsageError) -> None:
+    """A usage error no rule names (none of our commands can raise these) still maps to a fixed
+    detail, INVALID_COMMAND_LINE, and keeps nothing of the message."""
+    mapped = usage_error(error)
+    assert (mapped.code, mapped.detail, mapped.options) == (
+        "USAGE_ERROR",
+        "INVALID_COMMAND_LINE",
+        (),
+    )
+    assert leaks(str(mapped).encode(), C.values) == []
+
+
+@pytest.mark.parametrize("command", [[], ["demo"], ["synth"], ["qualify"], ["replay"]])
+def test_help_works_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` prints the help text on stdout and exits 0, for the root and every command."""
+    done = invoke([*command, "--help"], capsys)
+    assert (done.status, done.stderr) == (0, "")
+    assert done.stdout.startswith("Usage: ")
+
+
+def test_no_arguments_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """`clearing-analysis` alone prints the help text (on stderr, exit 2), not an error line."""
+    done = invoke([], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr.startswith("Usage: ")
+    assert "USAGE_ERROR" not in done.stderr
+
+
+def test_every_command_uses_the_cli_classes() -> None:
+    """The root is a Group and every command a Command, so each has the usage-error hooks."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, Group)
+    commands = group.commands  # type: ignore[attr-defined]
+    assert set(commands) == {"demo", "synth", "qualify", "replay"}
+    assert all(isinstance(command, Command) for command in commands.values())
