@@ -21,7 +21,9 @@ def test_demo_text_is_deterministic(tmp_path: Path) -> None:
         tmp_path / "b", seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE
     )
     assert first == second
-    assert "Per API" in first
+    assert "Verdict per API" in first
+    for api in ("anthropic-messages", "openai-responses", "openai-codex-responses"):
+        assert f"{api}: " in first  # every API of the corpus has its section and verdict
 
 
 def test_demo_counts_every_journal_file(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""The demo job: embedded synthetic corpus -> corpus summary -> replay summary.
+"""The demo job: embedded synthetic corpus -> corpus summary -> the analysis's human view.
 
 Kept in the library (not the CLI) so tests can run it and compare its output. The corpus is
-generated from a fixed seed, so the demo prints the same numbers on every machine.
+generated from a fixed seed and the real qualifier runs on the pinned pi-ai, so the demo
+prints the same verdicts and numbers on every machine.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from pathlib import Path
 
 from clearing_analysis.errors import QualificationError
 from clearing_analysis.inputs.paths import select_journals
-from clearing_analysis.jobs import replay_job
+from clearing_analysis.jobs import analyze_job
 from clearing_analysis.qualify.record import encode_record
 from clearing_analysis.qualify.runner import qualify
-from clearing_analysis.report.replay_view import render_replay_summary
 from clearing_analysis.report.table import render_rows
 from clearing_analysis.synth import generate
 
@@ -56,7 +56,7 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         f"clearing-analysis demo: synthetic corpus, profile {profile}, seed {seed},"
         f" {conversations} conversations\n"
     )
-    replay = replay_job(
+    analysis = analyze_job(
         [corpus / "journals"],
         sidecar=corpus / "history.sqlite",
         routes=corpus / "routes.json",
@@ -64,12 +64,13 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         agent_config=corpus / "agent-config.json",
         app_allowlist=corpus / "app-allowlist.json",
     )
+    # The human view loads rich and the report only here, after the analysis.
+    from clearing_analysis.report.human import render_text  # noqa: PLC0415
+
     return "\n".join(
         [
             header,
             corpus_summary_text(corpus / "journals"),
-            render_replay_summary(replay.summary).rstrip("\n") + "\n",
-            "The analyzer stages after replay (simulation, pressure and cost models, gate) are"
-            " not built yet; no verdict is printed.",
+            render_text(analysis.report),
         ]
     )

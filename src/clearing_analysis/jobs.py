@@ -27,8 +27,8 @@ from clearing_analysis.replay import replay_journals
 if TYPE_CHECKING:
     from clearing_analysis.report.model import Report
 
-ProgressCallback = Callable[[int, int, int], None]
-"""Called with (journals done, journals total, journal bytes done) as replay goes."""
+ProgressCallback = Callable[[int, int, int, int], None]
+"""Called with (journals done, journals total, bytes done, bytes total) as replay goes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def _replay_and_assess(
     def report(done: int) -> None:
         done_bytes[0] += sizes[done - 1]
         if progress is not None:
-            progress(done, len(sizes), done_bytes[0])
+            progress(done, len(sizes), done_bytes[0], sum(sizes))
 
     with session.open_sidecar() as view:
         result = replay_journals(

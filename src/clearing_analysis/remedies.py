@@ -132,6 +132,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.APP_ALLOWLIST_DUPLICATE): "keep each reviewed (server, tool, digest) entry once",
     # INPUT_INVALID: analysis settings and saved reports.
     (_INPUT, _I.RETRIEVAL_RATE_OUT_OF_RANGE): "give --retrieval-rate a number from 0 to 1",
+    (_INPUT, _I.REPORT_MISSING): "pass the path of an existing report file",
     (_INPUT, _I.REPORT_TOO_LARGE): "pass a report file clearing-analysis wrote: reports are small",
     (_INPUT, _I.REPORT_MALFORMED): "pass a report file clearing-analysis wrote, unedited",
     (_INPUT, _I.REPORT_NOT_A_REPORT): "pass a report written by this version of clearing-analysis",

@@ -109,6 +109,51 @@ def test_configuration_file_too_large(
     _expect_line(_replay(corpus, **{file_code: large}), f"{file_code}_TOO_LARGE", capsys, large)
 
 
+def _analyze(corpus: Path, *extra: str) -> list[str]:
+    args = _replay(corpus)
+    return ["analyze", *args[1:], *extra]
+
+
+@pytest.mark.parametrize("rate", ["2", "-0.01", "nan", "inf", "1.0000001"])
+def test_retrieval_rate_outside_zero_to_one(
+    rate: str, corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--retrieval-rate must be a finite number in [0, 1] (R-CLI-4); the value is not echoed."""
+    done = invoke(_analyze(corpus, "--retrieval-rate", rate), capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr.encode() == fixed_line("INPUT_INVALID", "RETRIEVAL_RATE_OUT_OF_RANGE")
+
+
+def _show(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    done = invoke(["show", str(path)], capsys)
+    return done.status, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "detail"),
+    [
+        (None, "REPORT_MISSING"),
+        (b"{not json", "REPORT_MALFORMED"),
+        (b"\xff\xfe", "REPORT_MALFORMED"),
+        (b'{"format": "clearing-analysis-report", "version": 2}', "REPORT_NOT_A_REPORT"),
+        (b"[]", "REPORT_NOT_A_REPORT"),
+        (b" " * (limits().max_config_file_bytes + 1), "REPORT_TOO_LARGE"),
+    ],
+    ids=["missing", "not json", "not utf-8", "other version", "not an object", "too large"],
+)
+def test_show_refuses_what_is_not_a_report(
+    content: bytes | None, detail: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`show` reads a saved report strictly: each defect is its own INPUT_INVALID detail."""
+    path = tmp_path / "private-report-name.json"
+    if content is not None:
+        path.write_bytes(content)
+    status, stdout, stderr = _show(path, capsys)
+    assert (status, stdout) == (2, "")
+    assert stderr.encode() == fixed_line("INPUT_INVALID", detail)
+    assert "private-report-name" not in stderr
+
+
 COVERED: frozenset[tuple[str, str]] = frozenset(
     {
         ("INPUT_INVALID", f"{code}_{suffix}")
@@ -117,5 +162,15 @@ COVERED: frozenset[tuple[str, str]] = frozenset(
     }
     | {("INPUT_INVALID", detail) for detail in FIRST_CASE}
     | {("INPUT_INVALID", f"{code}_TOO_LARGE") for code in CONFIGS}
+    | {
+        ("INPUT_INVALID", detail)
+        for detail in (
+            "RETRIEVAL_RATE_OUT_OF_RANGE",
+            "REPORT_MISSING",
+            "REPORT_MALFORMED",
+            "REPORT_NOT_A_REPORT",
+            "REPORT_TOO_LARGE",
+        )
+    }
 )
 """The (code, detail) pairs this module asserts through the CLI."""

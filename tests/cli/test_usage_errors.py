@@ -149,5 +149,5 @@ def test_every_command_uses_the_cli_classes() -> None:
     group = typer.main.get_command(app)
     assert isinstance(group, Group)
     commands = group.commands  # type: ignore[attr-defined]
-    assert set(commands) == {"demo", "synth", "qualify", "replay"}
+    assert set(commands) == {"demo", "synth", "qualify", "replay", "analyze", "show"}
     assert all(isinstance(command, Command) for command in commands.values())

@@ -100,6 +100,59 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
         log.unlink(missing_ok=True)
 
 
+def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
+    """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
+    same JSON report, and no canary in stdout, stderr, the report, the log, or the human view
+    `show` renders from the saved report; only the two outputs are created."""
+    before = listing(canary_inputs.root)
+    to_stdout = run_cli(["analyze", *canary_inputs.args()])
+    assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
+    report = json.loads(to_stdout.stdout)
+    assert report["format"] == "clearing-analysis-report"
+    assert report["perApi"]["anthropic-messages"]["eligibility"]["occurrences"] > 0
+    canary_inputs.assert_private(to_stdout.stdout)
+
+    names = Canaries(seed=4)
+    out = canary_inputs.out_dir / f"{names('analyze.out')}.json"
+    log = canary_inputs.out_dir / f"{names('analyze.log')}.log"
+    args = [*canary_inputs.args(), "--workers", "2", "--out", str(out), "--log-file", str(log)]
+    to_file = run_cli(["analyze", *args])
+    try:
+        assert to_file.returncode == 0
+        assert (to_file.stdout, to_file.stderr) == (b"", b"")
+        assert out.read_bytes() == to_stdout.stdout
+        logged = log.read_bytes()
+        assert b"analyze.verdict" in logged
+        canary_inputs.assert_private(logged, names.values)
+        shown = run_cli(["show", str(out)])
+        assert (shown.returncode, shown.stderr) == (0, b"")
+        assert b"Verdict per API" in shown.stdout
+        canary_inputs.assert_private(shown.stdout, names.values)
+        assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
+    finally:
+        out.unlink(missing_ok=True)
+        log.unlink(missing_ok=True)
+
+
+def test_analyze_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:
+    """A fault inside the analysis (after replay, in the models) whose message carries a
+    canary: exit 1 and exactly the ANALYZER_FAULT line, nothing on stdout."""
+    secret = canary_inputs.canaries["rich.appResult"]
+    prelude = (
+        "import clearing_analysis.simulation.run as _s\n"
+        "def _boom(assessment, routes):\n"
+        f"    raise RuntimeError({secret!r})\n"
+        "_s.simulate = _boom\n"
+        "import clearing_analysis.simulation as _p\n"
+        "_p.simulate = _boom\n"
+    )
+    done = run_cli(["analyze", *canary_inputs.args()], prelude=prelude)
+    assert done.returncode == 1
+    assert done.stderr == fixed_line("ANALYZER_FAULT", "INTERNAL_ERROR")
+    assert done.stdout == b""
+    canary_inputs.assert_private(done.stderr)
+
+
 def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:
     """An unexpected exception whose message and traceback carry canaries and paths: exit 1,
     stderr is exactly the ANALYZER_FAULT line (R-CLI-3), nothing on stdout, nothing created."""

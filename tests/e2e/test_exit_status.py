@@ -514,15 +514,6 @@ NOT_THROUGH_THE_CLI: dict[tuple[str, str], str] = {
     ("INPUT_INVALID", "ROUTES_UNREADABLE"): _PERMISSION,
     ("INPUT_INVALID", "AGENT_CONFIG_UNREADABLE"): _PERMISSION,
     ("INPUT_INVALID", "APP_ALLOWLIST_UNREADABLE"): _PERMISSION,
-    **{
-        ("INPUT_INVALID", detail): "no command takes a retrieval rate or a saved report yet"
-        for detail in (
-            "RETRIEVAL_RATE_OUT_OF_RANGE",
-            "REPORT_TOO_LARGE",
-            "REPORT_MALFORMED",
-            "REPORT_NOT_A_REPORT",
-        )
-    },
     ("OUTPUT_REFUSED", "OUTPUT_PARENT_UNREADABLE"): _PERMISSION,
     ("OUTPUT_REFUSED", "OUTPUT_CREATE_FAILED"): _PERMISSION,
     ("OUTPUT_REFUSED", "OUTPUT_WRITE_FAILED"): "needs a full file system (tests/inputs)",

@@ -1,9 +1,10 @@
-"""Determinism and golden files for the replay summary (R-OUT-4, R-PERF-3).
+"""Determinism and golden files for the replay summary and the report (R-OUT-4, R-PERF-3).
 
-A small fixed synthetic corpus per profile (`synth`, fixed seed and size) is replayed three
-ways: the real CLI with 1 worker and with 2 workers (fresh interpreters), and the library job
-in this process. All three must be byte-identical, and equal to the checked-in golden file
-tests/golden/replay-summary-<profile>.json.
+A small fixed synthetic corpus per profile (`synth`, fixed seed and size) is replayed and
+analyzed three ways: the real CLI with 1 worker and with 2 workers (fresh interpreters), and
+the library job in this process. All three must be byte-identical, and equal to the
+checked-in golden files tests/golden/replay-summary-<profile>.json and
+tests/golden/report-<profile>.json.
 
 Regenerate the golden files after an intended change of the generator or the summary with
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.jobs import replay_job
+from clearing_analysis.jobs import analyze_job, replay_job
 from clearing_analysis.synth import generate
 from tests.e2e._cli import run_cli
 
@@ -32,9 +33,9 @@ PROFILES = ("mixed", "build")
 UPDATE = os.environ.get("CLEARING_UPDATE_GOLDEN") == "1"
 
 
-def golden_path(profile: str) -> Path:
-    """Where the golden summary of `profile` lives."""
-    return GOLDEN_DIR / f"replay-summary-{profile}.json"
+def golden_path(profile: str, kind: str = "replay-summary") -> Path:
+    """Where the golden summary (or report) of `profile` lives."""
+    return GOLDEN_DIR / f"{kind}-{profile}.json"
 
 
 @pytest.fixture(scope="module", params=PROFILES)
@@ -116,3 +117,28 @@ def test_golden_files_are_canonical_counts_only() -> None:
         allowed_free = {"clearing-replay-summary", "result-boundary occurrence", version}
         for text in strings:
             assert text in allowed_free or text.replace("_", "").isupper(), text
+
+
+def test_report_is_deterministic_and_matches_golden(corpus: Path) -> None:
+    """`analyze` with 1 and 2 workers and the in-process job give the same report bytes,
+    schema-valid, equal to the golden report (no wall-clock time in it)."""
+    one = run_cli(["analyze", *_args(corpus), "--workers", "1"])
+    two = run_cli(["analyze", *_args(corpus), "--workers", "2"])
+    assert (one.returncode, one.stderr, two.returncode, two.stderr) == (0, b"", 0, b"")
+    assert one.stdout == two.stdout
+    library = analyze_job(
+        [corpus / "journals"],
+        sidecar=corpus / "history.sqlite",
+        routes=corpus / "routes.json",
+        agent_config=corpus / "agent-config.json",
+        app_allowlist=corpus / "app-allowlist.json",
+    )
+    assert library.data == one.stdout
+    golden = golden_path(corpus.name, "report")
+    if UPDATE:
+        golden.write_bytes(one.stdout)
+    assert golden.exists(), "no golden report: run with CLEARING_UPDATE_GOLDEN=1 and review"
+    assert golden.read_bytes() == one.stdout, (
+        "report differs from tests/golden: if the change is intended, regenerate with "
+        "CLEARING_UPDATE_GOLDEN=1 and review the diff"
+    )

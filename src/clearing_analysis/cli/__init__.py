@@ -17,6 +17,8 @@ from clearing_analysis.cli import demo as _demo  # noqa: F401  isort: skip
 from clearing_analysis.cli import synth as _synth  # noqa: F401  isort: skip
 from clearing_analysis.cli import qualify as _qualify  # noqa: F401  isort: skip
 from clearing_analysis.cli import replay as _replay  # noqa: F401  isort: skip
+from clearing_analysis.cli import analyze as _analyze  # noqa: F401  isort: skip
+from clearing_analysis.cli import show as _show  # noqa: F401  isort: skip
 
 
 def main() -> None:

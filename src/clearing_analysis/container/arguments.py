@@ -27,7 +27,15 @@ from clearing_analysis.errors import MountContractDetail, MountContractError
 
 # Parameter names (python identifiers) of the commands' path options.
 INPUT_PARAMETERS = frozenset(
-    {"journals", "sidecar", "routes", "qualification", "agent_config", "app_allowlist"}
+    {
+        "journals",
+        "sidecar",
+        "routes",
+        "qualification",
+        "agent_config",
+        "app_allowlist",
+        "report",  # `show` reads a saved report
+    }
 )
 OUTPUT_PARAMETERS = frozenset({"out", "log_file"})
 SIDECAR_PARAMETERS = frozenset({"sidecar"})

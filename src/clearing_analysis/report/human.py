@@ -86,7 +86,8 @@ def _distance(criterion: Criterion) -> str:
     parts = [] if gap <= 0 else [f"{_show(criterion, gap)} short"]
     lineages, minimum = criterion.lineages, criterion.min_lineages
     if lineages is not None and minimum is not None and lineages < minimum:
-        parts.append(f"{minimum - lineages} conversations short")
+        missing = minimum - lineages
+        parts.append(f"{missing} conversation{'' if missing == 1 else 's'} short")
     return ", ".join(parts)
 
 

@@ -1,0 +1,105 @@
+"""`clearing-analysis analyze`: the verdict per API, with the modeled evidence (R-CLI-1).
+
+A thin layer over `jobs.analyze_job`. Where the report goes:
+- stdout is a terminal and no `--json`: the human view (verdicts first, then each criterion
+  against its threshold, then the evidence);
+- otherwise (a pipe, a file, CI, or `--json`): the JSON report;
+- `--out F`: the JSON report goes to F (created exclusively); a terminal still gets the human
+  view on stdout.
+The exit status is 0 for a complete analysis whatever the verdict, 2 for incomplete or invalid
+inputs (R-CLI-3).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._progress import replay_progress
+from clearing_analysis.errors import AnalysisError
+from clearing_analysis.jobs import analyze_job
+
+
+@app.command(cls=Command.variadic("--journals"))
+def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
+    journals: Annotated[
+        list[Path],
+        typer.Option(
+            "--journals",
+            metavar="<path>...",
+            help="Journal files or directories (recursive *.jsonl): one or more after the"
+            " flag, or the flag repeated. Pass <root>/journals, not the root.",
+        ),
+    ],
+    sidecar: Annotated[Path, typer.Option("--sidecar", help="Checkpointed sidecar SQLite file.")],
+    routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    qualification: Annotated[
+        Path | None,
+        typer.Option(
+            "--qualification", help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED."
+        ),
+    ] = None,
+    agent_config: Annotated[
+        Path | None, typer.Option("--agent-config", help="Owner attestation of built-ins.")
+    ] = None,
+    app_allowlist: Annotated[
+        Path | None, typer.Option("--app-allowlist", help="Reviewed read-only MCP app tools.")
+    ] = None,
+    retrieval_rate: Annotated[
+        float,
+        typer.Option(
+            "--retrieval-rate",
+            help="Expected share of cleared results retrieved again, in [0, 1] (default 0.05,"
+            " pending lookup-pilot evidence); 0, 5% and 20% are always reported too.",
+        ),
+    ] = 0.05,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Create this new file for the JSON report instead of stdout."),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
+    ] = False,
+    log_file: Annotated[
+        Path | None,
+        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Processes replaying journals in parallel.")
+    ] = 1,
+) -> None:
+    """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
+    criterion against its threshold (modeled figures, not observed savings)."""
+    try:
+        with replay_progress() as progress:
+            job = analyze_job(
+                journals,
+                sidecar=sidecar,
+                routes=routes,
+                qualification=qualification,
+                agent_config=agent_config,
+                app_allowlist=app_allowlist,
+                retrieval_rate=retrieval_rate,
+                out=out,
+                log_file=log_file,
+                workers=workers,
+                progress=progress,
+            )
+        human = sys.stdout.isatty() and not json_output
+        if out is not None or not human:
+            job.write(out)
+        else:
+            job.write_log()
+        if human:
+            from clearing_analysis.report.human import print_report  # noqa: PLC0415
+
+            print_report(job.report, Console())
+    except AnalysisError as error:
+        fatal(error)

@@ -1,0 +1,47 @@
+"""`clearing-analysis show REPORT`: the human view of a saved JSON report (R-CLI-6).
+
+The file is read strictly: a file that is not a schema-valid report of this version is
+INPUT_INVALID (REPORT_*), exit 2. Nothing else is read and nothing is written.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._exit import fatal
+from clearing_analysis.errors import AnalysisError, InputInvalidDetail, InputInvalidError
+from clearing_analysis.policy import limits
+
+
+@app.command(cls=Command)
+def show(
+    report: Annotated[
+        Path, typer.Argument(metavar="<report.json>", help="A report written by `analyze`.")
+    ],
+) -> None:
+    """Render a saved report as tables: verdicts, criteria against thresholds, evidence."""
+    from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
+    from clearing_analysis.report.human import print_report, render_text  # noqa: PLC0415
+
+    try:
+        if not report.is_file():
+            raise InputInvalidError(InputInvalidDetail.REPORT_MISSING)
+        try:
+            with report.open("rb") as stream:
+                data = stream.read(limits().max_config_file_bytes + 1)
+        except OSError:
+            raise InputInvalidError(InputInvalidDetail.REPORT_MISSING) from None
+        decoded = decode_report(data)
+    except AnalysisError as error:
+        fatal(error)
+    if sys.stdout.isatty():
+        print_report(decoded, Console())
+    else:
+        sys.stdout.write(render_text(decoded))
