@@ -24,12 +24,12 @@ _VERDICT_STYLE = {
     Verdict.STOP: "bold red",
 }
 _CRITERION_TEXT = {
-    CriterionId.PRESSURED_BOUNDARIES: "1 pressured boundaries (0.75T <= E < T)",
-    CriterionId.COLD_PRESSURED_BOUNDARIES: "2 cold pressured boundaries",
-    CriterionId.ADMITTING_SHARE: "3 share admitting >= 20k net tokens",
-    CriterionId.PRESSURE_REDUCTION: "4 modeled pressure reduction",
-    CriterionId.COST_INCREASE: "5 modeled cost increase (worst)",
-    CriterionId.PAYLOAD_DIFFERENCES: "6 unintended payload differences",
+    CriterionId.PRESSURED_BOUNDARIES: "1 pressured boundaries",
+    CriterionId.COLD_PRESSURED_BOUNDARIES: "2 cold pressured",
+    CriterionId.ADMITTING_SHARE: "3 admitting >= 20k",
+    CriterionId.PRESSURE_REDUCTION: "4 pressure reduction",
+    CriterionId.COST_INCREASE: "5 cost increase (worst)",
+    CriterionId.PAYLOAD_DIFFERENCES: "6 payload differences",
 }
 _STATEMENT_TEXT = {
     rm.Statement.MODELED_NOT_OBSERVED: (
@@ -102,7 +102,7 @@ def _criteria_table(gate: ApiGate) -> Table:
         ("to pass", "left"),
         ("note", "left"),
     ):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for criterion in gate.criteria:
         sign = ">=" if criterion.comparison is Comparison.AT_LEAST else "<="
         conversations = (
@@ -219,6 +219,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
         )
     )
     parts.append(pressure_table)
+    parts.extend(_waterfall(report.cost, pressure.gated_rate))
     retention = report.retention
     parts.append(
         _pairs(
@@ -240,6 +241,68 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     observed = report.observed
     parts.append(_histogram("Observed drains (tokens after compaction)", observed.drains, "tok"))
     return parts
+
+
+def _signed(value: float) -> str:
+    return f"{value:+,.6f}"
+
+
+def _waterfall(cost: rm.Cost, gated_rate: float) -> list[RenderableType]:
+    """Off → each signed component → on, both views, at the supplied rate; then the ratio at
+    every rate (criterion 5 needs all of them within 5%)."""
+    if not cost.defined:
+        return [Text("Cost model: undefined (the pressure model is undefined)")]
+    at = next((a for a in cost.sensitivities if a.rate == gated_rate), cost.sensitivities[0])
+    table = Table(
+        title=f"Cost waterfall at retrieval rate {_percent(at.rate)} (modeled)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    for header, justify in (("", "left"), ("list price", "right"), ("quota share", "right")):
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    lp, qs = at.list_delta, at.quota_share_delta
+    rows = [
+        ("off arm", f"{at.list_price.off:,.6f}", f"{at.quota_share.off:,.6f}"),
+        ("+ retained native context", _signed(lp.retained), _signed(qs.retained)),
+        ("- removed (observed)", _signed(lp.removed.observed), _signed(qs.removed.observed)),
+        ("- removed (extension)", _signed(lp.removed.extension), _signed(qs.removed.extension)),
+        (
+            "summary cycle change",
+            _signed(lp.summary.cycle_change),
+            _signed(qs.summary.cycle_change),
+        ),
+        (
+            "enlarged summaries",
+            _signed(lp.summary.enlarged_summaries),
+            _signed(qs.summary.enlarged_summaries),
+        ),
+        (
+            "retrieval round trips",
+            _signed(lp.retrieval.round_trips),
+            _signed(qs.retrieval.round_trips),
+        ),
+        (
+            "returned history",
+            _signed(lp.retrieval.returned_history),
+            _signed(qs.retrieval.returned_history),
+        ),
+        ("= on arm", f"{at.list_price.on:,.6f}", f"{at.quota_share.on:,.6f}"),
+        ("on / off", _number(at.list_price.ratio, 4), _number(at.quota_share.ratio, 4)),
+    ]
+    for row in rows:
+        table.add_row(*row)
+    rates = Table(title="Cost ratio at every rate", title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("retrieval rate", "list price", "quota share", "within 5%"):
+        rates.add_column(header, justify="right")
+    for item in cost.sensitivities:
+        within = item.list_price.within_threshold and item.quota_share.within_threshold
+        rates.add_row(
+            _percent(item.rate),
+            _number(item.list_price.ratio, 4),
+            _number(item.quota_share.ratio, 4),
+            "yes" if within else "no",
+        )
+    return [table, rates]
 
 
 def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield) -> Table:
@@ -323,7 +386,7 @@ def renderables(report: rm.Report) -> list[RenderableType]:
     return parts
 
 
-def render_text(report: rm.Report, *, width: int = 110) -> str:
+def render_text(report: rm.Report, *, width: int = 140) -> str:
     """The view as plain text (no colour), for files, tests and the demo's captured output."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
