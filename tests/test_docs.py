@@ -112,3 +112,48 @@ def test_exit_codes_page_gives_one_sidecar_remedy() -> None:
     for page in (EXIT_CODES_PAGE, sidecar_page):
         assert "VACUUM INTO" in page
         assert "wal_checkpoint" not in page
+
+
+DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# Flags of other programs the docs name (podman, buildah, pip): never clearing-analysis options.
+OTHER_TOOLS_FLAGS = {"--timestamp", "--secret", "--network", "--cap-drop", "--no-deps"}
+# A command line: `clearing-analysis` at the start of a code span or of a (code block) line.
+_COMMAND_LINE = re.compile(r"(?:^|`|\$ )\s*clearing-analysis\s+([a-z][a-z-]*)([^`\n]*)", re.M)
+
+
+def _options_of(name: str) -> set[str]:
+    group = typer.main.get_command(app)
+    command = group.commands[name]  # type: ignore[attr-defined]
+    options = {"--help"}
+    for parameter in command.params:
+        options.update(opt for opt in parameter.opts if opt.startswith("--"))
+    return options
+
+
+def _joined_lines(text: str) -> list[str]:
+    """Lines with shell continuations (a trailing backslash) joined to the next line."""
+    return text.replace("\\\n", " ").splitlines()
+
+
+def test_commands_and_options_named_in_the_docs_exist() -> None:
+    """Every `clearing-analysis COMMAND` in the README or docs/ is a real command, and every
+    `--option` written after it on the same command line is one of that command's options."""
+    commands = set(_command_names())
+    checked = 0
+    for page in DOC_PAGES:
+        for line in _joined_lines(page.read_text(encoding="utf-8")):
+            for name, rest in _COMMAND_LINE.findall(line):
+                checked += 1
+                assert name in commands, (page.name, name)
+                for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", rest):
+                    assert option in _options_of(name), (page.name, name, option)
+    assert checked >= 15  # the pages really show command lines
+
+
+def test_every_option_named_in_the_docs_belongs_to_some_command() -> None:
+    """A `--option` quoted anywhere in the README or docs/ is an option of some command (or a
+    named flag of another tool the docs use): no page documents an option the CLI lacks."""
+    known = set().union(*(_options_of(name) for name in _command_names()))
+    for page in DOC_PAGES:
+        for option in re.findall(r"`(--[a-z][a-z-]*)", page.read_text(encoding="utf-8")):
+            assert option in known | OTHER_TOOLS_FLAGS, (page.name, option)
