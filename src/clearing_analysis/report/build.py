@@ -6,7 +6,6 @@ separately, so no denominator is pooled across APIs (R-G-3). Nothing here reads 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,26 +38,18 @@ def tool_version() -> str:
         return "0.0.0"
 
 
-def histogram(values: Sequence[int | None], edges: Sequence[int]) -> rm.Histogram:
+def histogram(values: pl.Series, edges: Sequence[int]) -> rm.Histogram:
     """Bucket counts: value v in the last bucket whose edge is <= v (see `rm.Histogram`)."""
-    counts = [0] * len(edges)
-    below = unknown = 0
-    for value in values:
-        if value is None:
-            unknown += 1
-            continue
-        if value < edges[0]:
-            below += 1
-            continue
-        low, high = 0, len(edges) - 1
-        while low < high:  # the last edge <= value
-            middle = (low + high + 1) // 2
-            if edges[middle] <= value:
-                low = middle
-            else:
-                high = middle - 1
-        counts[low] += 1
-    return rm.Histogram(tuple(edges), tuple(counts), below, unknown)
+    bounds = [*edges[1:], None]
+    known = values.drop_nulls()
+    counts = [
+        int(((known >= low) & (known < high)).sum())
+        if high is not None
+        else int((known >= low).sum())
+        for low, high in zip(edges, bounds, strict=True)
+    ]
+    below = int((known < edges[0]).sum())
+    return rm.Histogram(tuple(edges), tuple(counts), below, values.null_count())
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +92,8 @@ def _evidence(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
         cold_pressured_logical_conversations=gate.cold_pressured_lineages,
         admitting=admitting,
         admitting_share=rounded(gate.admitting_share),
-        request_gaps_ms=histogram(boundaries.get_column("gap_ms").to_list(), edges.request_gap_ms),
-        estimates=histogram(boundaries.get_column("estimate").to_list(), edges.tokens),
+        request_gaps_ms=histogram(boundaries.get_column("gap_ms"), edges.request_gap_ms),
+        estimates=histogram(boundaries.get_column("estimate"), edges.tokens),
     )
     return gate, evidence
 
@@ -121,9 +112,7 @@ def _simulation(
         retrieved_tokens=_int(cleared, pl.col("escaped_tokens").sum()),
         budget_stops=_int(boundaries, pl.col("budget_stopped").sum()),
         placeholder_tokens=placeholder_tokens,
-        admitted_per_batch=histogram(
-            batches.get_column("admitted_net").to_list(), histogram_edges().tokens
-        ),
+        admitted_per_batch=histogram(batches.get_column("admitted_net"), histogram_edges().tokens),
         upper_bound_net_tokens=_int(boundaries, pl.col("upper_bound_net").sum()),
         upper_bound_admitting=boundaries.filter(
             pl.col("cold_pressured") & (pl.col("upper_bound_net") >= threshold)
@@ -180,13 +169,13 @@ def _pressure(
 def _observed(growth: Growth) -> rm.Observed:
     edges = histogram_edges().tokens
     checkpoints = growth.checkpoints
-    triggers = Counter(checkpoint.trigger.upper() for checkpoint in checkpoints)
+    triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
     return rm.Observed(
-        checkpoints=len(checkpoints),
-        by_trigger=dict(sorted(triggers.items())),
-        tokens_before=histogram([c.tokens_before for c in checkpoints], edges),
-        drains=histogram([c.tokens_after for c in checkpoints], edges),
-        summary_tokens=histogram([c.summary_tokens for c in checkpoints], edges),
+        checkpoints=checkpoints.height,
+        by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
+        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
+        drains=histogram(checkpoints.get_column("tokens_after"), edges),
+        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
     )
 
 

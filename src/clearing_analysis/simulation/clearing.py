@@ -219,6 +219,7 @@ class ConversationSimulator:
         self._columns.boundary(
             {
                 "api": boundary.api.value,
+                "journal": boundary.journal,
                 "conversation": conversation,
                 "lineage": lineage,
                 "turn": replayed.turn_index,

@@ -7,26 +7,27 @@ G sums, over contributing journals, the span of the journal's counted boundaries
 branches of a fork never subtract from each other; a checkpoint belongs to the API of the
 latest request before it and counts when it shaped a boundary after the first counted one and
 no later than the last. Those checkpoints are also the observed ones the report shows beside
-the model, never mixed into it.
+the model, never mixed into it. Both are polars expressions over the boundary and checkpoint
+tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from clearing_analysis.eligibility import Assessment, Boundary
+import polars as pl
+
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.replay.model import CheckpointObservation
 
 
-@dataclass
+@dataclass(frozen=True)
 class Growth:
-    """One API cohort's native growth and the checkpoints inside its window."""
+    """One API cohort's native growth and the checkpoints inside its windows."""
 
-    boundary_span: int = 0
-    compaction_removed: int = 0
-    checkpoints: list[CheckpointObservation] = field(default_factory=list)
+    boundary_span: int
+    compaction_removed: int
+    checkpoints: pl.DataFrame  # rows of the checkpoint table inside the cohort's windows
 
     @property
     def total(self) -> int:
@@ -34,27 +35,36 @@ class Growth:
         return self.boundary_span + self.compaction_removed
 
 
-def _journal_growth(
-    boundaries: Sequence[Boundary], checkpoints: Sequence[CheckpointObservation], growth: Growth
-) -> None:
-    first, last = boundaries[0].replayed, boundaries[-1].replayed
-    growth.boundary_span += last.estimate - first.estimate
-    api = boundaries[0].api.value
-    for checkpoint in checkpoints:
-        if checkpoint.api == api and first.turn_index < checkpoint.before_turn <= last.turn_index:
-            growth.compaction_removed += checkpoint.tokens_before - checkpoint.tokens_after
-            growth.checkpoints.append(checkpoint)
+def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
+    value = frame.select(expression).item()
+    return 0 if value is None else int(value)
 
 
-def cohort_growth(assessment: Assessment) -> dict[Api, Growth]:
-    """G and the observed checkpoints per routed API."""
-    out = {api: Growth() for api in assessment.per_api}
-    grouped: dict[tuple[int, Api], list[Boundary]] = {}
-    for boundary in assessment.boundaries:  # merge order: turn order within a journal
-        grouped.setdefault((boundary.journal, boundary.api), []).append(boundary)
-    for (journal, api), boundaries in grouped.items():
-        checkpoints = assessment.replay.journals[journal].journal.checkpoints
-        _journal_growth(boundaries, checkpoints, out[api])
+def cohort_growth(
+    boundaries: pl.DataFrame, checkpoints: pl.DataFrame, apis: Iterable[Api]
+) -> dict[Api, Growth]:
+    """G and the observed checkpoints of each API, from the simulation's tables."""
+    windows = boundaries.group_by(["journal", "api"]).agg(
+        pl.col("turn").min().alias("first_turn"),
+        pl.col("turn").max().alias("last_turn"),
+        pl.col("estimate").sort_by("turn").first().alias("first_estimate"),
+        pl.col("estimate").sort_by("turn").last().alias("last_estimate"),
+    )
+    inside = checkpoints.join(windows, on=["journal", "api"], how="inner").filter(
+        (pl.col("before_turn") > pl.col("first_turn"))
+        & (pl.col("before_turn") <= pl.col("last_turn"))
+    )
+    out: dict[Api, Growth] = {}
+    for api in apis:
+        mine = windows.filter(pl.col("api") == api.value)
+        observed = inside.filter(pl.col("api") == api.value).select(checkpoints.columns)
+        out[api] = Growth(
+            boundary_span=_int(mine, (pl.col("last_estimate") - pl.col("first_estimate")).sum()),
+            compaction_removed=_int(
+                observed, (pl.col("tokens_before") - pl.col("tokens_after")).sum()
+            ),
+            checkpoints=observed,
+        )
     return out
 
 

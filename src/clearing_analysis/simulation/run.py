@@ -17,6 +17,7 @@ from clearing_analysis.simulation.growth import Growth, cohort_growth
 
 BOUNDARY_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "api": pl.String,
+    "journal": pl.Int64,
     "conversation": pl.Int64,
     "lineage": pl.Int64,
     "turn": pl.Int64,
@@ -65,6 +66,15 @@ REQUEST_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "message_tokens": pl.Int64,
     "cleared_tokens_carried": pl.Int64,
 }
+CHECKPOINT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
+    "journal": pl.Int64,
+    "api": pl.String,  # null: no request before it in its journal
+    "before_turn": pl.Int64,
+    "tokens_before": pl.Int64,
+    "tokens_after": pl.Int64,
+    "summary_tokens": pl.Int64,
+    "trigger": pl.String,
+}
 RESULT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "api": pl.String,
     "tool_class": pl.String,
@@ -84,6 +94,7 @@ class Simulation:
     cleared: pl.DataFrame
     requests: pl.DataFrame
     results: pl.DataFrame
+    checkpoints: pl.DataFrame
     occurrences: Mapping[Api, OccurrenceTally]
     growth: Mapping[Api, Growth]
     placeholder_tokens: int
@@ -124,6 +135,25 @@ def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, 
     return columns
 
 
+def _checkpoints(assessment: Assessment) -> dict[str, list[object]]:
+    """One row per observed checkpoint of every contributing journal (no text)."""
+    columns: dict[str, list[object]] = {name: [] for name in CHECKPOINT_SCHEMA}
+    for position, merged in enumerate(assessment.replay.journals):
+        for checkpoint in merged.journal.checkpoints:
+            row: dict[str, object] = {
+                "journal": position,
+                "api": checkpoint.api,
+                "before_turn": checkpoint.before_turn,
+                "tokens_before": checkpoint.tokens_before,
+                "tokens_after": checkpoint.tokens_after,
+                "summary_tokens": checkpoint.summary_tokens,
+                "trigger": checkpoint.trigger.upper(),
+            }
+            for name, value in row.items():
+                columns[name].append(value)
+    return columns
+
+
 def simulate(assessment: Assessment, routes: Routes) -> Simulation:
     """Simulate every physical conversation, in order of first appearance (merge order)."""
     placeholder_tokens = text_tokens(placeholder_text())
@@ -141,13 +171,16 @@ def simulate(assessment: Assessment, routes: Routes) -> Simulation:
     for ordinal, boundaries in enumerate(conversations.values()):
         lineage = lineages[boundaries[0].logical_conversation_id]
         cleared_ids |= simulator.run(boundaries, ordinal, lineage)
+    boundary_table = _frame(columns.boundaries, BOUNDARY_SCHEMA)
+    checkpoint_table = _frame(_checkpoints(assessment), CHECKPOINT_SCHEMA)
     return Simulation(
-        boundaries=_frame(columns.boundaries, BOUNDARY_SCHEMA),
+        boundaries=boundary_table,
         cleared=_frame(columns.cleared, CLEARED_SCHEMA),
         requests=_frame(columns.requests, REQUEST_SCHEMA),
         results=_frame(_unique_results(assessment, cleared_ids), RESULT_SCHEMA),
+        checkpoints=checkpoint_table,
         occurrences=tallies,
-        growth=cohort_growth(assessment),
+        growth=cohort_growth(boundary_table, checkpoint_table, assessment.per_api),
         placeholder_tokens=placeholder_tokens,
     )
 
