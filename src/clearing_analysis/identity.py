@@ -8,8 +8,11 @@ definition; docs/formats/sidecar.md states it for other implementations.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import NamedTuple
+
+import msgspec
+
+_ENCODER = msgspec.json.Encoder()
 
 
 class ToolIdentity(NamedTuple):
@@ -22,6 +25,9 @@ class ToolIdentity(NamedTuple):
 
 
 def finalized_tool_id(identity: ToolIdentity) -> str:
-    """Lowercase hex SHA-256 of the compact UTF-8 JSON array of the four parts."""
-    canonical = json.dumps(list(identity), separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """Lowercase hex SHA-256 of the compact UTF-8 JSON array of the four parts.
+
+    msgspec writes exactly `json.dumps(parts, separators=(",", ":"), ensure_ascii=False)`
+    (tested on arbitrary text), several times faster.
+    """
+    return hashlib.sha256(_ENCODER.encode(list(identity))).hexdigest()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,3 +29,17 @@ def test_stringify_length_matches_compact_json(value: object) -> None:
     printed = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     # JavaScript leaves U+007F..U+009F and U+2028/9 unescaped, as Python does here.
     assert json_stringify_units(value) == utf16_units(printed)
+
+
+@given(st.text())
+def test_msgspec_string_is_json_dumps(text: str) -> None:
+    """The escaped size and finalized ids use msgspec's JSON writer: for any text it writes
+    exactly what json.dumps(..., ensure_ascii=False) writes (lone surrogates never reach
+    here: the decoder refuses them)."""
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+        return
+    assert msgspec.json.encode(text) == json.dumps(text, ensure_ascii=False).encode()
+    parts = [text, "turn", text[::-1], "call"]
+    assert msgspec.json.encode(parts) == json.dumps(
+        parts, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -100,6 +101,17 @@ def check_offline(sidecar: Path) -> None:
         raise SidecarNotOfflineError(SidecarNotOfflineDetail.WAL_MODE)
 
 
+# Ids per IN (...) query: below SQLite's historical limit of 999 bound parameters.
+_BATCH = 500
+_SELECT_MANY = (
+    "SELECT i.finalized_id, r.physical_conversation_id, r.host_turn_id, r.run_id, r.call_id,"
+    " r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated, r.tombstone,"
+    " r.integrity, r.origin_server, r.origin_tool, r.origin_server_identity_digest,"
+    " r.origin_read_only_hint, r.origin_destructive_hint"
+    " FROM committed_id_index AS i JOIN retained_result AS r ON r.row_id = i.row_id"
+    " WHERE i.finalized_id IN"
+)
+
 # SQLite errors, and text (a row's or SQLite's own error message about a corrupt schema) that
 # is not valid UTF-8: both mean a broken file, a fixed code, never ANALYZER_FAULT (R-REL-1).
 _SQLITE_FAILURES = (sqlite3.Error, UnicodeDecodeError)
@@ -142,6 +154,25 @@ class SidecarView:
         except _SQLITE_FAILURES:
             raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
         return None if row is None else _retained_row(row)
+
+    def retained_many(self, finalized_ids: Sequence[str]) -> dict[str, RetainedRow]:
+        """The rows the committed ID index maps any of `finalized_ids` to, by id: one query per
+        `_BATCH` ids instead of one per id (the index is read, never copied)."""
+        rows: dict[str, RetainedRow] = {}
+        unique = sorted(set(finalized_ids))
+        for start in range(0, len(unique), _BATCH):
+            chunk = unique[start : start + _BATCH]
+            marks = ",".join("?" * len(chunk))
+            query = f"{_SELECT_MANY} ({marks})"  # placeholders only: no input in the text
+            try:
+                found = self._db.execute(query, chunk).fetchall()
+            except _SQLITE_FAILURES:
+                raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
+            for finalized_id, *values in found:
+                if not isinstance(finalized_id, str):
+                    raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
+                rows[finalized_id] = _retained_row(tuple(values))
+        return rows
 
     def conversation_policy(self, physical_conversation_id: str) -> ConversationPolicy | None:
         """The capture policy of one conversation (a copy: callers keep only touched ones)."""

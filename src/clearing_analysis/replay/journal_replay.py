@@ -16,7 +16,6 @@ earlier tool result, a kept seq at or after its checkpoint); then INTERRUPTED (a
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +63,7 @@ from clearing_analysis.replay.model import (
 from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
+_ENCODER = msgspec.json.Encoder()
 
 
 class _Broken(Exception):  # noqa: N818  (internal control flow, never escapes this module)
@@ -415,16 +415,22 @@ def _origin(
     return None, None
 
 
+def _identity(state: _JournalReplay, pending: _PendingResult, physical_id: str) -> ToolIdentity:
+    run = state.runs[pending.run_id]
+    return ToolIdentity(physical_id, run.host_turn_id, pending.run_id, pending.message.tool_call_id)
+
+
 def _finish_result(
-    state: _JournalReplay, pending: _PendingResult, physical_id: str, sidecar: SidecarView
+    state: _JournalReplay,
+    pending: _PendingResult,
+    identity: ToolIdentity,
+    rows: dict[str, RetainedRow],
 ) -> ToolResult:
     message = pending.message
     run = state.runs[pending.run_id]
     call = state.calls[(pending.run_id, message.tool_call_id)]
-    identity = ToolIdentity(physical_id, run.host_turn_id, pending.run_id, message.tool_call_id)
     finalized_id = finalized_tool_id(identity)
-    # The committed ID index is read per lookup, never copied (R-RP-1).
-    row = sidecar.retained(finalized_id)
+    row = rows.get(finalized_id)
     shape = _shape(message)
     text_bytes = escaped_bytes = escaped_units = 0
     scan_loss = False
@@ -433,8 +439,8 @@ def _finish_result(
         block = message.content[0]
         assert isinstance(block, TextContent)
         text_bytes = len(block.text.encode("utf-8", "surrogatepass"))
-        escaped = json.dumps(block.text, ensure_ascii=False)
-        escaped_bytes = len(escaped.encode("utf-8", "surrogatepass"))
+        # msgspec's JSON string is json.dumps(text, ensure_ascii=False) byte for byte (tested).
+        escaped_bytes = len(_ENCODER.encode(block.text))
         escaped_units = heuristic.json_string_units(block.text)
         retention = match_retention(row, identity, block.text)
         scan_loss = pending.web_envelope_redacted and guard.trips(block.text)
@@ -501,7 +507,13 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
     physical_id = header.physical_conversation_id
     # Only the policy of the conversation this journal touches is copied (R-RP-1).
     policy = sidecar.conversation_policy(physical_id)
-    results = tuple(_finish_result(state, p, physical_id, sidecar) for p in state.results)
+    identities = [_identity(state, pending, physical_id) for pending in state.results]
+    # The committed ID index is read for this journal's ids in one batch, never copied (R-RP-1).
+    rows = sidecar.retained_many([finalized_tool_id(identity) for identity in identities])
+    results = tuple(
+        _finish_result(state, pending, identity, rows)
+        for pending, identity in zip(state.results, identities, strict=True)
+    )
     boundaries: list[ReplayedBoundary] = []
     without_request = 0
     for turn in state.turns.values():
