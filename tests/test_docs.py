@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import typer.main
+from typer.core import TyperGroup
 
 from clearing_analysis.cli import app
 from clearing_analysis.errors import AnalysisError
@@ -18,10 +19,27 @@ def _command_names() -> list[str]:
     return sorted(group.commands)  # type: ignore[attr-defined]
 
 
+def _command_paths() -> dict[str, object]:
+    """Every command and subcommand by its full name (`routes init`), groups included."""
+    found: dict[str, object] = {}
+    todo: list[tuple[str, object]] = [("", typer.main.get_command(app))]
+    while todo:
+        prefix, group = todo.pop()
+        assert isinstance(group, TyperGroup)
+        for name, command in group.commands.items():
+            path = f"{prefix}{name}"
+            found[path] = command
+            if isinstance(command, TyperGroup):
+                todo.append((f"{path} ", command))
+    return found
+
+
 def test_every_command_is_in_the_readme_table() -> None:
-    """Each registered command appears in the README's command table."""
-    for name in _command_names():
-        assert f"`clearing-analysis {name}" in README, name
+    """Each registered command, and each subcommand of a group (`routes init`), appears in the
+    README's command table."""
+    for name, command in _command_paths().items():
+        if not isinstance(command, TyperGroup):
+            assert f"`clearing-analysis {name}" in README, name
 
 
 def test_readme_lists_no_command_that_does_not_exist() -> None:
@@ -31,10 +49,9 @@ def test_readme_lists_no_command_that_does_not_exist() -> None:
 
 
 def test_every_command_has_help_text() -> None:
-    """Each command carries a docstring-derived help text."""
-    group = typer.main.get_command(app)
-    for name, command in group.commands.items():  # type: ignore[attr-defined]
-        assert command.help, name
+    """Each command, group and subcommand carries a help text."""
+    for name, command in _command_paths().items():
+        assert getattr(command, "help", None), name
 
 
 def test_readme_links_resolve() -> None:

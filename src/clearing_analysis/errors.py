@@ -186,6 +186,12 @@ class UsageDetail(enum.StrEnum):
     BAD_VALUE = "BAD_VALUE"
     EXTRA_ARGUMENT = "EXTRA_ARGUMENT"
     EXCLUSIVE_OPTIONS = "EXCLUSIVE_OPTIONS"
+    # `routes init --model PROVIDER/ID`: the value is checked against the pinned pi-ai catalog
+    # (policy/pi-ai-models.json), which is reviewed data, not user input.
+    MODEL_UNKNOWN = "MODEL_UNKNOWN"
+    MODEL_API_MISMATCH = "MODEL_API_MISMATCH"
+    MODEL_UNPRICED = "MODEL_UNPRICED"
+    MODEL_WINDOW_TOO_SMALL = "MODEL_WINDOW_TOO_SMALL"
     INVALID_COMMAND_LINE = "INVALID_COMMAND_LINE"
 
 

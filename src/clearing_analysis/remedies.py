@@ -253,6 +253,18 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "put each value right after its option (only --journals takes several); quote spaces"
     ),
     (_USAGE, UsageDetail.EXCLUSIVE_OPTIONS): "give exactly one of <option>",
+    (_USAGE, UsageDetail.MODEL_UNKNOWN): (
+        "give <option> one of the PROVIDER/ID names routes init --list prints for the API"
+    ),
+    (_USAGE, UsageDetail.MODEL_API_MISMATCH): (
+        "give <option> the API the model uses (routes init --list prints each API's models)"
+    ),
+    (_USAGE, UsageDetail.MODEL_UNPRICED): (
+        "the catalog has no price for this model: write its route by hand (docs/formats/routes.md)"
+    ),
+    (_USAGE, UsageDetail.MODEL_WINDOW_TOO_SMALL): (
+        "pi's default compaction does not fit this model's window: write its route by hand"
+    ),
     (
         _USAGE,
         UsageDetail.INVALID_COMMAND_LINE,

@@ -17,6 +17,7 @@ from clearing_analysis.cli import app
 from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._usage import usage_error
 from clearing_analysis.errors import UsageDetail
+from clearing_analysis.policy import CatalogModel, pi_ai_catalog
 from tests.cli._guarded import invoke, usage_line
 from tests.e2e._canary import Canaries, leaks
 
@@ -24,6 +25,19 @@ C = Canaries(seed=20260301)
 WORD, OPTION, VALUE, COMMAND = C("word"), C("option"), C("value"), C("command")
 REPLAY = ["replay", "--journals", "j", "--sidecar", "s", "--routes", "r"]
 SYNTH = ["synth", "--out", "o", "--seed", "1"]
+INIT = ["routes", "init"]
+
+
+def _init(model: CatalogModel) -> list[str]:
+    """`routes init` for a catalog model, with an --out that must never be created."""
+    return [*INIT, "--api", model.api, "--model", f"{model.provider}/{model.id}", "--out", "o"]
+
+
+# Catalog models `routes init` refuses, picked from the catalog itself so that a regenerated
+# catalog keeps the cases meaningful: one without a price, one whose window is too small.
+UNPRICED = next(m for m in pi_ai_catalog().models if m.cost is None)
+TOO_SMALL = next(m for m in pi_ai_catalog().models if m.cost and m.context_window < 40_000)
+OTHER_API = "openai-responses" if UNPRICED.api != "openai-responses" else "openai-completions"
 
 # (id, arguments, detail, the declared option the remedy names or None)
 CASES: list[tuple[str, list[str], str, str | None]] = [
@@ -73,6 +87,48 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "--conversations or --size-mb",
     ),
     ("synth-no-size", SYNTH, "EXCLUSIVE_OPTIONS", "--conversations or --size-mb"),
+    ("routes-unknown-subcommand", ["routes", COMMAND, WORD], "UNKNOWN_COMMAND", None),
+    ("routes-missing-subcommand", ["routes", "--"], "MISSING_COMMAND", None),
+    ("routes-init-missing-api", [*INIT, "--list"], "MISSING_OPTION", "--api"),
+    ("routes-init-unknown-api", [*INIT, "--api", VALUE, "--list"], "BAD_VALUE", "--api"),
+    (
+        "routes-init-list-and-model",
+        [*INIT, "--api", "anthropic-messages", "--list", "--model", f"anthropic/{VALUE}"],
+        "EXCLUSIVE_OPTIONS",
+        "--list or --model",
+    ),
+    (
+        "routes-init-neither-list-nor-model",
+        [*INIT, "--api", "anthropic-messages", "--out", "o"],
+        "EXCLUSIVE_OPTIONS",
+        "--list or --model",
+    ),
+    (
+        "routes-init-unknown-model",
+        [*INIT, "--api", "anthropic-messages", "--model", f"{VALUE}/{WORD}", "--out", "o"],
+        "MODEL_UNKNOWN",
+        "--model",
+    ),
+    (
+        "routes-init-unknown-id",
+        [*INIT, "--api", "anthropic-messages", "--model", f"anthropic/{VALUE}", "--out", "o"],
+        "MODEL_UNKNOWN",
+        "--model",
+    ),
+    (
+        "routes-init-model-without-slash",
+        [*INIT, "--api", "anthropic-messages", "--model", VALUE, "--out", "o"],
+        "MODEL_UNKNOWN",
+        "--model",
+    ),
+    (
+        "routes-init-api-mismatch",
+        [*INIT, "--api", OTHER_API, "--model", f"{UNPRICED.provider}/{UNPRICED.id}"],
+        "MODEL_API_MISMATCH",
+        "--api",
+    ),
+    ("routes-init-unpriced-model", _init(UNPRICED), "MODEL_UNPRICED", None),
+    ("routes-init-window-too-small", _init(TOO_SMALL), "MODEL_WINDOW_TOO_SMALL", None),
 ]
 
 
@@ -128,7 +184,10 @@ def test_other_parser_errors_are_the_fallback_detail(error: click_errors.UsageEr
     assert leaks(str(mapped).encode(), C.values) == []
 
 
-@pytest.mark.parametrize("command", [[], ["demo"], ["synth"], ["qualify"], ["replay"]])
+@pytest.mark.parametrize(
+    "command",
+    [[], ["demo"], ["synth"], ["qualify"], ["replay"], ["analyze"], ["show"], ["routes"], INIT],
+)
 def test_help_works_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """`--help` prints the help text on stdout and exits 0, for the root and every command."""
     done = invoke([*command, "--help"], capsys)
@@ -145,9 +204,14 @@ def test_no_arguments_prints_the_help(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_every_command_uses_the_cli_classes() -> None:
-    """The root is a Group and every command a Command, so each has the usage-error hooks."""
+    """The root and every command group are a Group and every command a Command, so each has
+    the usage-error hooks."""
     group = typer.main.get_command(app)
     assert isinstance(group, Group)
-    commands = group.commands  # type: ignore[attr-defined]
-    assert set(commands) == {"demo", "synth", "qualify", "replay", "analyze", "show"}
+    commands = dict(group.commands)  # type: ignore[attr-defined]  (a copy: edited below)
+    assert set(commands) == {"demo", "synth", "qualify", "replay", "analyze", "show", "routes"}
+    routes = commands.pop("routes")
+    assert isinstance(routes, Group)
+    assert set(routes.commands) == {"init"}
+    commands.update({f"routes {name}": command for name, command in routes.commands.items()})
     assert all(isinstance(command, Command) for command in commands.values())

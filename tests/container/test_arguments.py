@@ -30,9 +30,14 @@ class TestClassification:
     """Every path option of every command is classified."""
 
     def test_every_path_parameter_of_every_command_is_classified(self) -> None:
-        """A new path option fails here until it is declared an input or an output."""
+        """A new path option fails here until it is declared an input or an output, in every
+        command and in every subcommand of a command group (`routes init`)."""
         seen: set[str] = set()
-        for info in app.registered_commands:
+        infos = list(app.registered_commands)
+        for group in app.registered_groups:
+            assert group.typer_instance is not None
+            infos.extend(group.typer_instance.registered_commands)
+        for info in infos:
             assert info.callback is not None
             hints = typing.get_type_hints(info.callback)
             for name, annotation in hints.items():
@@ -121,12 +126,36 @@ class TestOtherCommands:
         """qualify --out is an output."""
         assert contract_paths(["qualify", "--out", "/out/q.json"]).outputs == (Path("/out/q.json"),)
 
+    def test_routes_init_out(self) -> None:
+        """routes init --out, inside the `routes` group, is an output; it reads no input."""
+        argv = ["routes", "init", "--api", "anthropic-messages", "--model", "a/b"]
+        paths = contract_paths([*argv, "--out", "/out/routes.json"])
+        assert (paths.inputs, paths.outputs) == ((), (Path("/out/routes.json"),))
+        assert contract_paths([*argv[:4], "--list", "--out=/out/l.txt"]).outputs == (
+            Path("/out/l.txt"),
+        )
+
+    def test_routes_init_to_stdout(self) -> None:
+        """Without --out, routes init names no path."""
+        paths = contract_paths(["routes", "init", "--api", "anthropic-messages", "--list"])
+        assert (paths.inputs, paths.outputs) == ((), ())
+
     @pytest.mark.parametrize(
         "argv",
-        [[], ["--help"], ["nonsense", "--out", "/x"], ["demo"], ["replay", "--", "--out", "/x"]],
+        [
+            [],
+            ["--help"],
+            ["nonsense", "--out", "/x"],
+            ["demo"],
+            ["replay", "--", "--out", "/x"],
+            ["routes"],
+            ["routes", "--help"],
+            ["routes", "nonsense", "--out", "/x"],
+        ],
     )
     def test_nothing_named(self, argv: list[str]) -> None:
-        """Help, unknown commands and words after `--` name no path (the CLI rejects them)."""
+        """Help, unknown commands and subcommands and words after `--` name no path (the CLI
+        rejects them)."""
         paths = contract_paths(argv)
         assert (paths.inputs, paths.outputs) == ((), ())
 
@@ -148,6 +177,29 @@ class TestFailClosed:
 
         with pytest.raises(MountContractError) as caught:
             contract_paths(["export", "--target", "/x"], cli_commands(other))
+        assert caught.value.detail == "ARGUMENT_UNCLASSIFIED"
+
+    def test_unclassified_path_option_in_a_subcommand(self) -> None:
+        """The classifier descends into command groups: a subcommand's unclassified path option
+        is ARGUMENT_UNCLASSIFIED too, never skipped."""
+        other = typer.Typer()
+        nested = typer.Typer()
+
+        @nested.command()
+        def export(target: Annotated[Path, typer.Option("--target")]) -> None:
+            """A subcommand with an unclassified path option."""
+
+        @nested.command()
+        def spare() -> None:
+            """A second subcommand so the sub-app is a group."""
+
+        @other.command()
+        def top() -> None:
+            """A top-level command beside the group."""
+
+        other.add_typer(nested, name="group")
+        with pytest.raises(MountContractError) as caught:
+            contract_paths(["group", "export", "--target", "/x"], cli_commands(other))
         assert caught.value.detail == "ARGUMENT_UNCLASSIFIED"
 
     def test_parser_failure(self) -> None:

@@ -2,7 +2,8 @@
 
 Usage errors (R-OUT-1): a unique canary typed as an unknown option, a bad `--workers` value, an
 extra argument and an unknown command never reaches stdout or stderr; the one stderr line is
-exactly the USAGE_ERROR line of the remedy table; nothing is created.
+exactly the USAGE_ERROR line of the remedy table; nothing is created. The same holds for a
+canary `routes init --model`, whose catalog lookup fails without repeating it.
 
 `--journals` (R-CLI-1) takes one or more paths after one flag, greedily up to the next token
 that starts with `-`: the variadic form replays byte for byte what the repeated-flag form
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.inputs.configs import Api, load_routes
 from clearing_analysis.synth import generate
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
@@ -74,6 +76,28 @@ def test_unknown_command_echoes_nothing(tmp_path: Path) -> None:
     )
     assert leaks(done.stderr + done.stdout, C.values) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_routes_init_unknown_model_echoes_nothing(tmp_path: Path) -> None:
+    """`routes init --model CANARY/CANARY --out F`: exit 2, the fixed MODEL_UNKNOWN line naming
+    only the declared option, no canary, F not created."""
+    out = tmp_path / "routes.json"
+    args = ["--api", "anthropic-messages", "--model", f"{VALUE}/{WORD}", "--out", str(out)]
+    done = run_cli(["routes", "init", *args], cwd=tmp_path)
+    expected = fixed_line("USAGE_ERROR", "MODEL_UNKNOWN").replace(b"<option>", b"--model")
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")
+    assert leaks(done.stderr + done.stdout, C.values) == []
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_routes_init_writes_a_loadable_routes_file(tmp_path: Path) -> None:
+    """The console entry writes a routes file the analyzer's decoder accepts; nothing else is
+    printed."""
+    out = tmp_path / "routes.json"
+    args = ["--api", "openai-responses", "--model", "openai/gpt-5.1", "--out", str(out)]
+    done = run_cli(["routes", "init", *args], cwd=tmp_path)
+    assert (done.returncode, done.stderr, done.stdout) == (0, b"", b"")
+    assert list(load_routes(out).by_api) == [Api.OPENAI_RESPONSES]
 
 
 def test_missing_path_among_variadic_journals(canary_inputs: CanaryInputs, tmp_path: Path) -> None:

@@ -10,6 +10,9 @@ Guarantees:
   unclassified one (a new option nobody classified) fails closed with `ARGUMENT_UNCLASSIFIED`,
   and a test checks the table against every command's signature. A parse that raises fails
   closed too (`ARGUMENT_UNPARSED`).
+- A command group (`routes`) is descended: the group parses its own words, the subcommand it
+  names parses the rest, so `routes init --out F` classifies F as the CLI will use it. A group
+  left without a known subcommand names no path (the CLI prints help or refuses it).
 - Arguments the parser does not bind (unknown options, extra words) name no path here, and the
   real CLI, parsing the same words strictly, rejects them before it reads or writes anything.
 """
@@ -21,6 +24,7 @@ from pathlib import PurePath
 from typing import Any
 
 import typer.main
+from typer.core import TyperGroup
 
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.errors import MountContractDetail, MountContractError
@@ -74,7 +78,17 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
     if not argv or argv[0] not in commands:
         return ContractPaths()  # --help, or an unknown command the CLI will reject
     try:
-        context = commands[argv[0]].make_context(argv[0], list(argv[1:]), resilient_parsing=True)
+        name, command, rest = argv[0], commands[argv[0]], list(argv[1:])
+        context = command.make_context(name, rest, resilient_parsing=True)
+        # A group keeps the words after its own options for the subcommand they name: the first
+        # in `_protected_args`, the others in `args` (typer's vendored click; tests pin it).
+        while isinstance(command, TyperGroup):
+            words = [*context._protected_args, *context.args]
+            sub = command.get_command(context, words[0]) if words else None
+            if sub is None:
+                return ContractPaths()  # help, or a missing or unknown subcommand
+            name, command = words[0], sub
+            context = command.make_context(name, words[1:], parent=context, resilient_parsing=True)
         params: dict[str, object] = dict(context.params)
     except Exception:  # any parser failure fails closed, as a fixed code
         raise MountContractError(MountContractDetail.ARGUMENT_UNPARSED) from None

@@ -1,0 +1,177 @@
+"""`routes init`: a routes.json template from the pinned pi-ai catalog, or the catalog's names.
+
+The expected routes are computed by hand from the catalog entries and pi's compaction defaults
+(docs/formats/routes.md, "Generating a route: routes init"):
+
+    T = contextWindow - 16,384; O = floor(16,384 * 0.8) = 13,107; P = 20,000 + O = 33,107;
+    I = floor((T - 20,000) * 0.6); lifetime by provider; margin 30,000; quota = prices / 10^6.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from clearing_analysis.errors import UsageError
+from clearing_analysis.inputs.configs import Api, load_routes, parse_routes
+from clearing_analysis.policy import load_policy_json, pi_ai_catalog
+from clearing_analysis.route_template import encode_routes, find_model, template_route
+from tests.cli._guarded import Done, invoke
+
+ANTHROPIC = ["--api", "anthropic-messages", "--model", "anthropic/claude-sonnet-4-5"]
+OPENAI = ["--api", "openai-responses", "--model", "openai/gpt-5.1"]
+
+# claude-sonnet-4-5: window 200,000; $3 / $0.30 / $3.75 / $15 per million tokens.
+# T = 183,616; I = floor(163,616 * 0.6) = floor(98,169.6) = 98,169; Anthropic's 5 minutes.
+SONNET_PRICES = {"input": 3, "cacheRead": 0.3, "cacheWrite": 3.75, "output": 15}
+SONNET_ROUTE = {
+    "api": "anthropic-messages",
+    "triggerTokens": 183616,
+    "drainTokens": 33107,
+    "summaryInputTokens": 98169,
+    "summaryOutputTokens": 13107,
+    "cacheLifetimeMs": 300000,
+    "cacheMarginMs": 30000,
+    "prices": SONNET_PRICES,
+    "quota": SONNET_PRICES,
+    "quotaBudget": 1000000,
+}
+# gpt-5.1 (openai-responses): window 400,000; $1.25 / $0.13 / $0 / $10 per million tokens.
+# T = 383,616; I = floor(363,616 * 0.6) = floor(218,169.6) = 218,169; OpenAI's 24 hours.
+GPT_PRICES = {"input": 1.25, "cacheRead": 0.13, "cacheWrite": 0, "output": 10}
+GPT_ROUTE = {
+    "api": "openai-responses",
+    "triggerTokens": 383616,
+    "drainTokens": 33107,
+    "summaryInputTokens": 218169,
+    "summaryOutputTokens": 13107,
+    "cacheLifetimeMs": 86400000,
+    "cacheMarginMs": 30000,
+    "prices": GPT_PRICES,
+    "quota": GPT_PRICES,
+    "quotaBudget": 1000000,
+}
+
+
+def _init(args: list[str], capsys: pytest.CaptureFixture[str]) -> Done:
+    return invoke(["routes", "init", *args], capsys)
+
+
+def _written(path: Path) -> Any:
+    return json.loads(path.read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(ANTHROPIC, SONNET_ROUTE), (OPENAI, GPT_ROUTE)],
+    ids=["anthropic", "openai"],
+)
+def test_template_equals_the_hand_computed_route(
+    args: list[str], expected: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`routes init --out F` creates F holding exactly one route, the hand-computed one, and
+    prints nothing."""
+    out = tmp_path / "routes.json"
+    done = _init([*args, "--out", str(out)], capsys)
+    assert (done.status, done.stdout, done.stderr) == (0, "", "")
+    assert _written(out) == [expected]
+
+
+@pytest.mark.parametrize("args", [ANTHROPIC, OPENAI], ids=["anthropic", "openai"])
+def test_template_is_a_valid_routes_file(
+    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file decodes with the analyzer's own routes decoder and validates against the
+    routes schema, so it can be passed to --routes as it is."""
+    out = tmp_path / "routes.json"
+    assert _init([*args, "--out", str(out)], capsys).status == 0
+    routes = load_routes(out)
+    assert list(routes.by_api) == [Api(args[1])]
+    jsonschema.validate(_written(out), load_policy_json("schemas/routes.schema.json"))
+
+
+def test_stdout_holds_the_same_bytes_as_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --out the same document goes to stdout, and nothing is created."""
+    out = tmp_path / "routes.json"
+    assert _init([*ANTHROPIC, "--out", str(out)], capsys).status == 0
+    done = _init(ANTHROPIC, capsys)
+    assert (done.status, done.stderr) == (0, "")
+    assert done.stdout.encode() == out.read_bytes()
+    assert json.loads(done.stdout) == [SONNET_ROUTE]
+
+
+def test_existing_out_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An existing --out is OUTPUT_REFUSED OUTPUT_EXISTS, exit 2, its content untouched, as for
+    every --out of this CLI."""
+    out = tmp_path / "routes.json"
+    out.write_bytes(b"mine\n")
+    done = _init([*ANTHROPIC, "--out", str(out)], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr.startswith("clearing-analysis: OUTPUT_REFUSED OUTPUT_EXISTS: ")
+    assert out.read_bytes() == b"mine\n"
+    assert sorted(tmp_path.iterdir()) == [out]
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["anthropic/no-such-model", "openai/gpt-5.1", "no-slash"],
+    ids=["unknown", "other-api", "no-slash"],
+)
+def test_refused_model_creates_nothing(
+    model: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --model the catalog refuses for --api is a USAGE_ERROR line that does not repeat it,
+    and --out is not created."""
+    out = tmp_path / "routes.json"
+    done = _init(["--api", "anthropic-messages", "--model", model, "--out", str(out)], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr.startswith("clearing-analysis: USAGE_ERROR MODEL_")
+    assert model not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("api", list(Api), ids=[api.value for api in Api])
+def test_list_prints_only_the_catalog_names_of_the_api(
+    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--list` prints one PROVIDER/ID per line: every catalog model of that API, in catalog
+    order, and nothing else; with --out the same bytes go to the new file."""
+    expected = [f"{m.provider}/{m.id}" for m in pi_ai_catalog().models if m.api == api.value]
+    done = _init(["--api", api.value, "--list"], capsys)
+    assert (done.status, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == expected
+    assert done.stdout.endswith("\n")
+    out = tmp_path / "models.txt"
+    assert _init(["--api", api.value, "--list", "--out", str(out)], capsys).status == 0
+    assert out.read_text(encoding="utf-8") == done.stdout
+
+
+def test_every_catalog_model_is_templated_or_refused_with_a_reason() -> None:
+    """Across the whole catalog, a model either gives a route the decoder accepts, with T > P
+    and a summary input below T, or is refused as unpriced or too small for pi's compaction."""
+    refused: dict[str, int] = {}
+    for model in pi_ai_catalog().models:
+        try:
+            route = template_route(find_model(Api(model.api), f"{model.provider}/{model.id}"))
+        except UsageError as error:
+            refused[error.detail.value] = refused.get(error.detail.value, 0) + 1
+            continue
+        assert route.trigger_tokens > route.drain_tokens
+        assert 0 < route.summary_input_tokens < route.trigger_tokens
+        assert route.prices == route.quota
+        parse_routes(json.loads(encode_routes([route])))
+    assert set(refused) <= {"MODEL_UNPRICED", "MODEL_WINDOW_TOO_SMALL"}
+
+
+def test_cache_lifetime_is_unknown_without_a_documented_provider_default() -> None:
+    """A provider the template documents no lifetime for gets "unknown" (never cold)."""
+    model = find_model(Api.OPENAI_COMPLETIONS, "deepseek/deepseek-v4-pro")
+    assert template_route(model).cache_lifetime_ms == "unknown"
