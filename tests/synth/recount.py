@@ -1,6 +1,6 @@
 """An independent recount of a synthetic corpus, from the written files only.
 
-It follows the lead's replay semantics (journal outcomes, boundaries, skips, proven retention)
+It follows docs/replay.md (journal outcomes, boundaries, skips, proven retention)
 by scanning DIR/journals with the real decoder and looking rows up in DIR/history.sqlite
 through the real sidecar view. It never imports the generator, so a manifest that agrees with
 it agrees with the files, not with the generator's bookkeeping.
@@ -203,7 +203,7 @@ def _classify(view: SidecarView, identity: ToolIdentity, text: str) -> str | Non
 
 
 def recount(corpus: Path) -> Recount:
-    """Replay the corpus' journals per the shared decisions and count what they hold."""
+    """Replay the corpus' journals per docs/replay.md and count what they hold."""
     routes = load_routes(corpus / "routes.json").by_api
     agent_path = corpus / "agent-config.json"
     agent = load_agent_config(agent_path) if agent_path.exists() else None

@@ -1,6 +1,6 @@
 """The ground-truth manifest (DIR/ground-truth.json): what the generator planted.
 
-Its shape is fixed by the lead's shared decisions ("Synth ground-truth manifest"). Counts are
+Its keys mirror the replay summary's (docs/replay.md), so tests compare the two. Counts are
 accumulated per journal in a `JournalTally` and merged only when that journal is meant to
 replay successfully, mirroring R-RP-1 (a failed journal contributes nothing, boundary skips
 included). The analyzer never reads this file; the project's tests compare against it.

@@ -7,8 +7,8 @@ overhead, so every assistant usage is consistent with context growth and the 5-m
 (`apis.CacheModel`). When the estimate crosses the conversation's compaction threshold a
 checkpoint replaces the context with summary + kept turns, as pi's auto-compaction does.
 
-Counting follows the lead's replay semantics (shared decisions): a turn with at least one
-assistant message is a boundary; OWNER_MISSING / UNSUPPORTED_API boundaries are skipped;
+Counting follows replay's semantics (docs/replay.md): a turn with at least one assistant
+message is a boundary; OWNER_MISSING / UNSUPPORTED_API boundaries are skipped;
 requests, tool results and proven retention are counted only for counted boundaries of a
 journal meant to replay. Proven results get their planted retention defect here.
 """
@@ -217,7 +217,7 @@ class Session:
         elif self.counting:
             self.tally.api(spec.api)["boundaries"] += 1
         if not last and rng.random() < profile.reprompt_rate:
-            # Same-journal re-prompt: continues this boundary, skipped or not (shared decisions).
+            # Same-journal re-prompt: continues this boundary, skipped or not (docs/replay.md).
             self.now += rng.randint(5_000, 90_000)
             self._prompt(context, "reprompt", False)
 
@@ -564,6 +564,6 @@ class Session:
         self.cache.reset_prefix(self.overhead)
         self.turn_index = snap.turn
         self.tally = JournalTally()
-        # Every copied boundary was first seen in the original journal (shared decisions).
+        # Every copied boundary was first seen in the original journal (R-RP-3).
         self.tally.skipped_boundaries["DUPLICATE"] += snap.boundaries_before
         self.rows = []
