@@ -13,7 +13,7 @@ from clearing_analysis.inputs.configs import load_routes
 from clearing_analysis.journal import DecodedJournal, decode_file
 from clearing_analysis.journal.messages import AssistantMessage, TextContent, ToolResultMessage
 from clearing_analysis.journal.records import Checkpoint, MessageRecord
-from tests.synth.conftest import make_corpus
+from tests.synth.corpora import make_corpus
 from tests.synth.recount import recount
 
 WINDOWS = {
@@ -45,10 +45,10 @@ class TestProfiles:
         seen = recount(corpus)
         for api, route in routes.items():
             low, high = 0.75 * route.trigger_tokens, route.trigger_tokens
-            cold = [b for b in seen.boundaries if b[0] == api.value and b[2]]
-            pressured = [b for b in cold if low <= b[3] < high]
-            assert len(cold) >= 10 and len({b[1] for b in cold}) >= 3
-            assert len(pressured) >= 10 and len({b[1] for b in pressured}) >= 3
+            cold = [b for b in seen.boundaries if b.api == api.value and b.cold]
+            pressured = [b for b in cold if low <= b.estimate < high]
+            assert len(cold) >= 10 and len({b.logical for b in cold}) >= 3
+            assert len(pressured) >= 10 and len({b.logical for b in pressured}) >= 3
         for counts in _retention(corpus).values():
             assert counts["matched"] >= 0.9 * counts["proven"] > 0
 
@@ -58,7 +58,7 @@ class TestProfiles:
         """warm: short user gaps, so under 5% of counted boundaries are cold."""
         seen = recount(make_corpus(tmp_path_factory, "warm", 4))
         assert len(seen.boundaries) > 30
-        assert sum(b[2] for b in seen.boundaries) < 0.05 * len(seen.boundaries)
+        assert sum(b.cold for b in seen.boundaries) < 0.05 * len(seen.boundaries)
 
     def test_redacted_is_redaction_dominated(
         self, tmp_path_factory: pytest.TempPathFactory

@@ -39,12 +39,18 @@ DEFECT_KEYS = (
 UNMATCHED_DEFECTS = frozenset(DEFECT_KEYS) - {"redacted", "truncated"}
 
 
+# Per API, over unique results of counted boundaries: results a `redaction` record marks as a
+# redacted JSON web envelope, and those among them whose text the guard trips on (R-SIM-9).
+ENVELOPE_KEYS = ("redactedWebEnvelopes", "structuredScanLosses")
+
+
 def _api_counts() -> dict[str, Any]:
     return {
         "boundaries": 0,
         "requests": 0,
         "toolResults": 0,
         "retention": dict.fromkeys(RETENTION_KEYS, 0),
+        **dict.fromkeys(ENVELOPE_KEYS, 0),
     }
 
 
@@ -64,6 +70,12 @@ class JournalTally:
         if counts is None:
             counts = self.per_api[api] = _api_counts()
         return counts
+
+    def redacted_envelope(self, api: str, *, trips_guard: bool) -> None:
+        """Count one unique result of a counted boundary redacted as a JSON web envelope."""
+        counts = self.api(api)
+        counts["redactedWebEnvelopes"] += 1
+        counts["structuredScanLosses"] += trips_guard
 
     def proven_result(self, api: str, defect: str | None) -> None:
         """Count one unique proven result of `api` with its planted defect (None: clean)."""
@@ -108,7 +120,7 @@ class GroundTruth:
             self.total.defects[key] += value
         for api, counts in tally.per_api.items():
             mine = self.total.api(api)
-            for key in ("boundaries", "requests", "toolResults"):
+            for key in ("boundaries", "requests", "toolResults", *ENVELOPE_KEYS):
                 mine[key] += counts[key]
             for key in RETENTION_KEYS:
                 mine["retention"][key] += counts["retention"][key]

@@ -127,6 +127,8 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
             if defect == "redacted":
                 scope = "web_envelope" if outcome.name in WEB_TOOLS else "text"
                 redactions.append((item.seq, scope))
+                if scope == "web_envelope":
+                    session.tally.redacted_envelope(item.api, trips_guard=False)
         if row is not None:
             session.rows.append(row)
     return redactions
