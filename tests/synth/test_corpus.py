@@ -176,6 +176,117 @@ class TestLayoutAndValidity:
         }
 
 
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a journal's lines, skipping lines a planted defect broke."""
+    records = []
+    for line in path.read_bytes().splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def _copies(corpus: Path) -> list[tuple[list[dict[str, Any]], list[dict[str, Any]], int]]:
+    """(parent records, copy records, copied record count) of each resumed copy and fork:
+    a second journal of a conversation with its own journal id."""
+    found = []
+    for copy_path in sorted((corpus / "journals").glob("*-1.jsonl")):
+        parent = _records(copy_path.with_name(copy_path.name.replace("-1.", "-0.")))
+        copy = _records(copy_path)
+        if copy[0]["journalId"] == parent[0]["journalId"]:
+            continue  # a byte-identical duplicate, not a copy with turns of its own
+        copied = 1
+        while copied < len(copy) and copy[copied] == parent[copied]:
+            copied += 1
+        found.append((parent, copy, copied))
+    return found
+
+
+class TestCopiesAndForks:
+    def test_copies_reuse_the_parents_later_host_turn_ids(self, mixed_corpus: Path) -> None:
+        """Resumed copies (same physical id) and forks (new physical id, same lineage) repeat
+        the parent's records up to a fork point, then start their own turns with the host turn
+        ids the parent used after that point, each with another first input."""
+        kinds = set()
+        for parent, copy, copied in _copies(mixed_corpus):
+            assert copy[0]["logicalConversationId"] == parent[0]["logicalConversationId"]
+            same = copy[0]["physicalConversationId"] == parent[0]["physicalConversationId"]
+            kinds.add("resumed" if same else "fork")
+            later = [r for r in parent[copied:] if r["kind"] == "turn_start"]
+            first_inputs = {}
+            for record in later:
+                first_inputs.setdefault(record["hostTurnId"], record["message"])
+            own: list[dict[str, Any]] = []
+            for record in copy[copied:]:
+                if record["kind"] == "turn_start" and all(
+                    o["hostTurnId"] != record["hostTurnId"] for o in own
+                ):
+                    own.append(record)
+            reused = [r for r in own if r["hostTurnId"] in first_inputs]
+            assert len(reused) >= 2
+            assert [r["hostTurnId"] for r in reused] == list(first_inputs)[: len(reused)]
+            assert all(r["message"] != first_inputs[r["hostTurnId"]] for r in reused)
+        assert kinds == {"resumed", "fork"}
+
+    def test_a_fork_is_captured_from_the_fork_on(self, mixed_corpus: Path) -> None:
+        """A fork's policy row starts at the fork (its header time), and the results it copied
+        from the parent have no rows under the fork's physical id; its own results do."""
+        db = sqlite3.connect(f"file:{mixed_corpus / 'history.sqlite'}?mode=ro", uri=True)
+        forks = 0
+        for parent, copy, copied in _copies(mixed_corpus):
+            physical = copy[0]["physicalConversationId"]
+            if physical == parent[0]["physicalConversationId"]:
+                continue
+            forks += 1
+            since = db.execute(
+                "SELECT capture_enabled_since FROM conversation_policy"
+                " WHERE physical_conversation_id = ?",
+                (physical,),
+            ).fetchall()
+            assert since == [(copy[0]["createdAt"],)]
+            rows = {
+                (run, call)
+                for run, call in db.execute(
+                    "SELECT run_id, call_id FROM retained_result"
+                    " WHERE physical_conversation_id = ?",
+                    (physical,),
+                )
+            }
+            results = [
+                (i, (r["runId"], r["message"]["toolCallId"]))
+                for i, r in enumerate(copy)
+                if r["kind"] == "message" and r["message"]["role"] == "toolResult"
+            ]
+            assert not {key for i, key in results if i < copied} & rows
+            assert {key for i, key in results if i >= copied} & rows
+        db.close()
+        assert forks >= 1
+
+    def test_tool_identities_are_unique_per_physical_conversation(self, mixed_corpus: Path) -> None:
+        """Within a physical conversation, (host turn, run, call) names one result, whichever
+        journal holds it: copies repeat it byte for byte, own turns use fresh run and call ids
+        even when they reuse a host turn id."""
+        results: dict[tuple[str, str, str, str], str] = {}
+        for path in sorted((mixed_corpus / "journals").iterdir()):
+            records = _records(path)
+            if not records or records[0].get("kind") != "header":
+                continue
+            physical = records[0]["physicalConversationId"]
+            run_turn = {}
+            for record in records:
+                if record["kind"] == "run_start":
+                    run_turn[record["runId"]] = record["hostTurnId"]
+                elif record["kind"] == "message" and record["message"]["role"] == "toolResult":
+                    run = record["runId"]
+                    key = (physical, run_turn[run], run, record["message"]["toolCallId"])
+                    text = json.dumps(record["message"], sort_keys=True)
+                    assert results.setdefault(key, text) == text
+        assert len(results) > 500
+
+
 class TestDeterminismAndCli:
     def test_same_seed_same_bytes_other_seed_other_bytes(self, tmp_path: Path) -> None:
         """Two runs with one (seed, size, profile) are byte-identical; another seed differs."""

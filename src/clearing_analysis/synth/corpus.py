@@ -25,7 +25,7 @@ from clearing_analysis.synth.manifest import GroundTruth
 from clearing_analysis.synth.profiles import PROFILES, SKIP_OUTCOME, JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.retention import DefectPlanter
-from clearing_analysis.synth.session import Session, Shared
+from clearing_analysis.synth.session import Session, Shared, Snapshot
 from clearing_analysis.synth.sidecar import SidecarWriter
 from clearing_analysis.synth.textpool import TextPools
 from clearing_analysis.synth.toolmix import ToolRunner
@@ -33,7 +33,13 @@ from clearing_analysis.synth.toolmix import ToolRunner
 CORPUS_EPOCH_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: capture enabled from here on
 BUDGET_BYTES = 8 * 1024 * 1024  # the per-conversation retention budget (R-SIM-4)
 SKIPPED_JOURNAL_TURNS = 6
-COPY_PLANS = (JournalPlan.NORMAL, JournalPlan.DUPLICATE_COPY, JournalPlan.RESUMED_COPY)
+# Plans whose journals replay (their boundaries count).
+REPLAYED_PLANS = (
+    JournalPlan.NORMAL,
+    JournalPlan.DUPLICATE_COPY,
+    JournalPlan.RESUMED_COPY,
+    JournalPlan.FORK,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,9 @@ class CorpusWriter:
         # Capture plans draw from their own stream, so adding them left every other draw of
         # existing corpora unchanged (their golden counts change only where capture does).
         self.capture_rng = random.Random(f"{seed}:capture")  # noqa: S311
+        # Likewise for the shapes added for R-SIM-9 (forks, numbered ids, credential
+        # envelopes, a forced compaction): profiles without them never draw from it.
+        self.shape_rng = random.Random(f"{seed}:shapes")  # noqa: S311
         rng = self.rng
         pools = TextPools.build(rng)
         tools = ToolRunner(
@@ -113,7 +122,7 @@ class CorpusWriter:
         )
         self.proofs = ProofWriter(out, profile, rng)
         planter = DefectPlanter(rng, profile.defects, profile.guaranteed_defects)
-        self.shared = Shared(rng, pools, profile, tools, self.proofs, planter)
+        self.shared = Shared(rng, self.shape_rng, pools, profile, tools, self.proofs, planter)
         self.shared.force_owner_missing = profile.guaranteed_boundary_skips
         self.shared.force_unsupported_api = profile.guaranteed_boundary_skips
         self.shared.force_late_capture = profile.guaranteed_boundary_skips
@@ -134,7 +143,7 @@ class CorpusWriter:
     def _plan_capture(self, session: Session, plan: JournalPlan, turns: int) -> None:
         """When continuity capture starts for this conversation (R-SIM-9, planted skips)."""
         profile, rng = self.profile, self.capture_rng
-        if plan not in COPY_PLANS or turns < 2:
+        if plan not in REPLAYED_PLANS or turns < 2:
             return
         if self.shared.force_late_capture:
             self.shared.force_late_capture = False
@@ -160,16 +169,20 @@ class CorpusWriter:
             f"lc-{rng.getrandbits(96):024x}",
         )
         session = Session(self.shared, spec, ids, self.clock)
-        session.counting = plan in COPY_PLANS
+        session.counting = plan in REPLAYED_PLANS
         origin = {JournalPlan.IMPORTED: "imported", JournalPlan.INHERITED: "inherited"}
         version = 3 if plan is JournalPlan.UNSUPPORTED_VERSION else 2
         session.start(origin.get(plan, "native"), version)
         turns = int(rng.lognormvariate(math.log(profile.turns_median), profile.turns_sigma))
         turns = max(profile.turns_min, min(profile.turns_max, turns))
-        if plan not in COPY_PLANS:
+        if plan not in REPLAYED_PLANS:
             turns = min(turns, SKIPPED_JOURNAL_TURNS)  # they only need to exist, not be long
         self._plan_capture(session, plan, turns)
-        fork_after = rng.randint(1, turns - 3) if plan is JournalPlan.RESUMED_COPY else -1
+        fork_after = -1
+        if plan is JournalPlan.RESUMED_COPY:
+            fork_after = rng.randint(1, turns - 3)
+        elif plan is JournalPlan.FORK:
+            fork_after = self.shape_rng.randint(1, turns - 3)
         snapshot = None
         for turn in range(turns):
             session.turn(plan, last=turn == turns - 1)
@@ -184,7 +197,7 @@ class CorpusWriter:
             _corrupt(lines, rng)
         stem = f"{index:06d}"
         self._write(f"{stem}-0.jsonl", lines)
-        if plan in COPY_PLANS:
+        if plan in REPLAYED_PLANS:
             self.truth.replayed(session.tally)
         else:
             self.truth.skipped(SKIP_OUTCOME[plan])
@@ -196,15 +209,31 @@ class CorpusWriter:
         if plan is JournalPlan.DUPLICATE_COPY:
             self._write(f"{stem}-1.jsonl", lines)
             self.truth.skipped("DUPLICATE")
-        elif plan is JournalPlan.RESUMED_COPY and snapshot is not None:
-            session.fork(snapshot, f"journal-{rng.getrandbits(96):024x}")
-            for turn in range(extra := rng.randint(2, 8)):
-                session.turn(plan, last=turn == extra - 1)
-            session.close()
-            self._write(f"{stem}-1.jsonl", session.lines)
-            self.truth.replayed(session.tally)
-            self.sidecar.add(session.rows)
+        elif snapshot is not None:
+            self._copy(session, plan, snapshot, stem)
         self.clock = max(self.clock, session.now)
+
+    def _copy(self, session: Session, plan: JournalPlan, snapshot: Snapshot, stem: str) -> None:
+        """The second journal of a resumed copy or a fork, continued with 2-8 own turns."""
+        physical_id = None
+        if plan is JournalPlan.RESUMED_COPY:
+            rng = self.rng
+            journal_id = f"journal-{rng.getrandbits(96):024x}"
+        else:
+            rng = self.shape_rng
+            journal_id = f"journal-{rng.getrandbits(96):024x}"
+            physical_id = f"pc-{rng.getrandbits(96):024x}"
+        session.fork(snapshot, journal_id, rng, physical_id)
+        for turn in range(extra := rng.randint(2, 8)):
+            session.turn(plan, last=turn == extra - 1)
+        session.close()
+        self._write(f"{stem}-1.jsonl", session.lines)
+        self.truth.replayed(session.tally)
+        self.sidecar.add(session.rows)
+        if physical_id is not None:
+            # The fork's own capture policy starts when the fork does.
+            assert session.capture_since is not None  # set by fork()
+            self.sidecar.policy(physical_id, session.capture_since, BUDGET_BYTES)
 
     def finish(self) -> CorpusSummary:
         """Close the sidecar and proofs; write routes.json and ground-truth.json."""

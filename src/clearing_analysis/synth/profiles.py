@@ -26,7 +26,8 @@ class JournalPlan(enum.StrEnum):
 
     NORMAL = "normal"
     DUPLICATE_COPY = "duplicate_copy"  # normal + byte-identical copy (same journalId)
-    RESUMED_COPY = "resumed_copy"  # normal + resumed copy repeating earlier turns
+    RESUMED_COPY = "resumed_copy"  # normal + resumed copy (same physical id) of earlier turns
+    FORK = "fork"  # normal + fork: new physical id, same lineage, copies earlier turns
     IMPORTED = "imported"
     INHERITED = "inherited"
     OPEN = "open"  # close record missing
@@ -147,6 +148,7 @@ _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.NORMAL: 70.0,
     JournalPlan.DUPLICATE_COPY: 4.0,
     JournalPlan.RESUMED_COPY: 6.0,
+    JournalPlan.FORK: 4.0,
     JournalPlan.IMPORTED: 2.0,
     JournalPlan.INHERITED: 2.0,
     JournalPlan.OPEN: 2.0,
@@ -158,10 +160,13 @@ _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.UNSUPPORTED_VERSION: 3.0,
 }
 
-_ALL_SKIP_PLANS: tuple[JournalPlan, ...] = (
+# The two copy shapes come first so that even a 4-conversation corpus has a resumed copy and a
+# fork (the golden corpus of tests/golden has 6).
+_GUARANTEED_PLANS: tuple[JournalPlan, ...] = (
+    JournalPlan.RESUMED_COPY,
+    JournalPlan.FORK,
     JournalPlan.DUPLICATE_COPY,
     JournalPlan.IMPORTED,
-    JournalPlan.RESUMED_COPY,
     JournalPlan.OPEN,
     JournalPlan.INTERRUPTED,
     JournalPlan.INVALID_DECODE,
@@ -212,7 +217,7 @@ PROFILES: dict[str, Profile] = {
         defects=_MIXED_DEFECTS,
         proof_mode=ProofMode.PER_RUN,
         plan_weights=_MIXED_PLANS,
-        guaranteed_plans=_ALL_SKIP_PLANS,
+        guaranteed_plans=_GUARANTEED_PLANS,
         owner_missing_rate=0.02,
         unsupported_api_rate=0.02,
         guaranteed_boundary_skips=True,

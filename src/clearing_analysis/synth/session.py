@@ -19,6 +19,7 @@ import base64
 import dataclasses
 import math
 import random
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,9 @@ class Shared:
     """Corpus-wide helpers a session draws on (one per corpus)."""
 
     rng: random.Random
+    # The stream of the shapes added for R-SIM-9 (forks, numbered ids, credential envelopes,
+    # forced compaction): drawing them here leaves the main stream's draws where they were.
+    shape_rng: random.Random
     pools: TextPools
     profile: Profile
     tools: ToolRunner
@@ -91,12 +95,13 @@ class Shared:
 
 @dataclass
 class Snapshot:
-    """Where a resumed copy forks: line count and the state needed to continue."""
+    """Where a copy forks: line count and the state needed to continue."""
 
     lines: int
     boundaries_before: int
     ctx: list[tuple[int, int, bool]]
     turn: int
+    runs: int
 
 
 class Session:
@@ -122,6 +127,12 @@ class Session:
         self.owner = f"owner-{rng.getrandbits(48):012x}"
         self.turn_index = 0
         self.boundaries = 0
+        self.turn_ids: list[str] = []  # host turn id of each turn of this file, in order
+        self.reuse_turn_ids: deque[str] = deque()  # ids a copy's own turns take over
+        # A writer that numbers turns and runs per file ("turn-1", "run-1", ...), so that other
+        # conversations reuse the same ids (docs/formats/agent-config.md).
+        self.numbered = False
+        self.runs_in_file = 0
         # Continuity capture starts at the user input of turn `capture_from_turn` (0: before
         # the session; None: never, so the conversation has no policy row). Boundaries whose
         # request precedes `capture_since` lie outside the capture window (R-SIM-9).
@@ -199,7 +210,7 @@ class Session:
         if skip is None and not captured:
             skip = "OUTSIDE_CAPTURE_WINDOW"
         counted = self.counting and skip is None
-        host_turn = self._id("turn-", 48)
+        host_turn = self._host_turn_id()
         no_request = (
             index > 0
             and not (last or forced_owner or forced_api)
@@ -220,6 +231,18 @@ class Session:
             # Same-journal re-prompt: continues this boundary, skipped or not (docs/replay.md).
             self.now += rng.randint(5_000, 90_000)
             self._prompt(context, "reprompt", False)
+
+    def _host_turn_id(self) -> str:
+        """The next new turn's id: a copy's reused one, a numbered one, or a random one."""
+        drawn = self._id("turn-", 48)  # drawn in every case, so that no later draw moves
+        if self.reuse_turn_ids:
+            host_turn = self.reuse_turn_ids.popleft()
+        elif self.numbered:
+            host_turn = f"turn-{len(self.turn_ids) + 1}"
+        else:
+            host_turn = drawn
+        self.turn_ids.append(host_turn)
+        return host_turn
 
     def _prompt(self, turn: _Turn, reason: str, no_request: bool) -> int:
         rng, pools = self.s.rng, self.s.pools
@@ -267,7 +290,9 @@ class Session:
     def _run_start(
         self, host_turn: str, owner: str | None, reason: str, *, attest: bool = False
     ) -> tuple[str, Attestation | None]:
-        run_id = self._id("run-")
+        drawn = self._id("run-")  # drawn in every case, so that no later draw moves
+        self.runs_in_file += 1
+        run_id = f"run-{self.runs_in_file}" if self.numbered else drawn
         # One fingerprint per distinct tool inventory: it changes only where the configuration
         # really differs between runs (a colliding MCP server in per-run proofs), so a period
         # attestation stays valid (R-EL-3).
@@ -546,23 +571,43 @@ class Session:
         self.ctx_tokens = summary_tokens + kept_sum
         self.cache.reset_prefix(self.overhead)
 
-    # -- resumed copies -----------------------------------------------------------------
+    # -- resumed copies and forks -------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        """State after the current turn, for a resumed copy that forks here."""
-        return Snapshot(len(self.lines), self.boundaries, list(self.ctx), self.turn_index)
+        """State after the current turn, for a copy that forks here."""
+        return Snapshot(
+            len(self.lines), self.boundaries, list(self.ctx), self.turn_index, self.runs_in_file
+        )
 
-    def fork(self, snap: Snapshot, journal_id: str) -> None:
-        """Become a resumed copy: a new header plus the copied lines up to `snap`."""
+    def fork(
+        self, snap: Snapshot, journal_id: str, rng: random.Random, physical_id: str | None
+    ) -> None:
+        """Become a copy: a new header plus the copied lines up to `snap` (docs/replay.md,
+        "Forks and resumed copies").
+
+        With `physical_id` None it is a resumed copy of the same physical conversation;
+        otherwise a fork, a new physical conversation of the same lineage whose continuity
+        capture starts with it (results copied from the parent have no rows under its id).
+        """
         copied = self.lines[1 : snap.lines]
+        later_turn_ids = self.turn_ids[snap.turn :]
         self.journal_id = journal_id
         self.lines = []
-        self.now += self.s.rng.randint(3_600_000, 86_400_000)  # resumed hours later
+        self.now += rng.randint(3_600_000, 86_400_000)  # resumed hours later
+        if physical_id is not None:
+            self.physical_id = physical_id
+            self.capture_since = self.now
         self.start()
         self.lines.extend(copied)
         self.ctx = list(snap.ctx)
         self.ctx_tokens = sum(entry[1] for entry in self.ctx)
         self.cache.reset_prefix(self.overhead)
         self.turn_index = snap.turn
+        # The copy's writer numbers turns per file: its own turns take over the host turn ids
+        # the parent used after the fork point, with other inputs, so they are new boundaries
+        # (R-SIM-9). Run and call ids stay fresh, so tool identities stay unique.
+        self.turn_ids = self.turn_ids[: snap.turn]
+        self.reuse_turn_ids = deque(later_turn_ids)
+        self.runs_in_file = snap.runs
         self.tally = JournalTally()
         # Every copied boundary was first seen in the original journal (R-RP-3).
         self.tally.skipped_boundaries["DUPLICATE"] += snap.boundaries_before
