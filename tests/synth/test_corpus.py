@@ -12,11 +12,17 @@ import pytest
 from typer.testing import CliRunner
 
 from clearing_analysis.cli import app
-from clearing_analysis.inputs.configs import load_agent_config, load_app_allowlist, load_routes
+from clearing_analysis.inputs.configs import (
+    AgentConfig,
+    Attestation,
+    load_agent_config,
+    load_app_allowlist,
+    load_routes,
+)
 from clearing_analysis.inputs.sidecar import check_offline, open_sidecar
 from clearing_analysis.policy import read_policy_bytes
 from clearing_analysis.synth import generate
-from tests.synth.recount import recount
+from tests.synth.recount import Recount, recount
 
 
 def _digests(root: Path) -> dict[str, str]:
@@ -77,6 +83,33 @@ class TestLayoutAndValidity:
         agent = load_agent_config(mixed_corpus / "agent-config.json")
         assert agent.per_run is not None
         assert set(agent.per_run) <= runs
+
+    def test_run_ids_repeat_across_conversations_and_proofs_name_theirs(
+        self, mixed_corpus: Path
+    ) -> None:
+        """Some conversations number runs per journal, so one run id has proofs in several
+        conversations; finding a proof by run id alone would change the proven counts, and
+        the manifest's counts are those of proofs found by (conversation, run)."""
+        agent = load_agent_config(mixed_corpus / "agent-config.json")
+        assert agent.per_run is not None
+        conversations: dict[str, set[str]] = {}
+        for physical, run_id in agent.per_run:
+            conversations.setdefault(run_id, set()).add(physical)
+        assert any(len(found) > 1 for found in conversations.values())
+
+        def by_run_id_only(config: AgentConfig, physical: str, run_id: str) -> Attestation | None:
+            del physical  # the wrong rule: any conversation's proof of that run id
+            assert config.per_run is not None
+            return next((a for (_, r), a in config.per_run.items() if r == run_id), None)
+
+        def proven(seen: Recount) -> int:
+            return sum(counts["retention"]["proven"] for counts in seen.per_api.values())
+
+        truth = _truth(mixed_corpus)["perApi"]
+        assert proven(recount(mixed_corpus)) == sum(
+            c["retention"]["proven"] for c in truth.values()
+        )
+        assert proven(recount(mixed_corpus, by_run_id_only)) > proven(recount(mixed_corpus))
 
     def test_sidecar_is_offline_with_the_reviewed_ddl(self, mixed_corpus: Path) -> None:
         """history.sqlite: policy DDL verbatim, schema_version 1, rollback mode, no companion."""

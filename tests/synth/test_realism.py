@@ -148,10 +148,13 @@ class TestRealism:
         """Threshold checkpoints fire at >= 75% of the window and leave summary + kept."""
         fractions = []
         for journal in _journals(mixed_corpus):
+            # The conversation's own API (a turn may have switched to an unsupported one).
             api = next(
                 r.message.api
                 for r in journal.records
-                if isinstance(r, MessageRecord) and isinstance(r.message, AssistantMessage)
+                if isinstance(r, MessageRecord)
+                and isinstance(r.message, AssistantMessage)
+                and r.message.api in WINDOWS
             )
             for record in journal.records:
                 if isinstance(record, Checkpoint):

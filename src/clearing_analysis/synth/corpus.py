@@ -134,6 +134,7 @@ class CorpusWriter:
         self.clock = CORPUS_EPOCH_MS + rng.randint(3_600_000, 86_400_000)
         self.conversations = 0
         self.journal_bytes = 0
+        self.numbered_conversations = 0
 
     def _write(self, name: str, lines: list[bytes]) -> None:
         with (self.out / "journals" / name).open("xb") as stream:
@@ -152,6 +153,23 @@ class CorpusWriter:
             session.capture_from_turn = None
         elif profile.late_capture_rate and rng.random() < profile.late_capture_rate:
             session.capture_from_turn = rng.randint(1, turns - 1)
+
+    def _plan_ids(self, session: Session, plan: JournalPlan) -> None:
+        """Whether this conversation's writer numbers turns and runs per journal (R-SIM-9).
+
+        Only conversations without a same-physical-id copy: a resumed copy numbering its own
+        runs per file would repeat its parent's run ids within one physical conversation.
+        """
+        profile = self.profile
+        if plan not in (JournalPlan.NORMAL, JournalPlan.FORK) or not profile.numbered_ids_rate:
+            return
+        forced = profile.guaranteed_shapes and self.numbered_conversations < 2
+        if forced or self.shape_rng.random() < profile.numbered_ids_rate:
+            session.numbered = True
+            # The first one has no per-run proof: a proof found by run id alone would then
+            # prove its runs through another conversation's proof of the same run id.
+            session.withhold_proofs = forced and self.numbered_conversations == 0
+            self.numbered_conversations += 1
 
     def conversation(self) -> None:
         """Simulate and write one logical conversation (1 or 2 journal files)."""
@@ -178,6 +196,7 @@ class CorpusWriter:
         if plan not in REPLAYED_PLANS:
             turns = min(turns, SKIPPED_JOURNAL_TURNS)  # they only need to exist, not be long
         self._plan_capture(session, plan, turns)
+        self._plan_ids(session, plan)
         fork_after = -1
         if plan is JournalPlan.RESUMED_COPY:
             fork_after = rng.randint(1, turns - 3)

@@ -114,6 +114,14 @@ class Profile:
     late_capture_rate: float = 0.0
     uncaptured_rate: float = 0.0
     guaranteed_defects: bool = False
+    # Share of conversations without a same-physical-id copy (normal ones and forks) whose
+    # writer numbers turns and runs per journal ("turn-1", "run-1", ...): run ids then repeat
+    # across conversations, and per-run proofs must name their conversation (R-SIM-9).
+    numbered_ids_rate: float = 0.0
+    # Small corpora get every R-SIM-9 shape at least once: the first two eligible conversations
+    # number their ids (the first with no per-run proof at all, so that a proof matched by run
+    # id alone would change the proven counts).
+    guaranteed_shapes: bool = False
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
 
@@ -224,6 +232,8 @@ PROFILES: dict[str, Profile] = {
         late_capture_rate=0.08,
         uncaptured_rate=0.03,
         guaranteed_defects=True,
+        numbered_ids_rate=0.3,
+        guaranteed_shapes=True,
     ),
     "build": Profile(
         name="build",

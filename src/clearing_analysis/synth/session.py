@@ -133,6 +133,7 @@ class Session:
         # conversations reuse the same ids (docs/formats/agent-config.md).
         self.numbered = False
         self.runs_in_file = 0
+        self.withhold_proofs = False  # no per-run proof for any run of this conversation
         # Continuity capture starts at the user input of turn `capture_from_turn` (0: before
         # the session; None: never, so the conversation has no policy row). Boundaries whose
         # request precedes `capture_since` lie outside the capture window (R-SIM-9).
@@ -296,7 +297,11 @@ class Session:
         # One fingerprint per distinct tool inventory: it changes only where the configuration
         # really differs between runs (a colliding MCP server in per-run proofs), so a period
         # attestation stays valid (R-EL-3).
-        attestation = self.s.proofs.for_run(self.physical_id, run_id) if attest else None
+        attestation = (
+            self.s.proofs.for_run(self.physical_id, run_id, withhold=self.withhold_proofs)
+            if attest
+            else None
+        )
         self.emit(
             {
                 "kind": "run_start",
