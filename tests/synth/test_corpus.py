@@ -156,6 +156,23 @@ class TestLayoutAndValidity:
         assert all(truth["retentionDefects"].values())
         assert truth["replayedJournals"] > truth["journalFiles"] // 2
 
+    def test_invalid_share_has_a_tool_name_mismatch(self, mixed_corpus: Path) -> None:
+        """One INVALID journal's toolResult names another tool than its tool_call_start (and
+        its assistant toolCall); the recount finds that journal INVALID, TOOL_NAME_MISMATCH."""
+        mismatched = 0
+        for path in (mixed_corpus / "journals").iterdir():
+            started: dict[tuple[str, str], str] = {}
+            for record in _records(path):
+                if record["kind"] == "tool_call_start":
+                    started[(record["runId"], record["callId"])] = record["toolName"]
+                message = record.get("message", {})
+                if record["kind"] == "message" and message["role"] == "toolResult":
+                    # .get: a planted deleted line may have removed the start
+                    call = started.get((record["runId"], message["toolCallId"]))
+                    mismatched += call is not None and call != message["toolName"]
+        assert mismatched >= 1
+        assert recount(mixed_corpus).invalid_details["TOOL_NAME_MISMATCH"] == mismatched
+
     def test_sidecar_rows_match_their_journal_results(self, mixed_corpus: Path) -> None:
         """Each row is linked to a journal result; only planted defects differ from it."""
         texts: dict[tuple[str, str, str], str] = {}

@@ -36,6 +36,7 @@ class JournalPlan(enum.StrEnum):
     UNENDED_RUN = "unended_run"  # a run never ended before close (also INTERRUPTED)
     INVALID_DECODE = "invalid_decode"  # a line that fails strict decoding
     INVALID_REFERENCE = "invalid_reference"  # a message for an already-ended run
+    INVALID_TOOL_NAME = "invalid_tool_name"  # a toolResult naming another tool than its call
     UNSUPPORTED_VERSION = "unsupported_version"
 
 
@@ -49,6 +50,7 @@ SKIP_OUTCOME: dict[JournalPlan, str] = {
     JournalPlan.UNENDED_RUN: "INTERRUPTED",
     JournalPlan.INVALID_DECODE: "INVALID",
     JournalPlan.INVALID_REFERENCE: "INVALID",
+    JournalPlan.INVALID_TOOL_NAME: "INVALID",
     JournalPlan.UNSUPPORTED_VERSION: "UNSUPPORTED_VERSION",
 }
 
@@ -165,6 +167,7 @@ _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.UNENDED_RUN: 2.0,
     JournalPlan.INVALID_DECODE: 2.0,
     JournalPlan.INVALID_REFERENCE: 2.0,
+    JournalPlan.INVALID_TOOL_NAME: 2.0,
     JournalPlan.UNSUPPORTED_VERSION: 3.0,
 }
 
@@ -183,6 +186,7 @@ _GUARANTEED_PLANS: tuple[JournalPlan, ...] = (
     JournalPlan.OPEN_TRUNCATED,
     JournalPlan.INVALID_REFERENCE,
     JournalPlan.UNENDED_RUN,
+    JournalPlan.INVALID_TOOL_NAME,
 )
 
 _MIXED_DEFECTS = DefectRates(

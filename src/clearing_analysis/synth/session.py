@@ -40,7 +40,12 @@ IMAGE_TOKENS = 1_200
 KEEP_RECENT_TOKENS = 20_000  # pi coding-agent compaction default keepRecentTokens
 OVERFLOW_FRACTION = 0.97
 COLD_GAP_MIN_MS = 340_000  # strictly above lifetime 300 s + margin 30 s (R-SIM-3)
-_LAST_RUN_PLANS = (JournalPlan.INTERRUPTED, JournalPlan.UNENDED_RUN, JournalPlan.INVALID_REFERENCE)
+_LAST_RUN_PLANS = (
+    JournalPlan.INTERRUPTED,
+    JournalPlan.UNENDED_RUN,
+    JournalPlan.INVALID_REFERENCE,
+    JournalPlan.INVALID_TOOL_NAME,
+)
 
 
 def _tokens(chars: int) -> int:
@@ -134,6 +139,7 @@ class Session:
         self.numbered = False
         self.runs_in_file = 0
         self.withhold_proofs = False  # no per-run proof for any run of this conversation
+        self.name_mismatch_planted = False
         # Continuity capture starts at the user input of turn `capture_from_turn` (0: before
         # the session; None: never, so the conversation has no policy row). Boundaries whose
         # request precedes `capture_since` lie outside the capture window (R-SIM-9).
@@ -343,6 +349,8 @@ class Session:
                 1, min(60, int(rng.lognormvariate(math.log(self.s.profile.steps_median), 0.9)))
             )
         )
+        if turn.last and turn.plan is JournalPlan.INVALID_TOOL_NAME:
+            steps = max(steps, 1)  # the planted mismatch needs a tool call
         # Where a failed / aborted / interrupted run stops (a step index, inclusive).
         stop_at = rng.randint(0, steps) if status != "completed" else steps + 1
         pending: list[_Pending] = []
@@ -511,10 +519,20 @@ class Session:
                 "timestamp": self.now,
             }
         )
+        result_name = name
+        if (
+            turn.last
+            and turn.plan is JournalPlan.INVALID_TOOL_NAME
+            and not self.name_mismatch_planted
+        ):
+            # A writer that logs the result under another spelling of the tool: the call's
+            # start names the tool, so the journal is INVALID (TOOL_NAME_MISMATCH, R-SIM-9).
+            result_name = name[:1].upper() + name[1:]
+            self.name_mismatch_planted = True
         result = {
             "role": "toolResult",
             "toolCallId": call_id,
-            "toolName": name,
+            "toolName": result_name,
             "content": outcome.content,
             "isError": outcome.is_error,
             "timestamp": self.now,
