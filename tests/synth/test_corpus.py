@@ -21,6 +21,7 @@ from clearing_analysis.inputs.configs import (
 )
 from clearing_analysis.inputs.sidecar import check_offline, open_sidecar
 from clearing_analysis.policy import read_policy_bytes
+from clearing_analysis.replay.guard import trips
 from clearing_analysis.synth import generate
 from tests.synth.recount import Recount, recount
 
@@ -173,27 +174,57 @@ class TestLayoutAndValidity:
         assert mismatched >= 1
         assert recount(mixed_corpus).invalid_details["TOOL_NAME_MISMATCH"] == mismatched
 
+    def test_credential_envelopes_are_the_ones_the_guard_trips_on(self, mixed_corpus: Path) -> None:
+        """Some web envelopes hold a fake credential: the guard trips on them and on no other
+        result. Tripping envelopes are redacted (web_envelope / json) or not, and redacted
+        envelopes trip or not, so structuredScanLosses is neither zero nor every envelope."""
+        kinds: set[tuple[bool, bool]] = set()
+        for path in (mixed_corpus / "journals").iterdir():
+            records = _records(path)
+            redacted = {
+                r["targetSeq"]
+                for r in records
+                if r["kind"] == "redaction"
+                and (r["scope"], r["format"]) == ("web_envelope", "json")
+            }
+            for record in records:
+                message = record.get("message", {})
+                if record["kind"] != "message" or message["role"] != "toolResult":
+                    continue
+                text = "".join(b["text"] for b in message["content"] if b["type"] == "text")
+                if message["toolName"] in ("web_fetch", "web_search"):
+                    kinds.add((trips(text), record["seq"] in redacted))
+                else:
+                    assert not trips(text)
+        assert kinds == {(True, True), (True, False), (False, True), (False, False)}
+        losses = sum(c["structuredScanLosses"] for c in _truth(mixed_corpus)["perApi"].values())
+        assert losses >= 1
+
     def test_sidecar_rows_match_their_journal_results(self, mixed_corpus: Path) -> None:
-        """Each row is linked to a journal result; only planted defects differ from it."""
+        """Each row is linked to a journal result; only planted defects differ from it, and
+        the writer's redactions of credential envelopes, which its journal marks."""
         texts: dict[tuple[str, str, str], str] = {}
+        marked: set[tuple[str, str, str]] = set()  # results marked web_envelope / json
         for path in (mixed_corpus / "journals").iterdir():
             # Skipped journals hold retained results too, so read lines leniently here.
-            physical = ""
-            for line in path.read_bytes().splitlines():
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if record.get("kind") == "header":
-                    physical = record["physicalConversationId"]
+            records = _records(path)
+            physical = records[0].get("physicalConversationId", "")
+            by_seq: dict[int, tuple[str, str, str]] = {}
+            for record in records:
                 message = record.get("message", {})
-                if record.get("kind") == "message" and message.get("role") == "toolResult":
+                if record["kind"] == "message" and message.get("role") == "toolResult":
                     block = message["content"][0]
                     if block["type"] == "text":
                         key = (physical, record["runId"], message["toolCallId"])
                         texts[key] = block["text"]
+                        by_seq[record["seq"]] = key
+                elif record["kind"] == "redaction" and record["scope"] == "web_envelope":
+                    target = by_seq.get(record["targetSeq"])  # None: a planted deleted line
+                    if target is not None:
+                        marked.add(target)
         db = sqlite3.connect(f"file:{mixed_corpus / 'history.sqlite'}?mode=ro", uri=True)
         kinds = dict.fromkeys(("bytes", "digest", "text", "redacted", "truncated"), 0)
+        credential_rows = 0
         rows = db.execute(
             "SELECT physical_conversation_id, run_id, call_id, byte_length, sha256, text,"
             " redacted, truncated, tombstone FROM retained_result"
@@ -204,7 +235,12 @@ class TestLayoutAndValidity:
             if tombstone:
                 assert text is None
                 continue
-            if redacted:
+            if redacted and trips(original):
+                # A credential envelope: the writer redacts it whether or not it is a planted
+                # defect (of the manifest's population), and marks it in its journal.
+                assert (pc, run, call) in marked
+                credential_rows += 1
+            elif redacted:
                 kinds["redacted"] += 1
                 assert "[redacted]" in text and text != original
             elif truncated:
@@ -216,12 +252,14 @@ class TestLayoutAndValidity:
             kinds["digest"] += bytes(digest) != hashlib.sha256(raw).digest()
         db.close()
         defects = _truth(mixed_corpus)["retentionDefects"]
-        assert len(rows) > 500
+        assert len(rows) > 500 and credential_rows > 0
+        # Redacted credential envelopes of the population are planted `redacted` defects too.
+        plain_redacted = kinds.pop("redacted")
+        assert plain_redacted <= defects["redacted"] <= plain_redacted + credential_rows
         assert kinds == {
             "bytes": defects["bytesMismatch"],
             "digest": defects["digestMismatch"],
             "text": defects["textMismatch"],
-            "redacted": defects["redacted"],
             "truncated": defects["truncated"],
         }
 

@@ -119,6 +119,7 @@ class CorpusWriter:
             image_rate=profile.image_read_rate,
             origin_rate=profile.origin_capture_rate,
             repointed_rate=profile.repointed_digest_rate,
+            shape_rng=self.shape_rng,
         )
         self.proofs = ProofWriter(out, profile, rng)
         planter = DefectPlanter(rng, profile.defects, profile.guaranteed_defects)
@@ -126,6 +127,7 @@ class CorpusWriter:
         self.shared.force_owner_missing = profile.guaranteed_boundary_skips
         self.shared.force_unsupported_api = profile.guaranteed_boundary_skips
         self.shared.force_late_capture = profile.guaranteed_boundary_skips
+        self.shared.force_credential = profile.guaranteed_shapes
         self.sidecar = SidecarWriter(out / "history.sqlite")
         self.truth = GroundTruth(seed=seed, profile=profile.name)
         self.apis = list(SUPPORTED)

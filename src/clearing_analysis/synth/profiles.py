@@ -120,9 +120,15 @@ class Profile:
     # writer numbers turns and runs per journal ("turn-1", "run-1", ...): run ids then repeat
     # across conversations, and per-run proofs must name their conversation (R-SIM-9).
     numbered_ids_rate: float = 0.0
+    # Share of successful web results (web_fetch, web_search) whose envelope holds a fake
+    # credential, and the share of those the writer redacts as web_envelope / json: replay
+    # counts the redacted ones the guard still trips on as structuredScanLosses (R-SIM-9).
+    credential_envelope_rate: float = 0.0
+    credential_redaction_rate: float = 0.0
     # Small corpora get every R-SIM-9 shape at least once: the first two eligible conversations
     # number their ids (the first with no per-run proof at all, so that a proof matched by run
-    # id alone would change the proven counts).
+    # id alone would change the proven counts); the first web result of a counted boundary
+    # holds a credential and is redacted.
     guaranteed_shapes: bool = False
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
@@ -237,6 +243,8 @@ PROFILES: dict[str, Profile] = {
         uncaptured_rate=0.03,
         guaranteed_defects=True,
         numbered_ids_rate=0.3,
+        credential_envelope_rate=0.15,
+        credential_redaction_rate=0.6,
         guaranteed_shapes=True,
     ),
     "build": Profile(

@@ -20,11 +20,11 @@ from clearing_analysis.synth.manifest import DEFECT_KEYS
 from clearing_analysis.synth.profiles import DefectRates
 from clearing_analysis.synth.proofs import is_proven
 from clearing_analysis.synth.sidecar import RetentionRow, clean_row
+from clearing_analysis.synth.toolmix import WEB_TOOLS
 
 if TYPE_CHECKING:
     from clearing_analysis.synth.session import Session, _Pending
 
-WEB_TOOLS = frozenset({"web_fetch", "web_search"})
 _RATE_FIELDS = (
     ("missing", "missing"),
     ("notFinalized", "not_finalized"),
@@ -95,14 +95,27 @@ def _with_defect(
 
 
 def finish_run(session: Session, pending: list[_Pending], completed: bool) -> list[tuple[int, str]]:
-    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs."""
+    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs.
+
+    A web envelope holding a credential may be redacted by the writer (scope web_envelope,
+    format json; its row, if any, then holds the redacted text). For a counted boundary's
+    result that is a redacted JSON web envelope the guard trips on: a structured scan loss
+    (R-SIM-9). Other redactions come from the planted `redacted` retention defect.
+    """
     redactions: list[tuple[int, str]] = []
-    rng = session.s.rng
+    rng, shape_rng, profile = session.s.rng, session.s.shape_rng, session.s.profile
     for item in pending:
         outcome = item.outcome
         content = outcome.content
         if outcome.is_error or len(content) != 1 or content[0]["type"] != "text":
             continue  # errors, images and mixed blocks are never eligible; not retained here
+        redact_envelope = outcome.credential and (
+            item.force_redaction or shape_rng.random() < profile.credential_redaction_rate
+        )
+        if redact_envelope:
+            redactions.append((item.seq, "web_envelope"))
+            if item.counted:
+                session.tally.redacted_envelope(item.api, trips_guard=True)
         if not item.captured:
             continue  # continuity capture was not enabled yet: nothing was retained
         origin = outcome.origin
@@ -120,15 +133,18 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
             item.identity, content[0]["text"], item.at_ms + rng.randint(1, 50), origin_row
         )
         if item.counted and completed and is_proven(outcome, item.attestation):
-            defect = session.s.defects.draw()
+            # A redacted envelope's row is a redacted row: that is this result's defect.
+            defect = "redacted" if redact_envelope else session.s.defects.draw()
             session.tally.proven_result(item.api, defect)
             if defect is not None and row is not None:
                 row = _with_defect(row, defect, rng, outcome.name)
-            if defect == "redacted":
+            if defect == "redacted" and not redact_envelope:
                 scope = "web_envelope" if outcome.name in WEB_TOOLS else "text"
                 redactions.append((item.seq, scope))
                 if scope == "web_envelope":
-                    session.tally.redacted_envelope(item.api, trips_guard=False)
+                    session.tally.redacted_envelope(item.api, trips_guard=outcome.credential)
+        elif redact_envelope and row is not None:
+            row = _with_defect(row, "redacted", rng, outcome.name)
         if row is not None:
             session.rows.append(row)
     return redactions

@@ -34,7 +34,7 @@ from clearing_analysis.synth.profiles import JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.sidecar import RetentionRow
 from clearing_analysis.synth.textpool import TextPools, slice_words
-from clearing_analysis.synth.toolmix import ToolOutcome, ToolRunner
+from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolOutcome, ToolRunner
 
 IMAGE_TOKENS = 1_200
 KEEP_RECENT_TOKENS = 20_000  # pi coding-agent compaction default keepRecentTokens
@@ -64,6 +64,7 @@ class _Pending:
     api: str
     attestation: Attestation | None
     captured: bool
+    force_redaction: bool = False  # the guaranteed credential envelope is redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class Shared:
     force_owner_missing: bool = False
     force_unsupported_api: bool = False
     force_late_capture: bool = False
+    force_credential: bool = False
 
 
 @dataclass
@@ -487,9 +489,17 @@ class Session:
         call: tuple[str, str, dict[str, Any]],
         attestation: Attestation | None,
     ) -> _Pending:
-        rng = self.s.rng
+        rng, profile = self.s.rng, self.s.profile
         call_id, name, arguments = call
-        outcome = self.s.tools.run(name, arguments)
+        credential = forced = False
+        if name in WEB_TOOLS and profile.credential_envelope_rate:
+            forced = self.s.force_credential and turn.counted
+            rate = profile.credential_envelope_rate
+            credential = forced or self.s.shape_rng.random() < rate
+        outcome = self.s.tools.run(name, arguments, credential=credential)
+        forced = forced and outcome.credential  # an error result holds no envelope
+        if forced:
+            self.s.force_credential = False
         start: dict[str, Any] = {
             "kind": "tool_call_start",
             "seq": 0,
@@ -551,7 +561,7 @@ class Session:
             self.tally.api(api)["toolResults"] += 1
         identity = ToolIdentity(self.physical_id, turn.host_turn, run_id, call_id)
         return _Pending(
-            identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured
+            identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured, forced
         )
 
     # -- compaction ---------------------------------------------------------------------
