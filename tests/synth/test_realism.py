@@ -144,6 +144,16 @@ class TestRealism:
                 previous = message
         assert checked["cold"] > 10 and checked["warm"] > 100
 
+    @pytest.mark.parametrize("profile", ["mixed", "build"])
+    def test_a_checkpoint_keeps_usage_that_no_longer_counts(
+        self, tmp_path_factory: pytest.TempPathFactory, profile: str
+    ) -> None:
+        """Even a 4-conversation corpus has a counted boundary after a checkpoint that kept an
+        assistant message with valid usage and before any new one: its E is heuristic text
+        only (docs/replay.md), the case a replay reusing the kept usage would get wrong."""
+        seen = recount(make_corpus(tmp_path_factory, profile, 4))
+        assert any(b.usage_dropped for b in seen.boundaries)
+
     def test_compaction_happens_near_the_window_fraction(self, mixed_corpus: Path) -> None:
         """Threshold checkpoints fire at >= 75% of the window and leave summary + kept."""
         fractions = []

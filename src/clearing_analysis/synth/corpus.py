@@ -128,6 +128,7 @@ class CorpusWriter:
         self.shared.force_unsupported_api = profile.guaranteed_boundary_skips
         self.shared.force_late_capture = profile.guaranteed_boundary_skips
         self.shared.force_credential = profile.guaranteed_shapes
+        self.shared.force_manual_compaction = profile.guaranteed_shapes
         self.sidecar = SidecarWriter(out / "history.sqlite")
         self.truth = GroundTruth(seed=seed, profile=profile.name)
         self.apis = list(SUPPORTED)

@@ -98,6 +98,7 @@ class Shared:
     force_unsupported_api: bool = False
     force_late_capture: bool = False
     force_credential: bool = False
+    force_manual_compaction: bool = False
 
 
 @dataclass
@@ -131,6 +132,7 @@ class Session:
         self.cache = CacheModel(rng)
         self.ctx: list[tuple[int, int, bool]] = []  # (seq, tokens, cut point allowed)
         self.ctx_tokens = 0
+        self.tail_has_usage = False  # the context ends with an assistant message with usage
         self.owner = f"owner-{rng.getrandbits(48):012x}"
         self.turn_index = 0
         self.boundaries = 0
@@ -159,9 +161,10 @@ class Session:
     def _id(self, prefix: str, bits: int = 64) -> str:
         return f"{prefix}{self.s.rng.getrandbits(bits):0{bits // 4}x}"
 
-    def _add_ctx(self, seq: int, tokens: int, cut: bool) -> None:
+    def _add_ctx(self, seq: int, tokens: int, cut: bool, usage: bool = False) -> None:
         self.ctx.append((seq, tokens, cut))
         self.ctx_tokens += tokens
+        self.tail_has_usage = usage
 
     def start(self, origin: str = "native", version: int = 2) -> None:
         """Write the header."""
@@ -219,6 +222,12 @@ class Session:
         if skip is None and not captured:
             skip = "OUTSIDE_CAPTURE_WINDOW"
         counted = self.counting and skip is None
+        if self.s.force_manual_compaction and counted and index >= 2 and self.tail_has_usage:
+            # The user compacts before this prompt: the kept entries end with an assistant
+            # message whose usage no longer counts, so this counted boundary's E is heuristic
+            # text only (R-SIM-9); small corpora then always hold one.
+            self.s.force_manual_compaction = False
+            self.compact("manual", self.s.shape_rng)
         host_turn = self._host_turn_id()
         no_request = (
             index > 0
@@ -468,7 +477,7 @@ class Session:
             message["responseId"] = self._id("resp_")
         seq = self.emit({"kind": "message", "seq": 0, "runId": run_id, "message": message})
         if stop not in ("error",):
-            self._add_ctx(seq, visible, True)
+            self._add_ctx(seq, visible, True, usage=stop != "aborted")
         if turn.counted:
             self.tally.api(spec.api)["requests"] += 1
         # Response time: latency plus ~60-120 output tokens per second.
@@ -571,9 +580,9 @@ class Session:
             rng = self.s.rng
             self.compact("threshold" if rng.random() < 0.97 else "manual")
 
-    def compact(self, trigger: str) -> None:
+    def compact(self, trigger: str, rng: random.Random | None = None) -> None:
         """Write a checkpoint: context becomes summary + the most recent kept entries."""
-        rng, pools = self.s.rng, self.s.pools
+        rng, pools = rng or self.s.rng, self.s.pools
         before = self.overhead + self.ctx_tokens
         kept_from = len(self.ctx)
         kept_tokens = 0
@@ -601,6 +610,7 @@ class Session:
             }
         )
         self.ctx = [(seq, summary_tokens, False), *kept]
+        self.tail_has_usage = self.tail_has_usage and bool(kept)
         self.ctx_tokens = summary_tokens + kept_sum
         self.cache.reset_prefix(self.overhead)
 
