@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clearing_analysis.cli import app
+from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import (
     AgentConfig,
     Attestation,
@@ -201,8 +202,9 @@ class TestLayoutAndValidity:
         assert losses >= 1
 
     def test_sidecar_rows_match_their_journal_results(self, mixed_corpus: Path) -> None:
-        """Each row is linked to a journal result; only planted defects differ from it, and
-        the writer's redactions of credential envelopes, which its journal marks."""
+        """Each row is linked to a journal result (a planted not-identity-linked row to the
+        result whose id indexes it); only planted defects differ from it, and the writer's
+        redactions of credential envelopes, which its journal marks."""
         texts: dict[tuple[str, str, str], str] = {}
         marked: set[tuple[str, str, str]] = set()  # results marked web_envelope / json
         for path in (mixed_corpus / "journals").iterdir():
@@ -224,12 +226,23 @@ class TestLayoutAndValidity:
                         marked.add(target)
         db = sqlite3.connect(f"file:{mixed_corpus / 'history.sqlite'}?mode=ro", uri=True)
         kinds = dict.fromkeys(("bytes", "digest", "text", "redacted", "truncated"), 0)
-        credential_rows = 0
+        credential_rows = not_linked = 0
+        index = dict(db.execute("SELECT finalized_id, row_id FROM committed_id_index"))
         rows = db.execute(
-            "SELECT physical_conversation_id, run_id, call_id, byte_length, sha256, text,"
-            " redacted, truncated, tombstone FROM retained_result"
+            "SELECT row_id, physical_conversation_id, host_turn_id, run_id, call_id,"
+            " byte_length, sha256, text, redacted, truncated, tombstone FROM retained_result"
         ).fetchall()
-        for pc, run, call, length, digest, text, redacted, truncated, tombstone in rows:
+        for row_id, pc, turn, run, call, *columns in rows:
+            length, digest, text, redacted, truncated, tombstone = columns
+            if (pc, run, call) not in texts:
+                # Not identity-linked: the row names another call (a retry) and is indexed
+                # under the id of the result whose text it holds.
+                result_call = call.removesuffix("-retry")
+                linked_id = finalized_tool_id(ToolIdentity(pc, turn, run, result_call))
+                assert call != result_call and index[linked_id] == row_id
+                assert text == texts[(pc, run, result_call)]
+                not_linked += 1
+                continue
             original = texts[(pc, run, call)]
             raw = original.encode()
             if tombstone:
@@ -253,6 +266,7 @@ class TestLayoutAndValidity:
         db.close()
         defects = _truth(mixed_corpus)["retentionDefects"]
         assert len(rows) > 500 and credential_rows > 0
+        assert not_linked == defects["notIdentityLinked"] > 0
         # Redacted credential envelopes of the population are planted `redacted` defects too.
         plain_redacted = kinds.pop("redacted")
         assert plain_redacted <= defects["redacted"] <= plain_redacted + credential_rows

@@ -117,6 +117,13 @@ class TestRealism:
             for record in journal.records:
                 if isinstance(record, Checkpoint):
                     previous = None
+                if (
+                    isinstance(record, MessageRecord)
+                    and isinstance(record.message, AssistantMessage)
+                    and record.message.stop_reason in ("stop", "toolUse")
+                    and record.message.api not in WINDOWS
+                ):
+                    previous = None  # a request to another provider: the next one starts cold
                 if not (
                     isinstance(record, MessageRecord)
                     and isinstance(record.message, AssistantMessage)

@@ -34,6 +34,7 @@ DEFECT_KEYS = (
     "textMismatch",
     "redacted",
     "truncated",
+    "notIdentityLinked",  # last, so that the draws of the kinds before it did not move
 )
 # Defects that leave a proven result unmatched (R-RT-2); redacted/truncated stay matched.
 UNMATCHED_DEFECTS = frozenset(DEFECT_KEYS) - {"redacted", "truncated"}

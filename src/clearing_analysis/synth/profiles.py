@@ -68,6 +68,8 @@ class DefectRates:
     text_mismatch: float = 0.0
     redacted: float = 0.0
     truncated: float = 0.0
+    # The result's index entry points at a row whose identity columns are another call's.
+    not_identity_linked: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,7 @@ _MIXED_DEFECTS = DefectRates(
     text_mismatch=0.01,
     redacted=0.08,
     truncated=0.04,
+    not_identity_linked=0.01,
 )
 
 # Ordinary coding sessions under a period attestation: the base the single-knob profiles vary.

@@ -5,7 +5,8 @@ Every successful single-text result gets a sidecar row consistent with its journ
 journals meant to replay receive a planted defect (the manifest's `retentionDefects`), one
 kind per result, so each defect is observable on its own: missing (no row, or a row absent
 from the committed index), committed-not-finalized, tombstone, integrity mismatch, byte-length,
-digest or text mismatch, and the matched-but-ineligible redacted / truncated rows (R-RT-2).
+digest or text mismatch, the matched-but-ineligible redacted / truncated rows (R-RT-2), and an
+index entry pointing at a row that is not identity-linked (R-SIM-9).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _RATE_FIELDS = (
     ("textMismatch", "text_mismatch"),
     ("redacted", "redacted"),
     ("truncated", "truncated"),
+    ("notIdentityLinked", "not_identity_linked"),
 )
 
 
@@ -89,8 +91,15 @@ def _with_defect(
         changes = {"text": ("#" if text[:1] != "#" else "%") + text[1:]}
     elif defect == "redacted":
         changes = {"text": _redacted_text(tool), "redacted": True}
-    else:  # truncated: the retained text is a strict prefix
+    elif defect == "truncated":  # the retained text is a strict prefix
         changes = {"text": text[: len(text) // 2], "truncated": True}
+    else:  # notIdentityLinked
+        # The writer indexed this result's id to the row it stored for a retried call: the
+        # row's identity columns name that other call, so the row proves nothing about this
+        # result, although its text is this result's (R-SIM-9).
+        own = row.identity
+        other = own._replace(call_id=f"{own.call_id}-retry")
+        changes = {"identity": other, "index_identity": own}
     return dataclasses.replace(row, **changes)
 
 
