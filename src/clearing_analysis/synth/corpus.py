@@ -3,8 +3,9 @@
 Layout (docs/synthetic-corpus.md): DIR/journals/*.jsonl (a native root), DIR/history.sqlite,
 DIR/routes.json, DIR/agent-config.json, DIR/app-allowlist.json, DIR/ground-truth.json.
 Guarantees: DIR must not exist (OUTPUT_REFUSED otherwise, R-FS-6); output is a pure function of
-(seed, size, profile) because every random draw comes from one `random.Random(seed)`; memory
-stays flat because only the current conversation's lines are held.
+(seed, size, profile) because every random draw comes from streams seeded by `seed` alone (the
+main one, capture plans, the R-SIM-9 shapes); memory stays flat because only the current
+conversation's lines (and a copy's) are held.
 """
 
 from __future__ import annotations

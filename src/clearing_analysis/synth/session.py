@@ -8,9 +8,10 @@ overhead, so every assistant usage is consistent with context growth and the 5-m
 checkpoint replaces the context with summary + kept turns, as pi's auto-compaction does.
 
 Counting follows replay's semantics (docs/replay.md): a turn with at least one assistant
-message is a boundary; OWNER_MISSING / UNSUPPORTED_API boundaries are skipped;
-requests, tool results and proven retention are counted only for counted boundaries of a
-journal meant to replay. Proven results get their planted retention defect here.
+message is a boundary; OWNER_MISSING / UNSUPPORTED_API / OUTSIDE_CAPTURE_WINDOW boundaries are
+skipped, and a copy's copied boundaries are DUPLICATE; requests, tool results, proven
+retention and redacted web envelopes are counted only for counted boundaries of a journal
+meant to replay. Proven results get their planted retention defect here.
 """
 
 from __future__ import annotations
