@@ -28,7 +28,7 @@ Facts = tuple[int, int | None, int, int]  # E, gap, request time, completed prom
 
 def _replayed(corpus: Path) -> tuple[dict[tuple[str, str], Facts], dict[str, Any]]:
     """Replay's facts of every counted boundary, keyed by (file name, host turn id), and the
-    replay summary. The assessed boundaries must carry the same facts, in merge order."""
+    replay summary. The assessed boundaries must be the same ones, in merge order."""
     routes = load_routes(corpus / "routes.json")
     paths = [j.path for j in select_journals([corpus / "journals"]).journals]
     with open_sidecar(corpus / "history.sqlite") as view:
@@ -53,11 +53,11 @@ def _replayed(corpus: Path) -> tuple[dict[tuple[str, str], Facts], dict[str, Any
         load_agent_config(corpus / "agent-config.json"),
         load_app_allowlist(corpus / "app-allowlist.json"),
     )
+    # What the simulation stage receives: the same boundaries, E and batch counts, in order.
     assessed = [
-        (b.host_turn_id, (b.estimate, b.gap_ms, b.request_ms, b.completed_prompt_runs_before))
-        for b in assessment.boundaries
+        (b.host_turn_id, b.estimate, b.completed_prompt_runs_before) for b in assessment.boundaries
     ]
-    assert assessed == [(key[1], facts) for key, facts in counted]
+    assert assessed == [(key[1], facts[0], facts[3]) for key, facts in counted]
     facts_by_key = dict(counted)
     assert len(facts_by_key) == len(counted)  # a boundary per (file, host turn)
     return facts_by_key, replay_summary(assessment)
