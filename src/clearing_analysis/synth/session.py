@@ -109,6 +109,7 @@ class Snapshot:
     lines: int
     boundaries_before: int
     ctx: list[tuple[int, int, bool]]
+    tail_has_usage: bool
     turn: int
     runs: int
 
@@ -223,18 +224,24 @@ class Session:
         if skip is None and not captured:
             skip = "OUTSIDE_CAPTURE_WINDOW"
         counted = self.counting and skip is None
-        if self.s.force_manual_compaction and counted and index >= 2 and self.tail_has_usage:
-            # The user compacts before this prompt: the kept entries end with an assistant
-            # message whose usage no longer counts, so this counted boundary's E is heuristic
-            # text only (R-SIM-9); small corpora then always hold one.
-            self.s.force_manual_compaction = False
-            self.compact("manual", self.s.shape_rng)
         host_turn = self._host_turn_id()
         no_request = (
             index > 0
             and not (last or forced_owner or forced_api)
             and rng.random() < profile.no_request_turn_rate
         )
+        if (
+            self.s.force_manual_compaction
+            and counted
+            and not no_request
+            and index >= 2
+            and self.tail_has_usage
+        ):
+            # The user compacts before this prompt: the kept entries end with an assistant
+            # message whose usage no longer counts, so this counted boundary's E is heuristic
+            # text only (R-SIM-9); small corpora then always hold one.
+            self.s.force_manual_compaction = False
+            self.compact("manual", self.s.shape_rng)
         owner = None if owner_missing else self.owner
         context = _Turn(host_turn, spec, owner, counted, plan, last, captured)
         requests = self._prompt(context, "prompt", no_request)
@@ -619,7 +626,12 @@ class Session:
     def snapshot(self) -> Snapshot:
         """State after the current turn, for a copy that forks here."""
         return Snapshot(
-            len(self.lines), self.boundaries, list(self.ctx), self.turn_index, self.runs_in_file
+            len(self.lines),
+            self.boundaries,
+            list(self.ctx),
+            self.tail_has_usage,
+            self.turn_index,
+            self.runs_in_file,
         )
 
     def fork(
@@ -644,6 +656,7 @@ class Session:
         self.lines.extend(copied)
         self.ctx = list(snap.ctx)
         self.ctx_tokens = sum(entry[1] for entry in self.ctx)
+        self.tail_has_usage = snap.tail_has_usage
         self.cache.reset_prefix(self.overhead)
         self.turn_index = snap.turn
         # The copy's writer numbers turns per file: its own turns take over the host turn ids
