@@ -2,7 +2,8 @@
 
 The generator writes DIR/ground-truth.json for its tests; the analyzer never reads it. Here
 the replay summary of each profile's corpus must equal the manifest: replayed and skipped
-journals, skipped boundaries, and per API the boundaries, requests, tool results and retention.
+journals, skipped boundaries, and per API the boundaries, requests, tool results, retention,
+redacted JSON web envelopes and structuredScanLosses.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from clearing_analysis.inputs.paths import select_journals
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.synth import PROFILES, generate
+from tests.synth.corpora import SMALL_CONVERSATIONS
 
 RETENTION_KEYS = ("proven", "matched", "redacted", "truncated", "unmatched")
+ENVELOPE_KEYS = ("redactedWebEnvelopes", "structuredScanLosses")
 
 
 def _summary(corpus: Path, workers: int = 1) -> dict[str, Any]:
@@ -73,6 +76,7 @@ def _expected_view(manifest: dict[str, Any]) -> dict[str, Any]:
                 "requests": v["requests"],
                 "toolResults": v["toolResults"],
                 "retention": {k: v["retention"][k] for k in RETENTION_KEYS},
+                **{k: v[k] for k in ENVELOPE_KEYS},
             }
             for api, v in manifest["perApi"].items()
         },
@@ -90,6 +94,7 @@ def _actual_view(summary: dict[str, Any], apis: list[str]) -> dict[str, Any]:
                 "requests": summary["perApi"][api]["requests"],
                 "toolResults": summary["perApi"][api]["toolResults"],
                 "retention": {k: summary["perApi"][api]["retention"][k] for k in RETENTION_KEYS},
+                **{k: summary["perApi"][api][k] for k in ENVELOPE_KEYS},
             }
             for api in apis
         },
@@ -99,9 +104,11 @@ def _actual_view(summary: dict[str, Any], apis: list[str]) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_replay_counts_equal_manifest(tmp_path: Path, profile: str) -> None:
-    """Every count the generator planted is what replay finds, for every profile."""
+    """Every count the generator planted is what replay finds, for every profile's small corpus
+    (journal and boundary skips, per API counts, retention, redacted web envelopes and
+    structuredScanLosses, retention defects)."""
     corpus = tmp_path / "corpus"
-    generate(corpus, seed=11, conversations=4, profile=profile)
+    generate(corpus, seed=11, conversations=SMALL_CONVERSATIONS[profile], profile=profile)
     manifest = json.loads((corpus / "ground-truth.json").read_text())
     summary = _summary(corpus)
     assert _actual_view(summary, list(manifest["perApi"])) == _expected_view(manifest)

@@ -6,19 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.synth import generate
-
-
-def make_corpus(
-    tmp_path_factory: pytest.TempPathFactory, profile: str, conversations: int, seed: int = 11
-) -> Path:
-    """Generate a corpus of `profile` into a fresh directory and return it."""
-    out = tmp_path_factory.mktemp(f"synth-{profile}") / "corpus"
-    generate(out, seed, conversations=conversations, profile=profile)
-    return out
+from tests.synth.corpora import SMALL_CONVERSATIONS, make_corpus
 
 
 @pytest.fixture(scope="session")
 def mixed_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default profile with every guaranteed skip plan (22 conversations are needed)."""
-    return make_corpus(tmp_path_factory, "mixed", 24)
+    """The default profile with every guaranteed plan (two conversations per plan)."""
+    return make_corpus(tmp_path_factory, "mixed", SMALL_CONVERSATIONS["mixed"])

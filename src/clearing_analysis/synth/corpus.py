@@ -3,8 +3,9 @@
 Layout (docs/synthetic-corpus.md): DIR/journals/*.jsonl (a native root), DIR/history.sqlite,
 DIR/routes.json, DIR/agent-config.json, DIR/app-allowlist.json, DIR/ground-truth.json.
 Guarantees: DIR must not exist (OUTPUT_REFUSED otherwise, R-FS-6); output is a pure function of
-(seed, size, profile) because every random draw comes from one `random.Random(seed)`; memory
-stays flat because only the current conversation's lines are held.
+(seed, size, profile) because every random draw comes from streams seeded by `seed` alone (the
+main one, capture plans, the R-SIM-9 shapes); memory stays flat because only the current
+conversation's lines (and a copy's) are held.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from clearing_analysis.synth.manifest import GroundTruth
 from clearing_analysis.synth.profiles import PROFILES, SKIP_OUTCOME, JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.retention import DefectPlanter
-from clearing_analysis.synth.session import Session, Shared
+from clearing_analysis.synth.session import Session, Shared, Snapshot
 from clearing_analysis.synth.sidecar import SidecarWriter
 from clearing_analysis.synth.textpool import TextPools
 from clearing_analysis.synth.toolmix import ToolRunner
@@ -33,7 +34,13 @@ from clearing_analysis.synth.toolmix import ToolRunner
 CORPUS_EPOCH_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: capture enabled from here on
 BUDGET_BYTES = 8 * 1024 * 1024  # the per-conversation retention budget (R-SIM-4)
 SKIPPED_JOURNAL_TURNS = 6
-COPY_PLANS = (JournalPlan.NORMAL, JournalPlan.DUPLICATE_COPY, JournalPlan.RESUMED_COPY)
+# Plans whose journals replay (their boundaries count).
+REPLAYED_PLANS = (
+    JournalPlan.NORMAL,
+    JournalPlan.DUPLICATE_COPY,
+    JournalPlan.RESUMED_COPY,
+    JournalPlan.FORK,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,9 @@ class CorpusWriter:
         # Capture plans draw from their own stream, so adding them left every other draw of
         # existing corpora unchanged (their golden counts change only where capture does).
         self.capture_rng = random.Random(f"{seed}:capture")  # noqa: S311
+        # Likewise for the shapes added for R-SIM-9 (forks, numbered ids, credential
+        # envelopes, a forced compaction): profiles without them never draw from it.
+        self.shape_rng = random.Random(f"{seed}:shapes")  # noqa: S311
         rng = self.rng
         pools = TextPools.build(rng)
         tools = ToolRunner(
@@ -110,13 +120,16 @@ class CorpusWriter:
             image_rate=profile.image_read_rate,
             origin_rate=profile.origin_capture_rate,
             repointed_rate=profile.repointed_digest_rate,
+            shape_rng=self.shape_rng,
         )
         self.proofs = ProofWriter(out, profile, rng)
         planter = DefectPlanter(rng, profile.defects, profile.guaranteed_defects)
-        self.shared = Shared(rng, pools, profile, tools, self.proofs, planter)
+        self.shared = Shared(rng, self.shape_rng, pools, profile, tools, self.proofs, planter)
         self.shared.force_owner_missing = profile.guaranteed_boundary_skips
         self.shared.force_unsupported_api = profile.guaranteed_boundary_skips
         self.shared.force_late_capture = profile.guaranteed_boundary_skips
+        self.shared.force_credential = profile.guaranteed_shapes
+        self.shared.force_manual_compaction = profile.guaranteed_shapes
         self.sidecar = SidecarWriter(out / "history.sqlite")
         self.truth = GroundTruth(seed=seed, profile=profile.name)
         self.apis = list(SUPPORTED)
@@ -125,6 +138,7 @@ class CorpusWriter:
         self.clock = CORPUS_EPOCH_MS + rng.randint(3_600_000, 86_400_000)
         self.conversations = 0
         self.journal_bytes = 0
+        self.numbered_conversations = 0
 
     def _write(self, name: str, lines: list[bytes]) -> None:
         with (self.out / "journals" / name).open("xb") as stream:
@@ -134,7 +148,7 @@ class CorpusWriter:
     def _plan_capture(self, session: Session, plan: JournalPlan, turns: int) -> None:
         """When continuity capture starts for this conversation (R-SIM-9, planted skips)."""
         profile, rng = self.profile, self.capture_rng
-        if plan not in COPY_PLANS or turns < 2:
+        if plan not in REPLAYED_PLANS or turns < 2:
             return
         if self.shared.force_late_capture:
             self.shared.force_late_capture = False
@@ -143,6 +157,23 @@ class CorpusWriter:
             session.capture_from_turn = None
         elif profile.late_capture_rate and rng.random() < profile.late_capture_rate:
             session.capture_from_turn = rng.randint(1, turns - 1)
+
+    def _plan_ids(self, session: Session, plan: JournalPlan) -> None:
+        """Whether this conversation's writer numbers turns and runs per journal (R-SIM-9).
+
+        Only conversations without a same-physical-id copy: a resumed copy numbering its own
+        runs per file would repeat its parent's run ids within one physical conversation.
+        """
+        profile = self.profile
+        if plan not in (JournalPlan.NORMAL, JournalPlan.FORK) or not profile.numbered_ids_rate:
+            return
+        forced = profile.guaranteed_shapes and self.numbered_conversations < 2
+        if forced or self.shape_rng.random() < profile.numbered_ids_rate:
+            session.numbered = True
+            # The first one has no per-run proof: a proof found by run id alone would then
+            # prove its runs through another conversation's proof of the same run id.
+            session.withhold_proofs = forced and self.numbered_conversations == 0
+            self.numbered_conversations += 1
 
     def conversation(self) -> None:
         """Simulate and write one logical conversation (1 or 2 journal files)."""
@@ -160,16 +191,21 @@ class CorpusWriter:
             f"lc-{rng.getrandbits(96):024x}",
         )
         session = Session(self.shared, spec, ids, self.clock)
-        session.counting = plan in COPY_PLANS
+        session.counting = plan in REPLAYED_PLANS
         origin = {JournalPlan.IMPORTED: "imported", JournalPlan.INHERITED: "inherited"}
         version = 3 if plan is JournalPlan.UNSUPPORTED_VERSION else 2
         session.start(origin.get(plan, "native"), version)
         turns = int(rng.lognormvariate(math.log(profile.turns_median), profile.turns_sigma))
         turns = max(profile.turns_min, min(profile.turns_max, turns))
-        if plan not in COPY_PLANS:
+        if plan not in REPLAYED_PLANS:
             turns = min(turns, SKIPPED_JOURNAL_TURNS)  # they only need to exist, not be long
         self._plan_capture(session, plan, turns)
-        fork_after = rng.randint(1, turns - 3) if plan is JournalPlan.RESUMED_COPY else -1
+        self._plan_ids(session, plan)
+        fork_after = -1
+        if plan is JournalPlan.RESUMED_COPY:
+            fork_after = rng.randint(1, turns - 3)
+        elif plan is JournalPlan.FORK:
+            fork_after = self.shape_rng.randint(1, turns - 3)
         snapshot = None
         for turn in range(turns):
             session.turn(plan, last=turn == turns - 1)
@@ -184,7 +220,7 @@ class CorpusWriter:
             _corrupt(lines, rng)
         stem = f"{index:06d}"
         self._write(f"{stem}-0.jsonl", lines)
-        if plan in COPY_PLANS:
+        if plan in REPLAYED_PLANS:
             self.truth.replayed(session.tally)
         else:
             self.truth.skipped(SKIP_OUTCOME[plan])
@@ -196,15 +232,31 @@ class CorpusWriter:
         if plan is JournalPlan.DUPLICATE_COPY:
             self._write(f"{stem}-1.jsonl", lines)
             self.truth.skipped("DUPLICATE")
-        elif plan is JournalPlan.RESUMED_COPY and snapshot is not None:
-            session.fork(snapshot, f"journal-{rng.getrandbits(96):024x}")
-            for turn in range(extra := rng.randint(2, 8)):
-                session.turn(plan, last=turn == extra - 1)
-            session.close()
-            self._write(f"{stem}-1.jsonl", session.lines)
-            self.truth.replayed(session.tally)
-            self.sidecar.add(session.rows)
+        elif snapshot is not None:
+            self._copy(session, plan, snapshot, stem)
         self.clock = max(self.clock, session.now)
+
+    def _copy(self, session: Session, plan: JournalPlan, snapshot: Snapshot, stem: str) -> None:
+        """The second journal of a resumed copy or a fork, continued with 2-8 own turns."""
+        physical_id = None
+        if plan is JournalPlan.RESUMED_COPY:
+            rng = self.rng
+            journal_id = f"journal-{rng.getrandbits(96):024x}"
+        else:
+            rng = self.shape_rng
+            journal_id = f"journal-{rng.getrandbits(96):024x}"
+            physical_id = f"pc-{rng.getrandbits(96):024x}"
+        session.fork(snapshot, journal_id, rng, physical_id)
+        for turn in range(extra := rng.randint(2, 8)):
+            session.turn(plan, last=turn == extra - 1)
+        session.close()
+        self._write(f"{stem}-1.jsonl", session.lines)
+        self.truth.replayed(session.tally)
+        self.sidecar.add(session.rows)
+        if physical_id is not None:
+            # The fork's own capture policy starts when the fork does.
+            assert session.capture_since is not None  # set by fork()
+            self.sidecar.policy(physical_id, session.capture_since, BUDGET_BYTES)
 
     def finish(self) -> CorpusSummary:
         """Close the sidecar and proofs; write routes.json and ground-truth.json."""

@@ -1,6 +1,6 @@
 """The ground-truth manifest (DIR/ground-truth.json): what the generator planted.
 
-Its shape is fixed by the lead's shared decisions ("Synth ground-truth manifest"). Counts are
+Its keys mirror the replay summary's (docs/replay.md), so tests compare the two. Counts are
 accumulated per journal in a `JournalTally` and merged only when that journal is meant to
 replay successfully, mirroring R-RP-1 (a failed journal contributes nothing, boundary skips
 included). The analyzer never reads this file; the project's tests compare against it.
@@ -34,9 +34,15 @@ DEFECT_KEYS = (
     "textMismatch",
     "redacted",
     "truncated",
+    "notIdentityLinked",  # last, so that the draws of the kinds before it did not move
 )
 # Defects that leave a proven result unmatched (R-RT-2); redacted/truncated stay matched.
 UNMATCHED_DEFECTS = frozenset(DEFECT_KEYS) - {"redacted", "truncated"}
+
+
+# Per API, over unique results of counted boundaries: results a `redaction` record marks as a
+# redacted JSON web envelope, and those among them whose text the guard trips on (R-SIM-9).
+ENVELOPE_KEYS = ("redactedWebEnvelopes", "structuredScanLosses")
 
 
 def _api_counts() -> dict[str, Any]:
@@ -45,6 +51,7 @@ def _api_counts() -> dict[str, Any]:
         "requests": 0,
         "toolResults": 0,
         "retention": dict.fromkeys(RETENTION_KEYS, 0),
+        **dict.fromkeys(ENVELOPE_KEYS, 0),
     }
 
 
@@ -64,6 +71,12 @@ class JournalTally:
         if counts is None:
             counts = self.per_api[api] = _api_counts()
         return counts
+
+    def redacted_envelope(self, api: str, *, trips_guard: bool) -> None:
+        """Count one unique result of a counted boundary redacted as a JSON web envelope."""
+        counts = self.api(api)
+        counts["redactedWebEnvelopes"] += 1
+        counts["structuredScanLosses"] += trips_guard
 
     def proven_result(self, api: str, defect: str | None) -> None:
         """Count one unique proven result of `api` with its planted defect (None: clean)."""
@@ -108,7 +121,7 @@ class GroundTruth:
             self.total.defects[key] += value
         for api, counts in tally.per_api.items():
             mine = self.total.api(api)
-            for key in ("boundaries", "requests", "toolResults"):
+            for key in ("boundaries", "requests", "toolResults", *ENVELOPE_KEYS):
                 mine[key] += counts[key]
             for key in RETENTION_KEYS:
                 mine["retention"][key] += counts["retention"][key]

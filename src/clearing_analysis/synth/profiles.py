@@ -26,7 +26,8 @@ class JournalPlan(enum.StrEnum):
 
     NORMAL = "normal"
     DUPLICATE_COPY = "duplicate_copy"  # normal + byte-identical copy (same journalId)
-    RESUMED_COPY = "resumed_copy"  # normal + resumed copy repeating earlier turns
+    RESUMED_COPY = "resumed_copy"  # normal + resumed copy (same physical id) of earlier turns
+    FORK = "fork"  # normal + fork: new physical id, same lineage, copies earlier turns
     IMPORTED = "imported"
     INHERITED = "inherited"
     OPEN = "open"  # close record missing
@@ -35,6 +36,7 @@ class JournalPlan(enum.StrEnum):
     UNENDED_RUN = "unended_run"  # a run never ended before close (also INTERRUPTED)
     INVALID_DECODE = "invalid_decode"  # a line that fails strict decoding
     INVALID_REFERENCE = "invalid_reference"  # a message for an already-ended run
+    INVALID_TOOL_NAME = "invalid_tool_name"  # a toolResult naming another tool than its call
     UNSUPPORTED_VERSION = "unsupported_version"
 
 
@@ -48,6 +50,7 @@ SKIP_OUTCOME: dict[JournalPlan, str] = {
     JournalPlan.UNENDED_RUN: "INTERRUPTED",
     JournalPlan.INVALID_DECODE: "INVALID",
     JournalPlan.INVALID_REFERENCE: "INVALID",
+    JournalPlan.INVALID_TOOL_NAME: "INVALID",
     JournalPlan.UNSUPPORTED_VERSION: "UNSUPPORTED_VERSION",
 }
 
@@ -65,6 +68,8 @@ class DefectRates:
     text_mismatch: float = 0.0
     redacted: float = 0.0
     truncated: float = 0.0
+    # The result's index entry points at a row whose identity columns are another call's.
+    not_identity_linked: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,20 @@ class Profile:
     late_capture_rate: float = 0.0
     uncaptured_rate: float = 0.0
     guaranteed_defects: bool = False
+    # Share of conversations without a same-physical-id copy (normal ones and forks) whose
+    # writer numbers turns and runs per journal ("turn-1", "run-1", ...): run ids then repeat
+    # across conversations, and per-run proofs must name their conversation (R-SIM-9).
+    numbered_ids_rate: float = 0.0
+    # Share of successful web results (web_fetch, web_search) whose envelope holds a fake
+    # credential, and the share of those the writer redacts as web_envelope / json: replay
+    # counts the redacted ones the guard still trips on as structuredScanLosses (R-SIM-9).
+    credential_envelope_rate: float = 0.0
+    credential_redaction_rate: float = 0.0
+    # Small corpora get every R-SIM-9 shape at least once: the first two eligible conversations
+    # number their ids (the first with no per-run proof at all, so that a proof matched by run
+    # id alone would change the proven counts); the first web result of a counted boundary
+    # holds a credential and is redacted.
+    guaranteed_shapes: bool = False
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
 
@@ -147,6 +166,7 @@ _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.NORMAL: 70.0,
     JournalPlan.DUPLICATE_COPY: 4.0,
     JournalPlan.RESUMED_COPY: 6.0,
+    JournalPlan.FORK: 4.0,
     JournalPlan.IMPORTED: 2.0,
     JournalPlan.INHERITED: 2.0,
     JournalPlan.OPEN: 2.0,
@@ -155,13 +175,17 @@ _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.UNENDED_RUN: 2.0,
     JournalPlan.INVALID_DECODE: 2.0,
     JournalPlan.INVALID_REFERENCE: 2.0,
+    JournalPlan.INVALID_TOOL_NAME: 2.0,
     JournalPlan.UNSUPPORTED_VERSION: 3.0,
 }
 
-_ALL_SKIP_PLANS: tuple[JournalPlan, ...] = (
+# The two copy shapes come first so that even a 4-conversation corpus has a resumed copy and a
+# fork (the golden corpus of tests/golden has 6).
+_GUARANTEED_PLANS: tuple[JournalPlan, ...] = (
+    JournalPlan.RESUMED_COPY,
+    JournalPlan.FORK,
     JournalPlan.DUPLICATE_COPY,
     JournalPlan.IMPORTED,
-    JournalPlan.RESUMED_COPY,
     JournalPlan.OPEN,
     JournalPlan.INTERRUPTED,
     JournalPlan.INVALID_DECODE,
@@ -170,6 +194,7 @@ _ALL_SKIP_PLANS: tuple[JournalPlan, ...] = (
     JournalPlan.OPEN_TRUNCATED,
     JournalPlan.INVALID_REFERENCE,
     JournalPlan.UNENDED_RUN,
+    JournalPlan.INVALID_TOOL_NAME,
 )
 
 _MIXED_DEFECTS = DefectRates(
@@ -182,6 +207,7 @@ _MIXED_DEFECTS = DefectRates(
     text_mismatch=0.01,
     redacted=0.08,
     truncated=0.04,
+    not_identity_linked=0.01,
 )
 
 # Ordinary coding sessions under a period attestation: the base the single-knob profiles vary.
@@ -212,13 +238,17 @@ PROFILES: dict[str, Profile] = {
         defects=_MIXED_DEFECTS,
         proof_mode=ProofMode.PER_RUN,
         plan_weights=_MIXED_PLANS,
-        guaranteed_plans=_ALL_SKIP_PLANS,
+        guaranteed_plans=_GUARANTEED_PLANS,
         owner_missing_rate=0.02,
         unsupported_api_rate=0.02,
         guaranteed_boundary_skips=True,
         late_capture_rate=0.08,
         uncaptured_rate=0.03,
         guaranteed_defects=True,
+        numbered_ids_rate=0.3,
+        credential_envelope_rate=0.15,
+        credential_redaction_rate=0.6,
+        guaranteed_shapes=True,
     ),
     "build": Profile(
         name="build",

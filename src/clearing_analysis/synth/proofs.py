@@ -101,15 +101,20 @@ class ProofWriter:
         ]
         (out_dir / "app-allowlist.json").write_bytes(self._encoder.encode(allowlist) + b"\n")
 
-    def for_run(self, physical_conversation_id: str, run_id: str) -> Attestation | None:
+    def for_run(
+        self, physical_conversation_id: str, run_id: str, *, withhold: bool = False
+    ) -> Attestation | None:
         """The attestation covering a new run of a conversation (written out for per-run
-        proofs, which name both ids: run ids are unique per journal only)."""
+        proofs, which name both ids: run ids are unique per journal only). `withhold`: the
+        owner attested other conversations only, so this run gets no proof."""
         if self._stream is None:
             return self._period
         profile, rng = self._profile, self._rng
         if rng.random() < profile.missing_proof_rate or self._written > PER_RUN_FILE_CAP:
             return None
         attestation = COLLIDING if rng.random() < profile.colliding_proof_rate else PROVING
+        if withhold:
+            return None  # decided after the draws, so that no later draw moves
         entry = self._encoder.encode(
             _attestation_json(attestation, (physical_conversation_id, run_id))
         )

@@ -5,7 +5,8 @@ Every successful single-text result gets a sidecar row consistent with its journ
 journals meant to replay receive a planted defect (the manifest's `retentionDefects`), one
 kind per result, so each defect is observable on its own: missing (no row, or a row absent
 from the committed index), committed-not-finalized, tombstone, integrity mismatch, byte-length,
-digest or text mismatch, and the matched-but-ineligible redacted / truncated rows (R-RT-2).
+digest or text mismatch, the matched-but-ineligible redacted / truncated rows (R-RT-2), and an
+index entry pointing at a row that is not identity-linked (R-SIM-9).
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from clearing_analysis.synth.manifest import DEFECT_KEYS
 from clearing_analysis.synth.profiles import DefectRates
 from clearing_analysis.synth.proofs import is_proven
 from clearing_analysis.synth.sidecar import RetentionRow, clean_row
+from clearing_analysis.synth.toolmix import WEB_TOOLS
 
 if TYPE_CHECKING:
     from clearing_analysis.synth.session import Session, _Pending
 
-WEB_TOOLS = frozenset({"web_fetch", "web_search"})
 _RATE_FIELDS = (
     ("missing", "missing"),
     ("notFinalized", "not_finalized"),
@@ -35,6 +36,7 @@ _RATE_FIELDS = (
     ("textMismatch", "text_mismatch"),
     ("redacted", "redacted"),
     ("truncated", "truncated"),
+    ("notIdentityLinked", "not_identity_linked"),
 )
 
 
@@ -89,20 +91,40 @@ def _with_defect(
         changes = {"text": ("#" if text[:1] != "#" else "%") + text[1:]}
     elif defect == "redacted":
         changes = {"text": _redacted_text(tool), "redacted": True}
-    else:  # truncated: the retained text is a strict prefix
+    elif defect == "truncated":  # the retained text is a strict prefix
         changes = {"text": text[: len(text) // 2], "truncated": True}
+    else:  # notIdentityLinked
+        # The writer indexed this result's id to the row it stored for a retried call: the
+        # row's identity columns name that other call, so the row proves nothing about this
+        # result, although its text is this result's (R-SIM-9).
+        own = row.identity
+        other = own._replace(call_id=f"{own.call_id}-retry")
+        changes = {"identity": other, "index_identity": own}
     return dataclasses.replace(row, **changes)
 
 
 def finish_run(session: Session, pending: list[_Pending], completed: bool) -> list[tuple[int, str]]:
-    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs."""
+    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs.
+
+    A web envelope holding a credential may be redacted by the writer (scope web_envelope,
+    format json; its row, if any, then holds the redacted text). For a counted boundary's
+    result that is a redacted JSON web envelope the guard trips on: a structured scan loss
+    (R-SIM-9). Other redactions come from the planted `redacted` retention defect.
+    """
     redactions: list[tuple[int, str]] = []
-    rng = session.s.rng
+    rng, shape_rng, profile = session.s.rng, session.s.shape_rng, session.s.profile
     for item in pending:
         outcome = item.outcome
         content = outcome.content
         if outcome.is_error or len(content) != 1 or content[0]["type"] != "text":
             continue  # errors, images and mixed blocks are never eligible; not retained here
+        redact_envelope = outcome.credential and (
+            item.force_redaction or shape_rng.random() < profile.credential_redaction_rate
+        )
+        if redact_envelope:
+            redactions.append((item.seq, "web_envelope"))
+            if item.counted:
+                session.tally.redacted_envelope(item.api, trips_guard=True)
         if not item.captured:
             continue  # continuity capture was not enabled yet: nothing was retained
         origin = outcome.origin
@@ -120,13 +142,18 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
             item.identity, content[0]["text"], item.at_ms + rng.randint(1, 50), origin_row
         )
         if item.counted and completed and is_proven(outcome, item.attestation):
-            defect = session.s.defects.draw()
+            # A redacted envelope's row is a redacted row: that is this result's defect.
+            defect = "redacted" if redact_envelope else session.s.defects.draw()
             session.tally.proven_result(item.api, defect)
             if defect is not None and row is not None:
                 row = _with_defect(row, defect, rng, outcome.name)
-            if defect == "redacted":
+            if defect == "redacted" and not redact_envelope:
                 scope = "web_envelope" if outcome.name in WEB_TOOLS else "text"
                 redactions.append((item.seq, scope))
+                if scope == "web_envelope":
+                    session.tally.redacted_envelope(item.api, trips_guard=outcome.credential)
+        elif redact_envelope and row is not None:
+            row = _with_defect(row, "redacted", rng, outcome.name)
         if row is not None:
             session.rows.append(row)
     return redactions

@@ -7,10 +7,11 @@ overhead, so every assistant usage is consistent with context growth and the 5-m
 (`apis.CacheModel`). When the estimate crosses the conversation's compaction threshold a
 checkpoint replaces the context with summary + kept turns, as pi's auto-compaction does.
 
-Counting follows the lead's replay semantics (shared decisions): a turn with at least one
-assistant message is a boundary; OWNER_MISSING / UNSUPPORTED_API boundaries are skipped;
-requests, tool results and proven retention are counted only for counted boundaries of a
-journal meant to replay. Proven results get their planted retention defect here.
+Counting follows replay's semantics (docs/replay.md): a turn with at least one assistant
+message is a boundary; OWNER_MISSING / UNSUPPORTED_API / OUTSIDE_CAPTURE_WINDOW boundaries are
+skipped, and a copy's copied boundaries are DUPLICATE; requests, tool results, proven
+retention and redacted web envelopes are counted only for counted boundaries of a journal
+meant to replay. Proven results get their planted retention defect here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import base64
 import dataclasses
 import math
 import random
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,13 +35,18 @@ from clearing_analysis.synth.profiles import JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.sidecar import RetentionRow
 from clearing_analysis.synth.textpool import TextPools, slice_words
-from clearing_analysis.synth.toolmix import ToolOutcome, ToolRunner
+from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolOutcome, ToolRunner
 
 IMAGE_TOKENS = 1_200
 KEEP_RECENT_TOKENS = 20_000  # pi coding-agent compaction default keepRecentTokens
 OVERFLOW_FRACTION = 0.97
 COLD_GAP_MIN_MS = 340_000  # strictly above lifetime 300 s + margin 30 s (R-SIM-3)
-_LAST_RUN_PLANS = (JournalPlan.INTERRUPTED, JournalPlan.UNENDED_RUN, JournalPlan.INVALID_REFERENCE)
+_LAST_RUN_PLANS = (
+    JournalPlan.INTERRUPTED,
+    JournalPlan.UNENDED_RUN,
+    JournalPlan.INVALID_REFERENCE,
+    JournalPlan.INVALID_TOOL_NAME,
+)
 
 
 def _tokens(chars: int) -> int:
@@ -58,6 +65,7 @@ class _Pending:
     api: str
     attestation: Attestation | None
     captured: bool
+    force_redaction: bool = False  # the guaranteed credential envelope is redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +86,9 @@ class Shared:
     """Corpus-wide helpers a session draws on (one per corpus)."""
 
     rng: random.Random
+    # The stream of the shapes added for R-SIM-9 (forks, numbered ids, credential envelopes,
+    # forced compaction): drawing them here leaves the main stream's draws where they were.
+    shape_rng: random.Random
     pools: TextPools
     profile: Profile
     tools: ToolRunner
@@ -87,16 +98,20 @@ class Shared:
     force_owner_missing: bool = False
     force_unsupported_api: bool = False
     force_late_capture: bool = False
+    force_credential: bool = False
+    force_manual_compaction: bool = False
 
 
 @dataclass
 class Snapshot:
-    """Where a resumed copy forks: line count and the state needed to continue."""
+    """Where a copy forks: line count and the state needed to continue."""
 
     lines: int
     boundaries_before: int
     ctx: list[tuple[int, int, bool]]
+    tail_has_usage: bool
     turn: int
+    runs: int
 
 
 class Session:
@@ -119,9 +134,18 @@ class Session:
         self.cache = CacheModel(rng)
         self.ctx: list[tuple[int, int, bool]] = []  # (seq, tokens, cut point allowed)
         self.ctx_tokens = 0
+        self.tail_has_usage = False  # the context ends with an assistant message with usage
         self.owner = f"owner-{rng.getrandbits(48):012x}"
         self.turn_index = 0
         self.boundaries = 0
+        self.turn_ids: list[str] = []  # host turn id of each turn of this file, in order
+        self.reuse_turn_ids: deque[str] = deque()  # ids a copy's own turns take over
+        # A writer that numbers turns and runs per file ("turn-1", "run-1", ...), so that other
+        # conversations reuse the same ids (docs/formats/agent-config.md).
+        self.numbered = False
+        self.runs_in_file = 0
+        self.withhold_proofs = False  # no per-run proof for any run of this conversation
+        self.name_mismatch_planted = False
         # Continuity capture starts at the user input of turn `capture_from_turn` (0: before
         # the session; None: never, so the conversation has no policy row). Boundaries whose
         # request precedes `capture_since` lie outside the capture window (R-SIM-9).
@@ -139,9 +163,10 @@ class Session:
     def _id(self, prefix: str, bits: int = 64) -> str:
         return f"{prefix}{self.s.rng.getrandbits(bits):0{bits // 4}x}"
 
-    def _add_ctx(self, seq: int, tokens: int, cut: bool) -> None:
+    def _add_ctx(self, seq: int, tokens: int, cut: bool, usage: bool = False) -> None:
         self.ctx.append((seq, tokens, cut))
         self.ctx_tokens += tokens
+        self.tail_has_usage = usage
 
     def start(self, origin: str = "native", version: int = 2) -> None:
         """Write the header."""
@@ -199,12 +224,24 @@ class Session:
         if skip is None and not captured:
             skip = "OUTSIDE_CAPTURE_WINDOW"
         counted = self.counting and skip is None
-        host_turn = self._id("turn-", 48)
+        host_turn = self._host_turn_id()
         no_request = (
             index > 0
             and not (last or forced_owner or forced_api)
             and rng.random() < profile.no_request_turn_rate
         )
+        if (
+            self.s.force_manual_compaction
+            and counted
+            and not no_request
+            and index >= 2
+            and self.tail_has_usage
+        ):
+            # The user compacts before this prompt: the kept entries end with an assistant
+            # message whose usage no longer counts, so this counted boundary's E is heuristic
+            # text only (R-SIM-9); small corpora then always hold one.
+            self.s.force_manual_compaction = False
+            self.compact("manual", self.s.shape_rng)
         owner = None if owner_missing else self.owner
         context = _Turn(host_turn, spec, owner, counted, plan, last, captured)
         requests = self._prompt(context, "prompt", no_request)
@@ -217,9 +254,21 @@ class Session:
         elif self.counting:
             self.tally.api(spec.api)["boundaries"] += 1
         if not last and rng.random() < profile.reprompt_rate:
-            # Same-journal re-prompt: continues this boundary, skipped or not (shared decisions).
+            # Same-journal re-prompt: continues this boundary, skipped or not (docs/replay.md).
             self.now += rng.randint(5_000, 90_000)
             self._prompt(context, "reprompt", False)
+
+    def _host_turn_id(self) -> str:
+        """The next new turn's id: a copy's reused one, a numbered one, or a random one."""
+        drawn = self._id("turn-", 48)  # drawn in every case, so that no later draw moves
+        if self.reuse_turn_ids:
+            host_turn = self.reuse_turn_ids.popleft()
+        elif self.numbered:
+            host_turn = f"turn-{len(self.turn_ids) + 1}"
+        else:
+            host_turn = drawn
+        self.turn_ids.append(host_turn)
+        return host_turn
 
     def _prompt(self, turn: _Turn, reason: str, no_request: bool) -> int:
         rng, pools = self.s.rng, self.s.pools
@@ -267,11 +316,17 @@ class Session:
     def _run_start(
         self, host_turn: str, owner: str | None, reason: str, *, attest: bool = False
     ) -> tuple[str, Attestation | None]:
-        run_id = self._id("run-")
+        drawn = self._id("run-")  # drawn in every case, so that no later draw moves
+        self.runs_in_file += 1
+        run_id = f"run-{self.runs_in_file}" if self.numbered else drawn
         # One fingerprint per distinct tool inventory: it changes only where the configuration
         # really differs between runs (a colliding MCP server in per-run proofs), so a period
         # attestation stays valid (R-EL-3).
-        attestation = self.s.proofs.for_run(self.physical_id, run_id) if attest else None
+        attestation = (
+            self.s.proofs.for_run(self.physical_id, run_id, withhold=self.withhold_proofs)
+            if attest
+            else None
+        )
         self.emit(
             {
                 "kind": "run_start",
@@ -313,6 +368,8 @@ class Session:
                 1, min(60, int(rng.lognormvariate(math.log(self.s.profile.steps_median), 0.9)))
             )
         )
+        if turn.last and turn.plan is JournalPlan.INVALID_TOOL_NAME:
+            steps = max(steps, 1)  # the planted mismatch needs a tool call
         # Where a failed / aborted / interrupted run stops (a step index, inclusive).
         stop_at = rng.randint(0, steps) if status != "completed" else steps + 1
         pending: list[_Pending] = []
@@ -428,7 +485,7 @@ class Session:
             message["responseId"] = self._id("resp_")
         seq = self.emit({"kind": "message", "seq": 0, "runId": run_id, "message": message})
         if stop not in ("error",):
-            self._add_ctx(seq, visible, True)
+            self._add_ctx(seq, visible, True, usage=stop != "aborted")
         if turn.counted:
             self.tally.api(spec.api)["requests"] += 1
         # Response time: latency plus ~60-120 output tokens per second.
@@ -449,9 +506,17 @@ class Session:
         call: tuple[str, str, dict[str, Any]],
         attestation: Attestation | None,
     ) -> _Pending:
-        rng = self.s.rng
+        rng, profile = self.s.rng, self.s.profile
         call_id, name, arguments = call
-        outcome = self.s.tools.run(name, arguments)
+        credential = forced = False
+        if name in WEB_TOOLS and profile.credential_envelope_rate:
+            forced = self.s.force_credential and turn.counted
+            rate = profile.credential_envelope_rate
+            credential = forced or self.s.shape_rng.random() < rate
+        outcome = self.s.tools.run(name, arguments, credential=credential)
+        forced = forced and outcome.credential  # an error result holds no envelope
+        if forced:
+            self.s.force_credential = False
         start: dict[str, Any] = {
             "kind": "tool_call_start",
             "seq": 0,
@@ -481,10 +546,20 @@ class Session:
                 "timestamp": self.now,
             }
         )
+        result_name = name
+        if (
+            turn.last
+            and turn.plan is JournalPlan.INVALID_TOOL_NAME
+            and not self.name_mismatch_planted
+        ):
+            # A writer that logs the result under another spelling of the tool: the call's
+            # start names the tool, so the journal is INVALID (TOOL_NAME_MISMATCH, R-SIM-9).
+            result_name = name[:1].upper() + name[1:]
+            self.name_mismatch_planted = True
         result = {
             "role": "toolResult",
             "toolCallId": call_id,
-            "toolName": name,
+            "toolName": result_name,
             "content": outcome.content,
             "isError": outcome.is_error,
             "timestamp": self.now,
@@ -503,7 +578,7 @@ class Session:
             self.tally.api(api)["toolResults"] += 1
         identity = ToolIdentity(self.physical_id, turn.host_turn, run_id, call_id)
         return _Pending(
-            identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured
+            identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured, forced
         )
 
     # -- compaction ---------------------------------------------------------------------
@@ -513,9 +588,9 @@ class Session:
             rng = self.s.rng
             self.compact("threshold" if rng.random() < 0.97 else "manual")
 
-    def compact(self, trigger: str) -> None:
+    def compact(self, trigger: str, rng: random.Random | None = None) -> None:
         """Write a checkpoint: context becomes summary + the most recent kept entries."""
-        rng, pools = self.s.rng, self.s.pools
+        rng, pools = rng or self.s.rng, self.s.pools
         before = self.overhead + self.ctx_tokens
         kept_from = len(self.ctx)
         kept_tokens = 0
@@ -543,27 +618,54 @@ class Session:
             }
         )
         self.ctx = [(seq, summary_tokens, False), *kept]
+        self.tail_has_usage = self.tail_has_usage and bool(kept)
         self.ctx_tokens = summary_tokens + kept_sum
         self.cache.reset_prefix(self.overhead)
 
-    # -- resumed copies -----------------------------------------------------------------
+    # -- resumed copies and forks -------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        """State after the current turn, for a resumed copy that forks here."""
-        return Snapshot(len(self.lines), self.boundaries, list(self.ctx), self.turn_index)
+        """State after the current turn, for a copy that forks here."""
+        return Snapshot(
+            len(self.lines),
+            self.boundaries,
+            list(self.ctx),
+            self.tail_has_usage,
+            self.turn_index,
+            self.runs_in_file,
+        )
 
-    def fork(self, snap: Snapshot, journal_id: str) -> None:
-        """Become a resumed copy: a new header plus the copied lines up to `snap`."""
+    def fork(
+        self, snap: Snapshot, journal_id: str, rng: random.Random, physical_id: str | None
+    ) -> None:
+        """Become a copy: a new header plus the copied lines up to `snap` (docs/replay.md,
+        "Forks and resumed copies").
+
+        With `physical_id` None it is a resumed copy of the same physical conversation;
+        otherwise a fork, a new physical conversation of the same lineage whose continuity
+        capture starts with it (results copied from the parent have no rows under its id).
+        """
         copied = self.lines[1 : snap.lines]
+        later_turn_ids = self.turn_ids[snap.turn :]
         self.journal_id = journal_id
         self.lines = []
-        self.now += self.s.rng.randint(3_600_000, 86_400_000)  # resumed hours later
+        self.now += rng.randint(3_600_000, 86_400_000)  # resumed hours later
+        if physical_id is not None:
+            self.physical_id = physical_id
+            self.capture_since = self.now
         self.start()
         self.lines.extend(copied)
         self.ctx = list(snap.ctx)
         self.ctx_tokens = sum(entry[1] for entry in self.ctx)
+        self.tail_has_usage = snap.tail_has_usage
         self.cache.reset_prefix(self.overhead)
         self.turn_index = snap.turn
+        # The copy's writer numbers turns per file: its own turns take over the host turn ids
+        # the parent used after the fork point, with other inputs, so they are new boundaries
+        # (R-SIM-9). Run and call ids stay fresh, so tool identities stay unique.
+        self.turn_ids = self.turn_ids[: snap.turn]
+        self.reuse_turn_ids = deque(later_turn_ids)
+        self.runs_in_file = snap.runs
         self.tally = JournalTally()
-        # Every copied boundary was first seen in the original journal (shared decisions).
+        # Every copied boundary was first seen in the original journal (R-RP-3).
         self.tally.skipped_boundaries["DUPLICATE"] += snap.boundaries_before
         self.rows = []

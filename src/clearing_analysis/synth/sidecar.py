@@ -36,6 +36,8 @@ class RetentionRow:
     captured_at: int
     origin: tuple[str, str, str, bool | None, bool | None] | None
     indexed: bool
+    # The identity whose finalized id the index maps to this row (None: the row's own).
+    index_identity: ToolIdentity | None = None
 
 
 def clean_row(
@@ -108,7 +110,8 @@ class SidecarWriter:
                 )
             )
             if row.indexed:
-                self._index.append((finalized_tool_id(row.identity), row_id))
+                indexed_as = row.index_identity or row.identity
+                self._index.append((finalized_tool_id(indexed_as), row_id))
         if len(self._rows) >= BATCH_ROWS:
             self.flush()
 

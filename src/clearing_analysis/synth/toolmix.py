@@ -13,6 +13,7 @@ import base64
 import hashlib
 import math
 import random
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ MAX_RESULT_BYTES = 50 * 1024  # pi coding-agent truncate.ts DEFAULT_MAX_BYTES
 
 READ_ONLY_BUILTINS = ("read", "grep", "find", "ls", "web_fetch")
 EFFECTFUL_BUILTINS = ("bash", "edit", "write")
+WEB_TOOLS = frozenset({"web_fetch", "web_search"})  # their results are JSON web envelopes
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,24 @@ class ToolOutcome:
     origin: dict[str, Any] | None
     app: AppTool | None
     repointed: bool
+    credential: bool = False  # the envelope holds a (fake) credential
+
+
+def fake_credential(rng: random.Random) -> str:
+    """A credential-shaped line a fetched page might show: an AWS access key id, a bearer
+    header or a private-key block. Clearly fake ("FAKE" / "fake" and random filler) and built
+    at run time, so no credential-shaped literal sits in the source."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        tail = "".join(rng.choices(string.ascii_uppercase + string.digits, k=12))
+        return f"aws_access_key_id = AKIAFAKE{tail}"
+    if kind == 1:
+        digits = "".join(rng.choices(string.digits, k=4))
+        tail = "".join(rng.choices(string.ascii_letters + string.digits, k=24))
+        return f"Authorization: Bearer fake{digits}{tail}"
+    body = base64.b64encode(b"synthetic fake key material " + rng.randbytes(48)).decode()
+    label = "PRIVATE" + " KEY"
+    return f"-----BEGIN {label}-----\n{body}\n-----END {label}-----"
 
 
 def _size(rng: random.Random, tool: str, scale: float) -> int:
@@ -129,6 +149,7 @@ class ToolRunner:
         image_rate: float,
         origin_rate: float,
         repointed_rate: float,
+        shape_rng: random.Random,
     ) -> None:
         self._rng = rng
         self._pools = pools
@@ -139,6 +160,7 @@ class ToolRunner:
         self._image_rate = image_rate
         self._origin_rate = origin_rate
         self._repointed_rate = repointed_rate
+        self._shape_rng = shape_rng
         self._encoder = msgspec.json.Encoder()
 
     def choose(self) -> str:
@@ -174,8 +196,11 @@ class ToolRunner:
             return {"url": f"https://docs.example.org/{slice_words(pools.prose, rng, 8)}"}
         return {"query": slice_words(pools.prose, rng, 24), "limit": 10}
 
-    def run(self, name: str, args: dict[str, Any]) -> ToolOutcome:
-        """Execute `name` (fictionally): its result content, error flag and origin."""
+    def run(self, name: str, args: dict[str, Any], *, credential: bool = False) -> ToolOutcome:
+        """Execute `name` (fictionally): its result content, error flag and origin.
+
+        `credential`: a successful web envelope starts its content with a fake credential.
+        """
         rng = self._rng
         app = APP_BY_NAME.get(name)
         origin: dict[str, Any] | None = None
@@ -197,9 +222,9 @@ class ToolRunner:
         if name == "read" and rng.random() < self._image_rate:
             content = [_text("Read image file [image/png]"), _image_block(rng)]
             return ToolOutcome(name, args, content, False, origin, app, repointed)
-        return ToolOutcome(
-            name, args, [_text(self._text(name, args))], False, origin, app, repointed
-        )
+        credential = credential and name in WEB_TOOLS
+        text = self._text(name, args, credential)
+        return ToolOutcome(name, args, [_text(text)], False, origin, app, repointed, credential)
 
     def _error_text(self, name: str) -> str:
         rng = self._rng
@@ -212,7 +237,7 @@ class ToolRunner:
             f"Error: ENOENT: no such file or directory, {slice_words(self._pools.prose, rng, 20)}"
         )
 
-    def _text(self, name: str, args: dict[str, Any]) -> str:
+    def _text(self, name: str, args: dict[str, Any], credential: bool) -> str:
         rng, pools, scale = self._rng, self._pools, self._scale
         if name == "read":
             return cap_output(slice_lines(pools.code, rng, _size(rng, name, scale)))
@@ -234,6 +259,9 @@ class ToolRunner:
                 "title": slice_words(pools.prose, rng, 30),
                 "content": slice_words(pools.prose, rng, _size(rng, name, scale)),
             }
+            if credential:
+                # At the start, so pi's output cap (which keeps the head) never cuts it.
+                envelope["content"] = f"{fake_credential(self._shape_rng)}\n{envelope['content']}"
             return cap_output(self._encoder.encode(envelope).decode())
         if name == "db_drop_table":
             return "Dropped table staging_events (0 rows remain)."
