@@ -16,13 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
-from clearing_analysis.eligibility import Assessment, assess, dumps_summary, replay_summary
+from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
-from clearing_analysis.replay import replay_journals
+from clearing_analysis.units import (
+    Settings,
+    SnapshotAnalysis,
+    analyze_snapshot,
+    default_workers,
+    plan_units,
+)
 
 if TYPE_CHECKING:
     from clearing_analysis.report.model import Report
@@ -68,34 +74,46 @@ def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[s
     return {"piAiVersion": status.pi_ai_version, "perApi": per_api}
 
 
-def _replay_and_assess(
-    session: InputSession, workers: int, progress: ProgressCallback | None
-) -> Assessment:
-    """Replay every selected journal (in a pool when workers > 1), merge and assess."""
+def _analyze_units(
+    session: InputSession,
+    *,
+    simulate: bool,
+    workers: int | None,
+    progress: ProgressCallback | None,
+) -> SnapshotAnalysis:
+    """Replay, assess (and simulate) every unit of the snapshot, in a pool when workers > 1."""
     logger = logsink.get_logger()
-    logger.info("replay.started", journals_total=len(session.journals), workers=workers)
     sizes = session.journal_sizes
-    done_bytes = [0]
+    count = default_workers(sum(sizes)) if workers is None else workers
+    logger.info("replay.started", journals_total=len(session.journals), workers=count)
+    units = plan_units(session.journals, sizes)
 
-    def report(done: int) -> None:
-        done_bytes[0] += sizes[done - 1]
+    def report(done: int, done_bytes: int) -> None:
         if progress is not None:
-            progress(done, len(sizes), done_bytes[0], sum(sizes))
+            progress(done, len(sizes), done_bytes, sum(sizes))
 
+    settings = Settings(
+        routes=session.routes,
+        agent_config=session.agent_config,
+        app_allowlist=session.app_allowlist,
+        simulate=simulate,
+        period_attestation_valid=True,
+    )
     with session.open_sidecar() as view:
-        result = replay_journals(
-            session.journals,
-            session.routes,
-            view,
+        analysis = analyze_snapshot(
+            units,
+            settings,
+            sidecar=view,
             sidecar_path=session.sidecar,
-            workers=workers,
+            workers=count,
             progress=report,
         )
-    for reason, count in sorted(result.skipped_journals.items()):
-        logger.info("replay.journals_skipped", reason=reason.value, count=count)
-    for boundary_reason, count in sorted(result.skipped_boundaries.items()):
-        logger.info("replay.boundaries_skipped", reason=boundary_reason.value, count=count)
-    return assess(result, session.routes, session.agent_config, session.app_allowlist)
+    totals = analysis.totals
+    for reason, skipped in sorted(totals.skipped_journals.items()):
+        logger.info("replay.journals_skipped", reason=reason.value, count=skipped)
+    for boundary_reason, skipped in sorted(totals.skipped_boundaries.items()):
+        logger.info("replay.boundaries_skipped", reason=boundary_reason.value, count=skipped)
+    return analysis
 
 
 def replay_job(
@@ -108,7 +126,7 @@ def replay_job(
     app_allowlist: Path | None = None,
     out: Path | None = None,
     log_file: Path | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     between_snapshots: Callable[[], None] | None = None,
 ) -> CompletedJob:
     """Select, replay, assess, check qualification; the replay summary. Raises AnalysisError."""
@@ -125,8 +143,8 @@ def replay_job(
     )
     # The log holds fixed event names, codes and counts only (logsink's allowlist).
     log = logsink.configure(enabled=log_file is not None)
-    assessment = _replay_and_assess(session, workers, None)
-    summary = replay_summary(assessment)
+    analysis = _analyze_units(session, simulate=False, workers=workers, progress=None)
+    summary = replay_summary(analysis.totals)
     # Absent --qualification is PAYLOAD_UNQUALIFIED/MISSING, never a failure (R-CLI-1).
     summary["qualification"] = qualification_summary(
         check_qualification(session.qualification), session.routes
@@ -134,7 +152,7 @@ def replay_job(
     data = dumps_summary(summary).encode("ascii")
     session.finish()
     logsink.get_logger().info(
-        "replay.finished", count=assessment.replay.replayed_journals, bytes=len(data)
+        "replay.finished", count=analysis.totals.replayed_journals, bytes=len(data)
     )
     return CompletedJob(data=data, summary=summary, _session=session, _log=log, _log_file=log_file)
 
@@ -178,7 +196,7 @@ def analyze_job(
     retrieval_rate: float | None = None,
     out: Path | None = None,
     log_file: Path | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
 ) -> CompletedAnalysis:
@@ -186,7 +204,6 @@ def analyze_job(
     # The models and polars load only for analyze, so other commands start fast.
     from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
-    from clearing_analysis.simulation import simulate  # noqa: PLC0415
 
     rate = parse_retrieval_rate(
         gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
@@ -204,12 +221,13 @@ def analyze_job(
     )
     log = logsink.configure(enabled=log_file is not None)
     logger = logsink.get_logger()
-    assessment = _replay_and_assess(session, workers, progress)
-    simulation = simulate(assessment, session.routes)
+    analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
+    if analysis.simulation is None:
+        raise RuntimeError("analyze ran without its simulation")
     report = build_report(
         Stages(
-            assessment=assessment,
-            simulation=simulation,
+            totals=analysis.totals,
+            simulation=analysis.simulation,
             routes=session.routes,
             qualification=check_qualification(session.qualification),
             retrieval_rate=rate,

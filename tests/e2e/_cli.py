@@ -4,7 +4,10 @@
 leak) in isolated mode (`-I`: no current directory on sys.path and no PYTHON* variables, as
 for the console script), runs `prelude` Python code, then the console-script entry point.
 The prelude is how a test installs a library hook (e.g. `between_snapshots`) or an audit hook
-without editing src/.
+without editing src/. Pool workers are spawned interpreters that do not run the prelude: a
+`worker_prelude` is run in each of them by a launcher script that multiprocessing starts in
+place of the interpreter (the same interpreter, `-I`), which then runs the worker's bootstrap
+code exactly as the interpreter would have.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,27 +25,44 @@ Listing = list[tuple[str, int, int, int]]
 
 _MAIN = "from clearing_analysis.cli import main\nmain()\n"
 
+_LAUNCHER = """#!{python} -I
+import sys
+{prelude}
+code = sys.argv[sys.argv.index("-c") + 1]
+sys.argv = ["-c", *sys.argv[sys.argv.index("-c") + 2 :]]
+exec(compile(code, "<spawn>", "exec"), {{"__name__": "__main__"}})
+"""
+
 
 def run_cli(
     args: Sequence[str | os.PathLike[str]],
     *,
     prelude: str = "",
+    worker_prelude: str | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     stdout: int = subprocess.PIPE,
 ) -> subprocess.CompletedProcess[bytes]:
     """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes
     (`stdout` may instead name a file descriptor the command writes to)."""
-    code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
-    return subprocess.run(
-        [sys.executable, "-I", "-c", code, *(os.fspath(a) for a in args)],
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        check=False,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+    with tempfile.TemporaryDirectory() as scratch:
+        if worker_prelude is not None:
+            launcher = Path(scratch) / "launcher.py"
+            launcher.write_text(_LAUNCHER.format(python=sys.executable, prelude=worker_prelude))
+            launcher.chmod(0o700)
+            prelude += (
+                f"\nimport multiprocessing\nmultiprocessing.set_executable({str(launcher)!r})\n"
+            )
+        code = prelude + "\nimport sys\nsys.argv = ['clearing-analysis', *sys.argv[1:]]\n" + _MAIN
+        return subprocess.run(
+            [sys.executable, "-I", "-c", code, *(os.fspath(a) for a in args)],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            check=False,
+            cwd=cwd,
+            env=env,
+            timeout=120,
+        )
 
 
 def listing(root: Path) -> Listing:

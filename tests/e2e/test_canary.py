@@ -180,14 +180,12 @@ def test_fault_inside_replay_worker_prints_only_the_fault_code(
     carrying a canary: still exit 1 and exactly ANALYZER_FAULT on stderr."""
     secret = canary_inputs.canaries["rich.checkpointSummary"]
     prelude = (
-        # The package re-exports a function named `merge`, so take the module from sys.modules.
-        "import sys, clearing_analysis.replay\n"
-        "_m = sys.modules['clearing_analysis.replay.merge']\n"
+        "import clearing_analysis.units as _u\n"
         "def _boom(path, routes, sidecar):\n"
         f"    raise ValueError({secret!r} + str(path))\n"
-        "_m.replay_journal = _boom\n"
+        "_u.replay_journal = _boom\n"
     )
-    done = run_cli(["replay", *canary_inputs.args(), "--workers", "2"], prelude=prelude)
+    done = run_cli(["replay", *canary_inputs.args(), "--workers", "2"], worker_prelude=prelude)
     assert done.returncode == 1
     assert done.stderr == fixed_line("ANALYZER_FAULT", "INTERNAL_ERROR")
     assert done.stdout == b""

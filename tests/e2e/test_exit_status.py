@@ -387,11 +387,11 @@ def test_companion_appearing_mid_replay(
     out = tmp_path / f"{c('file.midRunOut')}.json"
     prelude = (
         "import sys, pathlib, clearing_analysis.jobs as _j\n"
-        "_real = _j.replay_journals\n"
+        "_real = _j.analyze_snapshot\n"
         "def _replay(*args, **kwargs):\n"
         f"    pathlib.Path({str(copy)!r} + '-wal').write_bytes(b'')\n"
         "    return _real(*args, **kwargs)\n"
-        "_j.replay_journals = _replay\n"
+        "_j.analyze_snapshot = _replay\n"
     )
     args = [*canary_inputs.args(sidecar=copy), "--workers", str(workers), "--out", str(out)]
     done = run_cli(["replay", *args], prelude=prelude)

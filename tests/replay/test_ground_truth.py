@@ -24,6 +24,7 @@ from clearing_analysis.eligibility import (
 from clearing_analysis.inputs.configs import load_agent_config, load_app_allowlist, load_routes
 from clearing_analysis.inputs.paths import select_journals
 from clearing_analysis.inputs.sidecar import open_sidecar
+from clearing_analysis.jobs import replay_job
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.synth import PROFILES, generate
 from tests.synth.corpora import SMALL_CONVERSATIONS
@@ -32,13 +33,11 @@ RETENTION_KEYS = ("proven", "matched", "redacted", "truncated", "unmatched")
 ENVELOPE_KEYS = ("redactedWebEnvelopes", "structuredScanLosses")
 
 
-def _summary(corpus: Path, workers: int = 1) -> dict[str, Any]:
+def _summary(corpus: Path) -> dict[str, Any]:
     routes = load_routes(corpus / "routes.json")
     paths = [j.path for j in select_journals([corpus / "journals"]).journals]
     with open_sidecar(corpus / "history.sqlite") as view:
-        result = replay_journals(
-            paths, routes, view, sidecar_path=corpus / "history.sqlite", workers=workers
-        )
+        result = replay_journals(paths, routes, view)
     return replay_summary(
         assess(
             result,
@@ -120,11 +119,24 @@ def test_replay_counts_equal_manifest(tmp_path: Path, profile: str) -> None:
     assert totals == defects
 
 
-def test_one_and_two_workers_agree_on_a_synthetic_corpus(tmp_path: Path) -> None:
-    """The summary of a generated corpus is identical with 1 and 2 replay workers."""
+def test_units_and_workers_agree_with_the_whole_corpus(tmp_path: Path) -> None:
+    """The replay summary of a generated corpus (forks, duplicates, resumed copies) is the same
+    replayed as one piece and split into units, with one worker and with two."""
     corpus = tmp_path / "corpus"
-    generate(corpus, seed=5, conversations=3, profile="mixed")
-    assert _summary(corpus, workers=1) == _summary(corpus, workers=2)
+    generate(corpus, seed=5, conversations=6, profile="mixed")
+    whole = _summary(corpus)
+    for workers in (1, 2):
+        job = replay_job(
+            [corpus / "journals"],
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            agent_config=corpus / "agent-config.json",
+            app_allowlist=corpus / "app-allowlist.json",
+            workers=workers,
+        )
+        summary = dict(job.summary)
+        del summary["qualification"]
+        assert summary == whole
 
 
 @pytest.mark.parametrize("profile", ["build", "warm", "redacted"])

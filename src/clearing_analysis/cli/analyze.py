@@ -72,8 +72,13 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Processes replaying journals in parallel.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Processes analyzing independent journals in parallel (default: one per core).",
+        ),
+    ] = None,
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""

@@ -53,8 +53,13 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
         typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Processes replaying journals in parallel.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Processes analyzing independent journals in parallel (default: one per core).",
+        ),
+    ] = None,
 ) -> None:
     """Replay journals and print a JSON summary of counts: replayed and skipped journals and
     boundaries, and per API the requests, tool results, eligibility and retention."""

@@ -171,13 +171,19 @@ def assess(
     routes: Routes,
     agent_config: AgentConfig | None = None,
     app_allowlist: AppAllowlist | None = None,
+    *,
+    period_attestation_valid: bool | None = None,
 ) -> Assessment:
-    """Classify every result once, list the counted boundaries and count per API."""
-    proofs = IdentityProofs.for_snapshot(
-        agent_config,
-        app_allowlist,
-        (fp for merged in replay.journals for fp in merged.journal.toolset_fingerprints),
-    )
+    """Classify every result once, list the counted boundaries and count per API.
+
+    Whether a period attestation still holds depends on the whole snapshot's toolset
+    fingerprints: pass `period_attestation_valid` when `replay` is only part of it (a unit),
+    else it is decided from `replay` itself.
+    """
+    fingerprints = [fp for merged in replay.journals for fp in merged.journal.toolset_fingerprints]
+    proofs = IdentityProofs.for_snapshot(agent_config, app_allowlist, fingerprints)
+    if period_attestation_valid is not None:
+        proofs = IdentityProofs(agent_config, app_allowlist, period_attestation_valid)
     tallies = {api: _ApiTally() for api in sorted(routes.by_api)}
     boundaries: list[Boundary] = []
     classes: list[tuple[ResultClass, ...]] = []

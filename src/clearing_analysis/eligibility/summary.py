@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from clearing_analysis.eligibility.assess import ApiAssessment, Assessment, count_occurrences
-from clearing_analysis.eligibility.occurrences import OccurrenceTally
+from clearing_analysis.eligibility.assess import Assessment, count_occurrences
 from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT, Limitation
+from clearing_analysis.eligibility.totals import ApiTotals, Totals, combine, totals_of
 from clearing_analysis.replay.retention import RetentionStatus
 
 SUMMARY_FORMAT = "clearing-replay-summary"
@@ -31,8 +31,9 @@ _DEFECT_KEYS = {
 }
 
 
-def _api_summary(api: ApiAssessment, occurrences: OccurrenceTally) -> dict[str, Any]:
-    retention = api.retention
+def _api_summary(api: ApiTotals) -> dict[str, Any]:
+    retention = api.retention_counts
+    occurrences = api.occurrences
     return {
         "boundaries": api.boundaries,
         "requests": api.requests,
@@ -58,23 +59,22 @@ def _api_summary(api: ApiAssessment, occurrences: OccurrenceTally) -> dict[str, 
     }
 
 
-def replay_summary(assessment: Assessment) -> dict[str, Any]:
-    """The summary as a JSON-ready dict."""
-    replay = assessment.replay
-    occurrences = count_occurrences(assessment)
+def replay_summary(totals: Totals | Assessment) -> dict[str, Any]:
+    """The summary as a JSON-ready dict, from combined totals (or one assessment)."""
+    if isinstance(totals, Assessment):
+        assessment = totals
+        totals = combine([totals_of(assessment, count_occurrences(assessment))], assessment.per_api)
     return {
         "format": SUMMARY_FORMAT,
         "version": SUMMARY_VERSION,
-        "journalsReplayed": replay.replayed_journals,
-        "skippedJournals": {k.value: v for k, v in replay.skipped_journals.items()},
-        "skippedBoundaries": {k.value: v for k, v in replay.skipped_boundaries.items()},
-        "boundariesWithoutRoute": {k.value: v for k, v in replay.boundaries_without_route.items()},
-        "invalidJournalDetails": dict(replay.invalid_details),
-        "turnsWithoutRequest": sum(m.journal.turns_without_request for m in replay.journals),
+        "journalsReplayed": totals.replayed_journals,
+        "skippedJournals": {k.value: v for k, v in totals.skipped_journals.items()},
+        "skippedBoundaries": {k.value: v for k, v in totals.skipped_boundaries.items()},
+        "boundariesWithoutRoute": {k.value: v for k, v in totals.boundaries_without_route.items()},
+        "invalidJournalDetails": dict(sorted(totals.invalid_details.items())),
+        "turnsWithoutRequest": totals.turns_without_request,
         "limitations": [limitation.value for limitation in Limitation],
-        "perApi": {
-            api.value: _api_summary(a, occurrences[api]) for api, a in assessment.per_api.items()
-        },
+        "perApi": {api.value: _api_summary(a) for api, a in sorted(totals.per_api.items())},
     }
 
 

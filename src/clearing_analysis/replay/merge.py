@@ -1,8 +1,8 @@
 """Replay many journals and merge their contributions deterministically (R-RP-1..3, R-PERF-3).
 
-Journals are replayed independently (in this process or a process pool) and merged strictly in
-the given order, which the caller makes deterministic (sorted by byte path relative to its
-argument root, then argument order: R-CLI-2). Cross-journal decisions are taken only here:
+Journals are replayed independently and merged strictly in the given order, which the caller
+makes deterministic (sorted by byte path relative to its argument root, then argument order:
+R-CLI-2). Cross-journal decisions are taken only here:
 
 - a successfully replayed journal whose id was already merged is a DUPLICATE journal;
 - a boundary whose (logical conversation, host turn, first input) was first seen in another
@@ -15,7 +15,8 @@ argument root, then argument order: R-CLI-2). Cross-journal decisions are taken 
   contributing journals, each run once (R-SIM-9), giving each boundary the number that ended
   before its request.
 
-So the merged result is identical for 1 or N workers.
+So the merged result depends only on the order of the journals; `clearing_analysis.units` runs
+independent groups of journals in parallel and keeps that order.
 """
 
 from __future__ import annotations
@@ -23,18 +24,11 @@ from __future__ import annotations
 import bisect
 import collections
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import (
-    AnalysisError,
-    SidecarNotOfflineError,
-    SnapshotChangedDetail,
-    SnapshotChangedError,
-)
 from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView, open_sidecar
+from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.model import (
     BoundarySkipReason,
@@ -136,58 +130,12 @@ def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
     )
 
 
-# Per-process state of a pool worker: each worker opens its own read-only sidecar view.
-_worker_routes: Routes | None = None
-_worker_sidecar: SidecarView | None = None
-_worker_error: AnalysisError | None = None
-
-
-def _init_worker(routes: Routes, sidecar_path: Path) -> None:
-    global _worker_routes, _worker_sidecar, _worker_error  # noqa: PLW0603  (one view per worker)
-    _worker_routes = routes
-    try:
-        _worker_sidecar = open_sidecar(sidecar_path)
-    except SidecarNotOfflineError:
-        # The session found the sidecar offline before replay began: a companion that appears
-        # later is a snapshot change, the same code a single-process run reports (R-FS-7).
-        _worker_error = SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
-    except AnalysisError as error:
-        # An initializer that raises makes concurrent.futures print a traceback to stderr and
-        # break the pool (ANALYZER_FAULT). Keep the fixed code and raise it from the first task
-        # instead: it reaches the parent as the same AnalysisError (R-REL-1).
-        _worker_error = error
-
-
-def _replay_in_worker(path: Path) -> JournalOutcome:
-    if _worker_error is not None:
-        raise _worker_error
-    if _worker_routes is None or _worker_sidecar is None:
-        raise RuntimeError("replay worker used before initialization")
-    return replay_journal(path, _worker_routes, _worker_sidecar)
-
-
 def replay_outcomes(
-    paths: Sequence[Path],
-    routes: Routes,
-    sidecar: SidecarView,
-    *,
-    sidecar_path: Path | None = None,
-    workers: int = 1,
+    paths: Sequence[Path], routes: Routes, sidecar: SidecarView
 ) -> Iterator[JournalOutcome]:
-    """Per-journal outcomes in the order of `paths` (a pool needs `sidecar_path`)."""
-    if workers < 1:
-        raise RuntimeError("workers must be at least 1")
-    if workers == 1 or len(paths) < 2:
-        for path in paths:
-            yield replay_journal(path, routes, sidecar)
-        return
-    if sidecar_path is None:
-        raise RuntimeError("a process pool needs the sidecar path to open per-worker views")
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_init_worker, initargs=(routes, sidecar_path)
-    ) as pool:
-        # map() yields in submission order, so the merge below sees the deterministic order.
-        yield from pool.map(_replay_in_worker, paths, chunksize=max(1, len(paths) // (4 * workers)))
+    """Per-journal outcomes in the order of `paths`."""
+    for path in paths:
+        yield replay_journal(path, routes, sidecar)
 
 
 def _reporting(
@@ -203,11 +151,9 @@ def replay_journals(
     routes: Routes,
     sidecar: SidecarView,
     *,
-    sidecar_path: Path | None = None,
-    workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayResult:
     """Replay `paths` (already in deterministic order) and merge them; `progress` is called
     with the number of journals done after each one."""
-    outcomes = replay_outcomes(paths, routes, sidecar, sidecar_path=sidecar_path, workers=workers)
+    outcomes = replay_outcomes(paths, routes, sidecar)
     return merge(outcomes if progress is None else _reporting(outcomes, progress))

@@ -1,7 +1,8 @@
-"""Assemble the report from the pipeline's stages (replay, assessment, simulation, models, gate).
+"""Assemble the report from the combined totals of every unit, the models and the gate.
 
-Per-API figures are polars expressions over the simulation's tables; each API is filtered
-separately, so no denominator is pooled across APIs (R-G-3). Nothing here reads input text.
+Per-API figures are polars expressions over the simulation's tables and sums of the units'
+per-API totals; each API is filtered separately, so no denominator is pooled across APIs
+(R-G-3). Nothing here reads input text.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from importlib.metadata import PackageNotFoundError, version
 
 import polars as pl
 
-from clearing_analysis.eligibility import Assessment
 from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import Limitation
+from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.gate import GateInputs, evaluate, overall
 from clearing_analysis.inputs.configs import Api, Route, Routes
@@ -25,7 +26,7 @@ from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
-from clearing_analysis.simulation import Growth, Simulation
+from clearing_analysis.simulation.totals import ApiSimulation, CategorySums, SimulationTotals
 
 STATEMENTS = tuple(rm.Statement)
 
@@ -56,8 +57,8 @@ def histogram(values: pl.Series, edges: Sequence[int]) -> rm.Histogram:
 class Stages:
     """What the report is built from."""
 
-    assessment: Assessment
-    simulation: Simulation
+    totals: Totals
+    simulation: SimulationTotals
     routes: Routes
     qualification: QualificationStatus
     retrieval_rate: Fraction
@@ -121,10 +122,11 @@ def _simulation(
 
 
 def _pressure(
-    route: Route, growth: Growth, cleared: pl.DataFrame, rate: Fraction
+    route: Route, sums: ApiSimulation, cleared: pl.DataFrame, rate: Fraction
 ) -> tuple[PressureInputs, PressureModel, rm.Pressure]:
+    growth = sums.boundary_span + sums.compaction_removed
     inputs = PressureInputs(
-        growth=growth.total,
+        growth=growth,
         trigger=route.trigger_tokens,
         drain=route.drain_tokens,
         admitted=_int(cleared, pl.col("net_tokens").sum()),
@@ -135,9 +137,9 @@ def _pressure(
     model = pressure_model(inputs, sensitivities(rate))
     report = rm.Pressure(
         defined=model.defined,
-        growth=growth.total,
-        boundary_span=growth.boundary_span,
-        compaction_removed=growth.compaction_removed,
+        growth=growth,
+        boundary_span=sums.boundary_span,
+        compaction_removed=sums.compaction_removed,
         trigger=inputs.trigger,
         drain=inputs.drain,
         admitted=inputs.admitted,
@@ -166,9 +168,8 @@ def _pressure(
     return inputs, model, report
 
 
-def _observed(growth: Growth) -> rm.Observed:
+def _observed(checkpoints: pl.DataFrame) -> rm.Observed:
     edges = histogram_edges().tokens
-    checkpoints = growth.checkpoints
     triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
     return rm.Observed(
         checkpoints=checkpoints.height,
@@ -179,35 +180,27 @@ def _observed(growth: Growth) -> rm.Observed:
     )
 
 
-def _categories(results: pl.DataFrame) -> tuple[rm.Category, ...]:
-    out = []
-    for tool_class in ToolClass:
-        rows = results.filter(pl.col("tool_class") == tool_class.value)
-        cleared = rows.filter(pl.col("cleared"))
-        out.append(
-            rm.Category(
-                tool_class=tool_class,
-                results=rows.height,
-                text_bytes=_int(rows, pl.col("text_bytes").sum()),
-                lower_bound_class=_int(rows, pl.col("lower_bound_class").sum()),
-                cleared=cleared.height,
-                cleared_text_bytes=_int(cleared, pl.col("text_bytes").sum()),
-            )
+def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
+    return tuple(
+        rm.Category(
+            tool_class=tool_class,
+            results=sums.results,
+            text_bytes=sums.text_bytes,
+            lower_bound_class=sums.lower_bound_class,
+            cleared=sums.cleared,
+            cleared_text_bytes=sums.cleared_text_bytes,
         )
-    return tuple(out)
+        for tool_class, sums in categories.items()
+    )
 
 
-def _web(results: pl.DataFrame, redacted: int, losses: int) -> rm.WebYield:
-    web = results.filter(pl.col("web"))
-    cleared = web.filter(pl.col("cleared"))
-    text_bytes = _int(web, pl.col("text_bytes").sum())
-    cleared_bytes = _int(cleared, pl.col("text_bytes").sum())
+def _web(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     return rm.WebYield(
-        results=web.height,
-        text_bytes=text_bytes,
-        cleared=cleared.height,
-        cleared_text_bytes=cleared_bytes,
-        yield_share=share(cleared_bytes, text_bytes),
+        results=web.results,
+        text_bytes=web.text_bytes,
+        cleared=web.cleared,
+        cleared_text_bytes=web.cleared_text_bytes,
+        yield_share=share(web.cleared_text_bytes, web.text_bytes),
         redacted_web_envelopes=redacted,
         structured_scan_losses=losses,
     )
@@ -235,19 +228,17 @@ def _qualification(status: ApiQualification) -> rm.Qualification:
 def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
     sim = stages.simulation
     route = stages.routes.by_api[api]
-    assessed = stages.assessment.per_api[api]
+    totals = stages.totals.per_api[api]
+    sums = sim.per_api[api]
     boundaries = sim.boundaries.filter(pl.col("api") == api.value)
     cleared = sim.cleared.filter(pl.col("api") == api.value)
-    requests = sim.requests.filter(pl.col("api") == api.value)
-    results = sim.results.filter(pl.col("api") == api.value)
     gate_evidence, evidence = _evidence(boundaries)
-    growth = sim.growth[api]
-    pressure_inputs, model, pressure = _pressure(route, growth, cleared, stages.retrieval_rate)
+    pressure_inputs, model, pressure = _pressure(route, sums, cleared, stages.retrieval_rate)
     qualification = stages.qualification.apis[api]
-    fallback = _int(requests, pl.col("fallback").sum())
+    requests = sums.requests
     cost_outcome, cost = cost_part(
         CostContext(
-            inputs=cost_inputs(requests, cleared, growth.total),
+            inputs=cost_inputs(requests, cleared, pressure_inputs.growth),
             route=route,
             pressure_inputs=pressure_inputs,
             rates=sensitivities(stages.retrieval_rate),
@@ -255,6 +246,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
         ),
         boundaries,
     )
+    signals = totals.signals
     gate = evaluate(
         GateInputs(
             api=api,
@@ -262,14 +254,14 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             pressure=model,
             supplied_rate=stages.retrieval_rate,
             cost=cost_outcome,
-            signals=assessed.signals,
+            signals=signals,
             qualification=qualification,
-            requests=requests.height,
-            fallback_requests=fallback,
+            requests=requests.requests,
+            fallback_requests=requests.fallback,
         )
     )
-    occurrences = sim.occurrences[api]
-    retention = assessed.retention
+    occurrences = totals.occurrences
+    retention = totals.retention_counts
     return rm.ApiReport(
         gate=gate,
         evidence=evidence,
@@ -280,7 +272,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             by_reason=dict(occurrences.by_reason),
         ),
         retention=rm.Retention(
-            candidates=assessed.candidates,
+            candidates=totals.candidates,
             proven=retention.proven,
             matched=retention.matched,
             redacted=retention.redacted,
@@ -291,14 +283,14 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
         ),
         simulation=_simulation(boundaries, cleared, sim.placeholder_tokens),
         pressure=pressure,
-        observed=_observed(sim.growth[api]),
-        categories=_categories(results),
-        web=_web(results, assessed.redacted_web_envelopes, assessed.structured_scan_losses),
+        observed=_observed(sim.checkpoints.filter(pl.col("api") == api.value)),
+        categories=_categories(sums.categories),
+        web=_web(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         escaping=_escaping(cleared),
         requests=rm.Requests(
-            requests=requests.height,
-            fallback=fallback,
-            fallback_share=share(fallback, requests.height),
+            requests=requests.requests,
+            fallback=requests.fallback,
+            fallback_share=share(requests.fallback, requests.requests),
         ),
         cost=cost,
         qualification=_qualification(qualification),
@@ -306,23 +298,25 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
 
 
 def _snapshot(stages: Stages) -> rm.Snapshot:
-    replay = stages.assessment.replay
+    totals = stages.totals
     return rm.Snapshot(
-        journals_replayed=replay.replayed_journals,
+        journals_replayed=totals.replayed_journals,
         journal_bytes=stages.journal_bytes,
-        skipped_journals=dict(replay.skipped_journals),
-        invalid_journal_details=dict(replay.invalid_details),
-        skipped_boundaries=dict(replay.skipped_boundaries),
-        boundaries_without_route=dict(replay.boundaries_without_route),
-        turns_without_request=sum(m.journal.turns_without_request for m in replay.journals),
+        skipped_journals=dict(totals.skipped_journals),
+        invalid_journal_details=dict(sorted(totals.invalid_details.items())),
+        skipped_boundaries=dict(totals.skipped_boundaries),
+        boundaries_without_route=dict(totals.boundaries_without_route),
+        turns_without_request=totals.turns_without_request,
     )
 
 
 def build_report(stages: Stages) -> rm.Report:
     """The whole report, APIs in enum order."""
     per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
-    sim = stages.simulation
-    totals = [a.web for a in per_api.values()]
+    every = ApiSimulation()
+    for sums in stages.simulation.per_api.values():
+        every.add(sums)
+    webs = [report.web for report in per_api.values()]
     verdict = overall(report.gate.verdict for report in per_api.values())
     return rm.Report(
         format=rm.REPORT_FORMAT,
@@ -337,11 +331,11 @@ def build_report(stages: Stages) -> rm.Report:
         per_api=per_api,
         overall=rm.Overall(
             verdict=verdict,
-            categories=_categories(sim.results),
+            categories=_categories(every.categories),
             web=_web(
-                sim.results,
-                sum(w.redacted_web_envelopes for w in totals),
-                sum(w.structured_scan_losses for w in totals),
+                every.web,
+                sum(w.redacted_web_envelopes for w in webs),
+                sum(w.structured_scan_losses for w in webs),
             ),
         ),
     )

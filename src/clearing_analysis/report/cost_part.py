@@ -35,6 +35,7 @@ from clearing_analysis.models.rates import exact
 from clearing_analysis.numbers import Rounded, apportion, on_grid, rounded
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.totals import RequestSums
 
 
 def _sum(frame: pl.DataFrame, expression: pl.Expr) -> int:
@@ -42,23 +43,18 @@ def _sum(frame: pl.DataFrame, expression: pl.Expr) -> int:
     return 0 if value is None else int(value)
 
 
-def cost_inputs(requests: pl.DataFrame, cleared: pl.DataFrame, growth: int) -> CostInputs:
-    """Exact integer sums over one API's request and cleared-result rows."""
-    observed = requests.filter(~pl.col("fallback"))
-    fallback = requests.filter(pl.col("fallback"))
-    prefix = pl.col("input") + pl.col("cache_read") + pl.col("cache_write")
+def cost_inputs(requests: RequestSums, cleared: pl.DataFrame, growth: int) -> CostInputs:
+    """Exact integer sums of one API: its request sums and its cleared-result rows."""
     return CostInputs(
-        requests=requests.height,
-        observed_requests=observed.height,
-        input=_sum(observed, pl.col("input").sum()),
-        cache_read=_sum(observed, pl.col("cache_read").sum()),
-        cache_write=_sum(observed, pl.col("cache_write").sum()),
-        output=_sum(observed, pl.col("output").sum()),
-        fallback_context=_sum(fallback, pl.col("context_tokens").sum()),
-        fallback_output=_sum(fallback, pl.col("message_tokens").sum()),
-        removed_observed=_sum(
-            observed, pl.min_horizontal(pl.col("cleared_tokens_carried"), prefix).sum()
-        ),
+        requests=requests.requests,
+        observed_requests=requests.requests - requests.fallback,
+        input=requests.input,
+        cache_read=requests.cache_read,
+        cache_write=requests.cache_write,
+        output=requests.output,
+        fallback_context=requests.fallback_context,
+        fallback_output=requests.fallback_output,
+        removed_observed=requests.removed_observed,
         cleared=cleared.height,
         admitted=_sum(cleared, pl.col("net_tokens").sum()),
         retrieved=_sum(cleared, pl.col("escaped_tokens").sum()),

@@ -1,0 +1,153 @@
+"""Additive totals of a replay and its assessment, so independent parts of a snapshot combine.
+
+A snapshot is analyzed in independent units (journals that share no journal id, lineage or
+physical conversation: `units.py`); each unit's replay counts and per-API eligibility and
+retention counts are plain sums of numbers, combined here in unit order. Nothing here holds an
+identifier or text, so units cross process boundaries cheaply (R-PERF-3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from clearing_analysis.eligibility.assess import ApiAssessment, Assessment, RetentionCounts
+from clearing_analysis.eligibility.occurrences import OccurrenceTally
+from clearing_analysis.eligibility.reasons import ApiSignal
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.policy import eligibility_policy
+from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+from clearing_analysis.replay.retention import RetentionStatus
+
+
+@dataclass
+class ApiTotals:
+    """One API's additive counts (denominators never pooled across APIs)."""
+
+    boundaries: int = 0
+    requests: int = 0
+    tool_results: int = 0
+    candidates: int = 0
+    retention: Counter[RetentionStatus] = field(default_factory=Counter)
+    redacted_web_envelopes: int = 0
+    structured_scan_losses: int = 0
+    occurrences: OccurrenceTally = field(default_factory=OccurrenceTally)
+
+    def add(self, other: ApiTotals) -> None:
+        """Add another unit's counts."""
+        self.boundaries += other.boundaries
+        self.requests += other.requests
+        self.tool_results += other.tool_results
+        self.candidates += other.candidates
+        self.retention.update(other.retention)
+        self.redacted_web_envelopes += other.redacted_web_envelopes
+        self.structured_scan_losses += other.structured_scan_losses
+        for key, count in other.occurrences.by_class.items():
+            self.occurrences.by_class[key] += count
+        for reason, count in other.occurrences.by_reason.items():
+            self.occurrences.by_reason[reason] += count
+
+    @property
+    def retention_counts(self) -> RetentionCounts:
+        """R-RT-1/2 counts over the unique proven results."""
+        by_status = {status: self.retention[status] for status in RetentionStatus}
+        del by_status[RetentionStatus.NOT_PLAIN_TEXT]
+        proven = sum(by_status.values())
+        redacted = by_status[RetentionStatus.REDACTED]
+        truncated = by_status[RetentionStatus.TRUNCATED]
+        matched = by_status[RetentionStatus.MATCHED] + redacted + truncated
+        return RetentionCounts(proven, matched, redacted, truncated, proven - matched, by_status)
+
+    @property
+    def signals(self) -> tuple[ApiSignal, ...]:
+        """IDENTITY_UNPROVEN, RETENTION_UNMATCHED, RETENTION_COVERAGE_LOW (R-RT-3)."""
+        retention = self.retention_counts
+        signals: list[ApiSignal] = []
+        if self.candidates > 0 and retention.proven == 0:
+            signals.append(ApiSignal.IDENTITY_UNPROVEN)
+        if retention.proven > 0:
+            # An empty proven set is not missing retention (R-RT-3); zero matches is the
+            # stronger signal and is reported instead of, not beside, low coverage.
+            floor = eligibility_policy().retention_coverage_floor
+            if retention.matched == 0:
+                signals.append(ApiSignal.RETENTION_UNMATCHED)
+            elif retention.matched / retention.proven < floor:
+                signals.append(ApiSignal.RETENTION_COVERAGE_LOW)
+        return tuple(sorted(signals))
+
+
+@dataclass
+class Totals:
+    """A replay's skip counts and its per-API totals (every key present, zeros included)."""
+
+    replayed_journals: int = 0
+    turns_without_request: int = 0
+    skipped_journals: dict[JournalSkipReason, int] = field(
+        default_factory=lambda: dict.fromkeys(JournalSkipReason, 0)
+    )
+    invalid_details: Counter[str] = field(default_factory=Counter)
+    skipped_boundaries: dict[BoundarySkipReason, int] = field(
+        default_factory=lambda: dict.fromkeys(BoundarySkipReason, 0)
+    )
+    boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
+    per_api: dict[Api, ApiTotals] = field(default_factory=dict)
+
+    def add(self, other: Totals) -> None:
+        """Add another unit's totals."""
+        self.replayed_journals += other.replayed_journals
+        self.turns_without_request += other.turns_without_request
+        for reason, count in other.skipped_journals.items():
+            self.skipped_journals[reason] += count
+        self.invalid_details.update(other.invalid_details)
+        for boundary_reason, count in other.skipped_boundaries.items():
+            self.skipped_boundaries[boundary_reason] += count
+        for api, count in other.boundaries_without_route.items():
+            self.boundaries_without_route[api] += count
+        for api, totals in other.per_api.items():
+            self.per_api.setdefault(api, ApiTotals()).add(totals)
+
+
+def _api_totals(
+    api: ApiAssessment, occurrences: OccurrenceTally, unique: Counter[RetentionStatus]
+) -> ApiTotals:
+    return ApiTotals(
+        boundaries=api.boundaries,
+        requests=api.requests,
+        tool_results=api.tool_results,
+        candidates=api.candidates,
+        retention=unique,
+        redacted_web_envelopes=api.redacted_web_envelopes,
+        structured_scan_losses=api.structured_scan_losses,
+        occurrences=occurrences,
+    )
+
+
+def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]) -> Totals:
+    """One unit's totals from its assessment and its occurrence counts."""
+    replay = assessment.replay
+    totals = Totals(
+        replayed_journals=replay.replayed_journals,
+        turns_without_request=sum(m.journal.turns_without_request for m in replay.journals),
+        skipped_journals=dict(replay.skipped_journals),
+        invalid_details=Counter(replay.invalid_details),
+        skipped_boundaries=dict(replay.skipped_boundaries),
+        boundaries_without_route=dict(replay.boundaries_without_route),
+    )
+    for api, assessed in assessment.per_api.items():
+        statuses: Counter[RetentionStatus] = Counter(
+            {status: count for status, count in assessed.retention.by_status.items() if count}
+        )
+        totals.per_api[api] = _api_totals(assessed, occurrences[api], statuses)
+    return totals
+
+
+def combine(parts: Iterable[Totals], apis: Iterable[Api]) -> Totals:
+    """The sum of `parts`, with every routed API present."""
+    combined = Totals(per_api={api: ApiTotals() for api in apis})
+    for part in parts:
+        combined.add(part)
+    return combined
+
+
+__all__ = ["ApiTotals", "Totals", "combine", "totals_of"]

@@ -1,0 +1,289 @@
+"""Independent units of a snapshot: replayed, assessed and simulated apart, combined in order.
+
+Every decision that spans journals involves journals that share something in their header:
+DUPLICATE journals share a journal id, DUPLICATE boundaries a lineage (logical conversation),
+prompt-run counts, unique results, budgets and batches a physical conversation. So the
+journals are grouped into **units**: the connected components of "shares a journal id, a
+lineage or a physical conversation id", read from each file's first line. A unit keeps the
+global replay order (R-CLI-2) of its journals; units are ordered by their first journal.
+
+Each unit is replayed, merged, assessed and (for `analyze`) simulated on its own, in this
+process or in a pool worker, and reduced to numbers (`eligibility.totals`,
+`simulation.totals`): a worker returns counts and small numeric tables, never the replayed
+objects, and holds one unit at a time, so memory follows the largest unit, not the corpus
+(R-PERF-1). The parent combines the units in order, so the result is the same for any number
+of workers (R-PERF-3).
+
+One decision needs the whole snapshot: a period attestation is void when the replayed runs show
+more than one toolset fingerprint (R-EL-3). Units are first assessed with the attestation
+holding and report their fingerprints; if it turns out void, every unit is assessed again with
+it void (a second pass, only for a period attestation whose configuration changed).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from clearing_analysis.eligibility import Assessment, assess, count_occurrences
+from clearing_analysis.eligibility.totals import Totals, combine, totals_of
+from clearing_analysis.errors import (
+    AnalysisError,
+    SidecarNotOfflineError,
+    SnapshotChangedDetail,
+    SnapshotChangedError,
+)
+from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
+from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
+from clearing_analysis.policy import limits
+from clearing_analysis.replay.journal_replay import replay_journal
+from clearing_analysis.replay.merge import merge
+
+if TYPE_CHECKING:  # the simulation loads polars: imported where it runs
+    from clearing_analysis.simulation.totals import SimulationTotals
+
+_HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """Journals (in replay order) that only decide things among themselves."""
+
+    paths: tuple[Path, ...]
+    sizes: tuple[int, ...]
+
+
+def _header_keys(path: Path) -> tuple[str, ...]:
+    """The grouping keys of a journal's header line; none when it has no readable header
+    (such a journal is skipped whole, alone). A first line longer than any valid line makes
+    the journal INVALID, so reading stops there."""
+    try:
+        with path.open("rb") as stream:
+            line = stream.readline(limits().max_journal_line_bytes + 1)
+    except OSError:
+        return ()
+    try:
+        header = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return ()
+    if not isinstance(header, dict) or header.get("kind") != "header":
+        return ()
+    return tuple(
+        f"{key}\0{header[key]}" for key in _HEADER_KEYS if isinstance(header.get(key), str)
+    )
+
+
+def plan_units(paths: Sequence[Path], sizes: Sequence[int]) -> list[Unit]:
+    """Group the journals into units (union-find over header keys), in deterministic order."""
+    parent = list(range(len(paths)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    owner: dict[str, int] = {}
+    for index, path in enumerate(paths):
+        for key in _header_keys(path):
+            other = owner.setdefault(key, index)
+            if other != index:
+                low, high = sorted((root(index), root(other)))
+                parent[high] = low
+    members: dict[int, list[int]] = {}
+    for index in range(len(paths)):
+        members.setdefault(root(index), []).append(index)
+    return [
+        Unit(tuple(paths[i] for i in group), tuple(sizes[i] for i in group))
+        for _, group in sorted(members.items())
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What every unit is analyzed with."""
+
+    routes: Routes
+    agent_config: AgentConfig | None
+    app_allowlist: AppAllowlist | None
+    simulate: bool
+    period_attestation_valid: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOutput:
+    """A unit reduced to numbers, and the toolset fingerprints its runs showed."""
+
+    totals: Totals
+    simulation: SimulationTotals | None
+    fingerprints: frozenset[str]
+
+
+def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView) -> UnitOutput:
+    """Replay, merge, assess and (optionally) simulate one unit; reduce it to numbers."""
+    replayed = merge(replay_journal(path, settings.routes, sidecar) for path in unit.paths)
+    assessment: Assessment = assess(
+        replayed,
+        settings.routes,
+        settings.agent_config,
+        settings.app_allowlist,
+        period_attestation_valid=settings.period_attestation_valid,
+    )
+    fingerprints = frozenset(
+        fp for merged in replayed.journals for fp in merged.journal.toolset_fingerprints
+    )
+    if not settings.simulate:
+        return UnitOutput(totals_of(assessment, count_occurrences(assessment)), None, fingerprints)
+    # The simulation loads polars; the evidence-only replay command never needs it.
+    from clearing_analysis.simulation import simulate  # noqa: PLC0415
+    from clearing_analysis.simulation.totals import reduce  # noqa: PLC0415
+
+    simulation = simulate(assessment, settings.routes)
+    totals = totals_of(assessment, simulation.occurrences)
+    return UnitOutput(totals, reduce(simulation), fingerprints)
+
+
+# Per-process state of a pool worker: its own read-only sidecar view and the settings.
+_worker_sidecar: SidecarView | None = None
+_worker_settings: Settings | None = None
+_worker_error: AnalysisError | None = None
+
+
+def _init_worker(sidecar_path: Path, settings: Settings) -> None:
+    global _worker_sidecar, _worker_settings, _worker_error  # noqa: PLW0603  (one per process)
+    _worker_settings = settings
+    try:
+        _worker_sidecar = open_sidecar(sidecar_path)
+    except SidecarNotOfflineError:
+        # The session found the sidecar offline before replay began: a companion that appears
+        # later is a snapshot change, the code a single-process run reports too (R-FS-7).
+        _worker_error = SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
+    except AnalysisError as error:
+        # An initializer that raises breaks the pool with a traceback; keep the fixed code and
+        # raise it from the first task instead, so it reaches the parent as itself (R-REL-1).
+        _worker_error = error
+
+
+def _in_worker(unit: Unit) -> UnitOutput:
+    if _worker_error is not None:
+        raise _worker_error
+    if _worker_sidecar is None or _worker_settings is None:
+        raise RuntimeError("unit worker used before initialization")
+    return analyze_unit(unit, _worker_settings, _worker_sidecar)
+
+
+# Below this many journal bytes a single process is done before a pool's workers have
+# started (a spawned worker imports the analyzer and polars: about half a second of a core).
+_POOL_MIN_BYTES = 32 * 1024 * 1024
+
+
+def default_workers(total_bytes: int) -> int:
+    """One worker per available core, or one for a snapshot too small to repay a pool."""
+    if total_bytes < _POOL_MIN_BYTES:
+        return 1
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def _outputs(
+    units: Sequence[Unit],
+    settings: Settings,
+    sidecar: SidecarView,
+    sidecar_path: Path,
+    workers: int,
+) -> Iterator[UnitOutput]:
+    if workers == 1 or len(units) < 2:
+        for unit in units:
+            yield analyze_unit(unit, settings, sidecar)
+        return
+    # Spawned, not forked: the parent may already run polars' thread pool, and a forked child
+    # that calls into it waits forever on threads it did not inherit.
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(units)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(sidecar_path, settings),
+    ) as pool:
+        # map() yields in submission order: the combination below sees the units in order.
+        yield from pool.map(_in_worker, units)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotAnalysis:
+    """The combined totals (and simulation) of every unit of a snapshot."""
+
+    totals: Totals
+    simulation: SimulationTotals | None
+
+
+Progress = Callable[[int, int], None]
+"""Called with (journals done, bytes done) after each unit."""
+
+
+def analyze_snapshot(
+    units: Sequence[Unit],
+    settings: Settings,
+    *,
+    sidecar: SidecarView,
+    sidecar_path: Path,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> SnapshotAnalysis:
+    """Every unit, combined in order; a second pass when a period attestation is void."""
+    if workers < 1:
+        raise RuntimeError("workers must be at least 1")
+    outputs: list[UnitOutput] = []
+    journals = done_bytes = 0
+    for unit, output in zip(
+        units, _outputs(units, settings, sidecar, sidecar_path, workers), strict=True
+    ):
+        outputs.append(output)
+        journals += len(unit.paths)
+        done_bytes += sum(unit.sizes)
+        if progress is not None:
+            progress(journals, done_bytes)
+    fingerprints = frozenset().union(*(output.fingerprints for output in outputs))
+    period = settings.agent_config is not None and settings.agent_config.per_run is None
+    if period and len(fingerprints) > 1 and settings.period_attestation_valid:
+        void = Settings(
+            settings.routes,
+            settings.agent_config,
+            settings.app_allowlist,
+            settings.simulate,
+            period_attestation_valid=False,
+        )
+        outputs = list(_outputs(units, void, sidecar, sidecar_path, workers))
+    return _combined(outputs, settings)
+
+
+def _combined(outputs: Sequence[UnitOutput], settings: Settings) -> SnapshotAnalysis:
+    apis = sorted(settings.routes.by_api)
+    totals = combine((output.totals for output in outputs), apis)
+    if not settings.simulate:
+        return SnapshotAnalysis(totals, None)
+    from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
+    from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
+    from clearing_analysis.simulation.totals import combine as combine_simulations  # noqa: PLC0415
+
+    parts = [output.simulation for output in outputs if output.simulation is not None]
+    return SnapshotAnalysis(
+        totals, combine_simulations(parts, apis, text_tokens(placeholder_text()))
+    )
+
+
+__all__ = [
+    "Settings",
+    "SnapshotAnalysis",
+    "Unit",
+    "UnitOutput",
+    "analyze_snapshot",
+    "analyze_unit",
+    "default_workers",
+    "plan_units",
+]
