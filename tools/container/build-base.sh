@@ -27,7 +27,8 @@ trap 'rm -rf "$work"' EXIT
 #   perl (about 50 MB).
 # - documentation, man and info pages and translations (dpkg path-exclude, which also applies
 #   to the build stages); copyright files stay.
-# The hook narrates on stdout; the tarball goes to a file, so stdout is dropped.
+# The hook and the apt/dpkg runs inside it narrate on stdout and stderr even with --quiet; that
+# is shown only when mmdebstrap fails.
 mmdebstrap --quiet --variant=essential \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --include=python3,python3-venv,ca-certificates,libstdc++6 \
@@ -37,7 +38,8 @@ mmdebstrap --quiet --variant=essential \
     --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/lintian/*' \
-    bookworm "$work/base.tar" "$MIRROR" >/dev/null
+    bookworm "$work/base.tar" "$MIRROR" >"$work/mmdebstrap.log" 2>&1 \
+    || { cat "$work/mmdebstrap.log" >&2; exit 1; }
 touch -d "@$SOURCE_DATE_EPOCH" "$work/base.tar"
 sha256sum "$work/base.tar" | cut -d' ' -f1 >"$work/base.sha256"
 podman import --quiet "$work/base.tar" "$BASE_TAG" >/dev/null
