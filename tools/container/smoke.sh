@@ -7,9 +7,10 @@
 #     The qualification record both use is written by the image's own `qualify` (its Node and
 #     pinned pi-ai), and `demo` runs in the image too.
 #  2. The refusals: a writable input mount, a network other than none, no output mount, an
-#     output directory the image's user cannot write, an output mount that holds the inputs
-#     and a sidecar companion each exit 2 with their one fixed line (the text of the checkout's
-#     remedy table) and create, change or remove nothing.
+#     output directory the image's user cannot write, an output mount that holds the inputs,
+#     a sidecar companion and a writable mount below an input directory each exit 2 with their
+#     one fixed line (the text of the checkout's remedy table) and create, change or remove
+#     nothing.
 # Needs the checkout's environment (`make setup`) and podman; IMAGE (default
 # localhost/clearing-analysis:latest) must already be built. PODMAN_ROOT is honoured (see
 # podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
@@ -108,28 +109,34 @@ refused() {  # refused CODE DETAIL podman-run-arguments...
     [ "$(tree_state)" = "$before" ] || fail "a refused run changed the files ($detail)"
     echo "refused=$code:$detail"
 }
-REPLAY_OUT=("${IN_ANALYZE[@]}" --out /out/report.json)
+ANALYZE_OUT=("${IN_ANALYZE[@]}" --out /out/report.json)
 start="$(now)"
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none \
-    -v "$in:/in:rw" -v "$out:/out:rw" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:rw" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 # The default network (a bridge as root, slirp4netns rootless): an interface besides lo.
 refused MOUNT_CONTRACT_VIOLATED NETWORK_NOT_ISOLATED \
-    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 # No output mount: /out is the image's read-only root.
 refused MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE --network=none \
-    -v "$in:/in:ro" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:ro" "$IMAGE" "${ANALYZE_OUT[@]}"
 # An output directory left as created (owned by the caller, mode 0755): not the image user's.
 mkdir "$data/out-not-chowned"
 chmod 0755 "$data/out-not-chowned"
 refused MOUNT_CONTRACT_VIOLATED OUTPUT_NOT_WRITABLE_BY_USER --network=none \
-    -v "$in:/in:ro" -v "$data/out-not-chowned:/out:rw" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:ro" -v "$data/out-not-chowned:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 # The output mount is the parent of the inputs: they would be writable through /out/in.
 refused MOUNT_CONTRACT_VIOLATED OUTPUT_CONTAINS_INPUT --network=none \
-    -v "$in:/in:ro" -v "$data:/out:rw" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:ro" -v "$data:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 # A sidecar that is not an offline copy: the replay's own code, before anything runs.
 : >"$in/corpus/history.sqlite-wal"
 refused SIDECAR_NOT_OFFLINE COMPANION_PRESENT --network=none \
-    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${REPLAY_OUT[@]}"
+    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 rm "$in/corpus/history.sqlite-wal"
+# A writable mount below an input directory (the journal walk would read it); last, as it
+# adds a mount point under the inputs, removed again afterwards.
+mkdir "$in/corpus/journals/extra" "$data/extra"
+refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
+    -v "$data/extra:/in/corpus/journals/extra:rw" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
+rmdir "$in/corpus/journals/extra" "$data/extra"
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
 echo "smoke=pass"
