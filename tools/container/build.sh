@@ -2,7 +2,7 @@
 # Build the image reproducibly (R-CT-1; docs/container.md):
 #   BASE_IMAGE  base reference (default localhost/base:bookworm from build-base.sh; elsewhere
 #               a registry image pinned by digest, e.g. docker.io/library/debian@sha256:…
-#               with python3, python3-venv and ca-certificates installed)
+#               with python3, python3-venv and libstdc++6 installed)
 #   IMAGE_TAG   tag of the result (default localhost/clearing-analysis:latest)
 #   BUILD_CA    CA bundle the download steps trust, passed as a build secret, never stored in
 #               the image (default: this host's /etc/ssl/certs/ca-certificates.crt)
