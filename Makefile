@@ -47,13 +47,20 @@ clean:
 	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules
 
 # The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
-# `make test` never do. `image` builds the local base and the image; `image-check` rebuilds
-# twice from empty storage, compares image IDs (R-CT-1) and runs the sealed and refused runs.
-.PHONY: image image-check
+# `make test` never do. `image` builds the local base and the image, then names the
+# containers.conf its scripts used (hosts like these need it for every podman run);
+# `image-smoke` runs the sealed smoke test against that image (tools/container/smoke.sh);
+# `image-check` rebuilds twice from empty storage, compares image IDs (R-CT-1) and runs the
+# smoke test on the result.
+.PHONY: image image-smoke image-check
 
 image:
 	tools/container/build-base.sh
 	tools/container/build.sh
+	@bash -c '. tools/container/podman-env.sh && echo "podman runs here need: export CONTAINERS_CONF=$$CONTAINERS_CONF"'
 
-image-check:
+image-smoke: setup
+	tools/container/smoke.sh
+
+image-check: setup
 	tools/container/check.sh

@@ -132,8 +132,19 @@ def test_exit_codes_page_gives_one_sidecar_remedy() -> None:
 
 
 DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-# Flags of other programs the docs name (podman, buildah, pip): never clearing-analysis options.
-OTHER_TOOLS_FLAGS = {"--timestamp", "--secret", "--network", "--cap-drop", "--no-deps"}
+# Flags of other programs the docs name (podman, buildah, pip, mmdebstrap): never
+# clearing-analysis options.
+OTHER_TOOLS_FLAGS = {
+    "--timestamp",
+    "--secret",
+    "--network",
+    "--cap-drop",
+    "--no-deps",
+    "--rm",
+    "--tmpfs",
+    "--userns",
+    "--variant",
+}
 # A command line: `clearing-analysis` at the start of a code span or of a (code block) line.
 _COMMAND_LINE = re.compile(r"(?:^|`|\$ )\s*clearing-analysis\s+([a-z][a-z-]*)([^`\n]*)", re.M)
 

@@ -224,6 +224,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_MOUNT, MountContractDetail.OUTPUT_NOT_WRITABLE): (
         "mount an output directory with :rw and write there"
     ),
+    (_MOUNT, MountContractDetail.OUTPUT_NOT_WRITABLE_BY_USER): (
+        "chown the output directory to 65534:65534 (the image's user) or run as its owner"
+    ),
     (_MOUNT, MountContractDetail.OUTPUT_NOT_SEPARATE_MOUNT): (
         "mount an output directory of its own (-v OUT:/out:rw) and write there"
     ),

@@ -6,6 +6,10 @@ as inside the container); the mount table saying which of them are mount points 
 
 from __future__ import annotations
 
+import ctypes
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,7 @@ from clearing_analysis.container.contract import (
     check_contract,
     check_mounts,
     check_network,
+    check_output_access,
     check_sidecars,
 )
 from clearing_analysis.container.mountinfo import parse_mountinfo
@@ -221,6 +226,120 @@ class TestOutput:
         assert _detail(sandbox, ContractPaths(outputs=(sandbox.inside / "corpus",))) == (
             "OUTPUT_NOT_WRITABLE"
         )
+
+
+OTHER_USER = 65534
+# Linux capability numbers (<linux/capability.h>) that let root write regardless of modes.
+_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _CAP_FOWNER = 1, 2, 3
+_PR_CAPBSET_DROP = 24
+# The mount part of the contract for `--out DIR/report.json`, DIR a writable mount of its own;
+# prints the detail it raised, or OK.
+_CHECK_OUTPUT = """
+import sys
+from pathlib import Path
+from clearing_analysis.container.contract import ContractPaths, check_mounts
+from clearing_analysis.container.mountinfo import parse_mountinfo
+from clearing_analysis.errors import MountContractError
+out = Path(sys.argv[1])
+table = parse_mountinfo(
+    "1 0 0:48 / / ro - overlay overlay rw\\n"
+    f"2 1 8:1 /srv/out {out} rw - ext4 /dev/vda1 rw\\n"
+)
+try:
+    check_mounts(table, ContractPaths(outputs=(out / "report.json",)))
+except MountContractError as error:
+    print(error.detail)
+else:
+    print("OK")
+"""
+
+
+def _drop_dac_capabilities() -> None:
+    # Runs in the child before exec: without these in the bounding set, root's exec'd process
+    # gets only the other capabilities, so file modes bind it like any user (as with podman's
+    # --cap-drop=ALL); the kernel's own permission checks then decide, not a stand-in.
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _CAP_FOWNER):
+        if libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl")
+
+
+def _contract_outcome(out: Path) -> str:
+    """The contract's outcome for an output in `out`, as a user whom file modes bind: this
+    process when it is not root; as root, a child without the capabilities that bypass modes."""
+    if os.geteuid() != 0:
+        try:
+            check_mounts(
+                parse_mountinfo(
+                    "1 0 0:48 / / ro - overlay overlay rw\n"
+                    f"2 1 8:1 /srv/out {out} rw - ext4 /dev/vda1 rw\n"
+                ),
+                ContractPaths(outputs=(out / "report.json",)),
+            )
+        except MountContractError as error:
+            return error.detail
+        return "OK"
+    done = subprocess.run(
+        [sys.executable, "-c", _CHECK_OUTPUT, str(out)],
+        # The child runs a fresh interpreter; this test process starts no threads of its own.
+        preexec_fn=_drop_dac_capabilities,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def _not_ours(path: Path) -> None:
+    """Make `path` belong to another user (root only), as a root-owned host directory is to
+    the image's user; without root, take away our write bit instead."""
+    if os.geteuid() == 0:
+        os.chown(path, OTHER_USER, OTHER_USER)
+    else:
+        path.chmod(0o555)
+
+
+class TestOutputUser:
+    """The user the process runs as may create files in the output directory."""
+
+    def test_directory_of_another_user_refused(self, tmp_path: Path) -> None:
+        """The README's first failure: an output directory (mode 0755) the running user does
+        not own, e.g. a root-owned host directory and the image's user 65534."""
+        out = tmp_path / "out"
+        out.mkdir(mode=0o755)
+        _not_ours(out)
+        assert _contract_outcome(out) == "OUTPUT_NOT_WRITABLE_BY_USER"
+        assert list(out.iterdir()) == []  # the check created nothing
+
+    def test_own_directory_accepted(self, tmp_path: Path) -> None:
+        """The same directory owned by the running user (after `chown 65534:65534 out` for the
+        image) passes."""
+        out = tmp_path / "out"
+        out.mkdir(mode=0o755)
+        assert _contract_outcome(out) == "OK"
+
+    def test_unsearchable_directory_refused(self, tmp_path: Path) -> None:
+        """A directory the user cannot even reach is refused too, not left to fail later."""
+        private = tmp_path / "private"
+        private.mkdir(mode=0o700)
+        (private / "out").mkdir()
+        if os.geteuid() == 0:
+            os.chown(private, OTHER_USER, OTHER_USER)
+        else:
+            private.chmod(0o000)
+        try:
+            assert _contract_outcome(private / "out") == "OUTPUT_NOT_WRITABLE_BY_USER"
+        finally:
+            private.chmod(0o700)  # lets pytest remove it
+
+    def test_missing_directory_is_left_to_the_cli(self, tmp_path: Path) -> None:
+        """A missing parent is the CLI's OUTPUT_PARENT_MISSING, not a contract violation."""
+        check_output_access(tmp_path / "absent")
+
+    def test_file_instead_of_directory_is_left_to_the_cli(self, tmp_path: Path) -> None:
+        """A file where the directory should be is the CLI's OUTPUT_PARENT_NOT_DIRECTORY."""
+        (tmp_path / "file").write_bytes(b"")
+        check_output_access(tmp_path / "file")
 
 
 def _net(tmp_path: Path, interfaces: dict[str, str | None]) -> Path:

@@ -2,12 +2,15 @@
 # Build the image reproducibly (R-CT-1; docs/container.md):
 #   BASE_IMAGE  base reference (default localhost/base:bookworm from build-base.sh; elsewhere
 #               a registry image pinned by digest, e.g. docker.io/library/debian@sha256:…
-#               with python3, python3-venv and ca-certificates installed)
+#               with python3, python3-venv and libstdc++6 installed)
 #   IMAGE_TAG   tag of the result (default localhost/clearing-analysis:latest)
 #   BUILD_CA    CA bundle the download steps trust, passed as a build secret, never stored in
 #               the image (default: this host's /etc/ssl/certs/ca-certificates.crt)
 #   SOURCE_DATE_EPOCH  default: commit time of HEAD
 #   PULL        podman build --pull policy (default never: the base must be local or pinned)
+#   KEEP_BUILD_STAGES=1  keep the build stages' images (the layer cache that makes a rebuild
+#               after a source change take seconds instead of minutes); by default they are
+#               removed, since they hold ~1 GB that nothing else uses
 # Prints the image ID on the last line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -36,4 +39,11 @@ podman build --quiet \
     --tag "$IMAGE_TAG" \
     --file "$repo/Containerfile" \
     "$repo" >/dev/null
+if [ "${KEEP_BUILD_STAGES:-}" != 1 ]; then
+    # Only images labelled by the Containerfile's build stages are untagged and removed here;
+    # the final image and the base carry no such label.
+    for stage in node python; do
+        podman image prune --force --filter "label=org.clearing-analysis.build-stage=$stage" >/dev/null
+    done
+fi
 podman image inspect --format '{{.Id}}' "$IMAGE_TAG"

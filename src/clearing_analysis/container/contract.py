@@ -5,6 +5,10 @@ Guarantees, each a fixed detail of `MountContractError` (MOUNT_CONTRACT_VIOLATED
   whose per-mount or superblock options say `ro`, and so does every mount below an input
   directory (the journal walk would read it).
 - `OUTPUT_NOT_WRITABLE`: the directory of every output lies on a writable mount.
+- `OUTPUT_NOT_WRITABLE_BY_USER`: each existing output directory lets the user the process
+  runs as create files in it (access(2), W_OK and X_OK), so a root-owned host directory bound
+  into the image (user 65534) is refused before any work instead of after it. A directory that
+  does not exist (or is not a directory) is left to the CLI's own OUTPUT_REFUSED codes.
 - `OUTPUT_NOT_SEPARATE_MOUNT`: that mount is not the namespace root (nor, being writable, the
   read-only mount of any input), so output can only land on the mount given for it (R-CT-3).
 - `OUTPUT_CONTAINS_INPUT`: no input is reachable through the output mount, not even through
@@ -16,13 +20,14 @@ Guarantees, each a fixed detail of `MountContractError` (MOUNT_CONTRACT_VIOLATED
   a loopback `lo` (/sys/class/net), or that cannot be read.
 - Sidecar companions are checked with the analyzer's own rule and code (`SIDECAR_NOT_OFFLINE`,
   detail `COMPANION_PRESENT`, R-SC-1), so the contract never disagrees with the replay.
-The checks read the mount table and the file system only; they create, open for writing and
-print nothing, and no error carries a path.
+The checks read the mount table and the file system only (stat and access(2)); they create,
+open for writing and print nothing, and no error carries a path.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
@@ -134,6 +139,26 @@ def check_mounts(table: MountTable, paths: ContractPaths) -> None:
                 out.mount.root, placed.location
             ):
                 raise MountContractError(MountContractDetail.OUTPUT_INSIDE_INPUT)
+        check_output_access(directory)
+
+
+def check_output_access(directory: PurePath) -> None:
+    """The running user may create files in `directory` (when it is an existing directory)."""
+    try:
+        is_directory = stat.S_ISDIR(Path(directory).stat().st_mode)
+    except FileNotFoundError:
+        return  # the CLI refuses a missing parent itself (OUTPUT_PARENT_MISSING)
+    except OSError:
+        # Not even searchable by this user (or unreadable for another reason): nothing could
+        # be created in it either.
+        raise MountContractError(MountContractDetail.OUTPUT_NOT_WRITABLE_BY_USER) from None
+    if not is_directory:
+        return  # the CLI's OUTPUT_PARENT_NOT_DIRECTORY
+    # access(2) asks the kernel with the real ids, which are the effective ones here (the
+    # entrypoint is never set-id), so ownership, mode, ACLs, capabilities and id-mapped mounts
+    # all count exactly as they will for the write; a probe file would create something.
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise MountContractError(MountContractDetail.OUTPUT_NOT_WRITABLE_BY_USER)
 
 
 def check_network(net_class: Path = NET_CLASS) -> None:
