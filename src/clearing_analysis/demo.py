@@ -10,13 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from clearing_analysis.errors import QualificationError
-from clearing_analysis.inputs.paths import select_journals
-from clearing_analysis.jobs import analyze_job
-from clearing_analysis.qualify.record import encode_record
-from clearing_analysis.qualify.runner import qualify
-from clearing_analysis.report.table import render_rows
-from clearing_analysis.synth import generate
 
+# The CLI reads the constants below for its option defaults; everything heavy (polars, the
+# generator, the analysis) loads only when the demo runs, so `--help` starts fast.
 DEMO_SEED = 20261129
 DEMO_CONVERSATIONS = 24
 DEMO_PROFILE = "mixed"
@@ -24,9 +20,9 @@ DEMO_PROFILE = "mixed"
 
 def corpus_summary_text(journal_root: Path) -> str:
     """The corpus summary (journal outcomes and per-API counts) as plain tables."""
-    # polars costs ~0.3 s to import: only the demo needs it, so other commands start fast.
+    from clearing_analysis.inputs.paths import select_journals  # noqa: PLC0415
     from clearing_analysis.journal.summary import summarize  # noqa: PLC0415
-    from clearing_analysis.report.table import render_frame  # noqa: PLC0415
+    from clearing_analysis.report.table import render_frame, render_rows  # noqa: PLC0415
 
     selection = select_journals([journal_root])
     summary = summarize(journal.path for journal in selection.journals)
@@ -45,6 +41,11 @@ def corpus_summary_text(journal_root: Path) -> str:
 
 def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> str:
     """Generate the corpus under `scratch` and return the text to print."""
+    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
+    from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
+    from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
+    from clearing_analysis.synth import generate  # noqa: PLC0415
+
     corpus = scratch / "corpus"
     generate(corpus, seed, conversations=conversations, size_mb=None, profile=profile)
     record: Path | None = scratch / "qualification.json"

@@ -158,7 +158,7 @@ def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) 
     stderr is exactly the ANALYZER_FAULT line (R-CLI-3), nothing on stdout, nothing created."""
     secret = canary_inputs.canaries["rich.appResult"]
     prelude = (
-        "import clearing_analysis.cli.replay as _r\n"
+        "import clearing_analysis.jobs as _r\n"
         "def _boom(journals, **kwargs):\n"
         f"    raise RuntimeError({secret!r} + str(journals) + str(kwargs))\n"
         "_r.replay_job = _boom\n"

@@ -128,7 +128,7 @@ def _companion(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
 def _hooked(hook: str) -> str:
     """A prelude that runs `hook` between the two snapshots, through the library's test hook."""
     return (
-        "import functools, os, pathlib, clearing_analysis.cli.replay as _r\n"
+        "import functools, os, pathlib, clearing_analysis.jobs as _r\n"
         f"def _between():\n    {hook}\n"
         "_r.replay_job = functools.partial(_r.replay_job, between_snapshots=_between)\n"
     )
@@ -426,7 +426,7 @@ def test_ctrl_c_inside_a_command_is_interrupted(
     """Ctrl-C while a command runs (typer catches it inside the command): exit 130 and the one
     INTERRUPTED line, nothing on stdout, no output created."""
     prelude = (
-        "import clearing_analysis.cli.replay as _r\n"
+        "import clearing_analysis.jobs as _r\n"
         "def _interrupt(journals, **kwargs):\n"
         "    raise KeyboardInterrupt\n"
         "_r.replay_job = _interrupt\n"

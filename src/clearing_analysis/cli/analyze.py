@@ -17,14 +17,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._progress import replay_progress
 from clearing_analysis.errors import AnalysisError
-from clearing_analysis.jobs import analyze_job
 
 
 @app.command(cls=Command.variadic("--journals"))
@@ -82,6 +79,12 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""
+    # The library and rich load only when the command runs: `--help` starts fast.
+    from rich.console import Console  # noqa: PLC0415
+
+    from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
+    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
+
     try:
         with replay_progress() as progress:
             job = analyze_job(

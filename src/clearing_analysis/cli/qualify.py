@@ -23,8 +23,6 @@ from clearing_analysis.inputs.output import (
 )
 from clearing_analysis.policy import policy_dir
 from clearing_analysis.qualify.harness import HARNESS_SOURCES, harness_dir, placeholder_path
-from clearing_analysis.qualify.record import encode_record
-from clearing_analysis.qualify.runner import qualify as run_qualification
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -55,6 +53,9 @@ def qualify(
     ] = None,
 ) -> None:
     """Run the pinned pi-ai builders on fixture histories and write the qualification record."""
+    from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
+    from clearing_analysis.qualify.runner import qualify as run_qualification  # noqa: PLC0415
+
     inputs = _harness_inputs()
     if out is not None:
         check_output(out, inputs)  # refuse before doing any work (R-FS-6)

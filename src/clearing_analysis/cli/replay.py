@@ -17,7 +17,6 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError
-from clearing_analysis.jobs import replay_job
 
 
 @app.command(cls=Command.variadic("--journals"))
@@ -63,6 +62,8 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
 ) -> None:
     """Replay journals and print a JSON summary of counts: replayed and skipped journals and
     boundaries, and per API the requests, tool results, eligibility and retention."""
+    from clearing_analysis.jobs import replay_job  # noqa: PLC0415  (loaded only to run)
+
     try:
         replay_job(
             journals,

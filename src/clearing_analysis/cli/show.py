@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
@@ -27,6 +26,8 @@ def show(
     ],
 ) -> None:
     """Render a saved report as tables: verdicts, criteria against thresholds, evidence."""
+    from rich.console import Console  # noqa: PLC0415
+
     from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
     from clearing_analysis.report.human import print_report, render_text  # noqa: PLC0415
 

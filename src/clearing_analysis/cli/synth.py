@@ -12,7 +12,7 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
-from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES, generate
+from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES
 
 ProfileName = enum.StrEnum("ProfileName", {name: name for name in PROFILES})  # type: ignore[misc]
 
@@ -37,6 +37,8 @@ def synth(
     """Write journals, sidecar, routes, agent-config, allowlist and a ground-truth manifest."""
     if (conversations is None) == (size_mb is None):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--conversations", "--size-mb"))
+    from clearing_analysis.synth import generate  # noqa: PLC0415  (loaded only to run)
+
     try:
         summary = generate(
             out, seed, conversations=conversations, size_mb=size_mb, profile=profile.value
