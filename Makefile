@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup demo test lint typecheck unit clean
+.PHONY: setup demo test lint typecheck unit clean bench bench-small
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -42,6 +42,16 @@ unit: setup
 	$(RUN) pytest -q
 
 test: lint typecheck unit
+
+# Throughput and memory of `analyze` against a bare decode of the same bytes, measured in the
+# same run (bench/analyze/bench_analyze.py, docs/performance.md). `bench` generates ~150 MB,
+# ~1 GB and ~4 GB corpora (about 11 GB of disk at the peak, 15-20 minutes on 2 cores);
+# `bench-small` only ~150 MB (under 2 minutes). BENCH_ARGS adds options, e.g. --work DIR --keep.
+bench: setup
+	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 1000 4000 $(BENCH_ARGS)
+
+bench-small: setup
+	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
 
 clean:
 	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules

@@ -63,6 +63,18 @@ def test_units_are_connected_by_journal_lineage_or_physical_conversation(
     assert units[0].sizes == tuple(paths[i].stat().st_size for i in (0, 1, 3, 5))
 
 
+def test_small_components_are_packed_into_units_in_order(tmp_path: Path) -> None:
+    """Independent journals are packed in order until a unit holds a 64th of the snapshot:
+    the large first journal is a unit alone, the three after it share one."""
+    builders = [
+        JournalBuilder(journal_id=f"j{i}", physical=f"p{i}", logical=f"l{i}") for i in range(4)
+    ]
+    paths = _write(tmp_path / "journals", builders)
+    units = plan_units(paths, [1000, 1, 1, 1000])
+    assert _names(units) == [["00.jsonl"], ["01.jsonl", "02.jsonl", "03.jsonl"]]
+    assert [unit.sizes for unit in units] == [(1000,), (1, 1, 1000)]
+
+
 def _corpus(directory: Path) -> list[Path]:
     """Duplicates of both kinds, an interrupted journal and independent conversations."""
     builders = []

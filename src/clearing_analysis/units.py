@@ -3,9 +3,12 @@
 Every decision that spans journals involves journals that share something in their header:
 DUPLICATE journals share a journal id, DUPLICATE boundaries a lineage (logical conversation),
 prompt-run counts, unique results, budgets and batches a physical conversation. So the
-journals are grouped into **units**: the connected components of "shares a journal id, a
-lineage or a physical conversation id", read from each file's first line. A unit keeps the
-global replay order (R-CLI-2) of its journals; units are ordered by their first journal.
+journals are grouped by the connected components of "shares a journal id, a lineage or a
+physical conversation id", read from each file's first line; components are packed in order
+into **units** of min(8 MiB, snapshot / 64) or more (a union of independent components is
+still independent). A
+unit keeps the global replay order (R-CLI-2) of its journals; units are ordered by their first
+journal.
 
 Each unit is replayed, merged, assessed and (for `analyze`) simulated on its own, in this
 process or in a pool worker, and reduced to numbers (`eligibility.totals`,
@@ -80,8 +83,19 @@ def _header_keys(path: Path) -> tuple[str, ...]:
     )
 
 
+# Components are packed into units of at least min(8 MiB, snapshot / 64) journal bytes: the
+# simulation's table operations cost about the same for a small component as for a large one,
+# so thousands of tiny units would spend their time in that fixed cost, while a small snapshot
+# still splits into enough units to keep every worker busy. A function of the snapshot alone,
+# so the units (and the report) are the same for any number of workers.
+_UNIT_FILL_BYTES = 8 * 1024 * 1024
+_UNITS_PER_SNAPSHOT = 64
+
+
 def plan_units(paths: Sequence[Path], sizes: Sequence[int]) -> list[Unit]:
-    """Group the journals into units (union-find over header keys), in deterministic order."""
+    """Group the journals into units, in deterministic order: the connected components of
+    shared header keys (union-find), packed in order of their first journal (see
+    _UNIT_FILL_BYTES), each unit keeping the global order of its journals."""
     parent = list(range(len(paths)))
 
     def root(index: int) -> int:
@@ -97,12 +111,21 @@ def plan_units(paths: Sequence[Path], sizes: Sequence[int]) -> list[Unit]:
             if other != index:
                 low, high = sorted((root(index), root(other)))
                 parent[high] = low
-    members: dict[int, list[int]] = {}
+    components: dict[int, list[int]] = {}
     for index in range(len(paths)):
-        members.setdefault(root(index), []).append(index)
+        components.setdefault(root(index), []).append(index)
+    fill = min(_UNIT_FILL_BYTES, sum(sizes) // _UNITS_PER_SNAPSHOT)
+    packed: list[list[int]] = []
+    filled = fill
+    for _, members in sorted(components.items()):
+        if filled >= fill:
+            packed.append([])
+            filled = 0
+        packed[-1].extend(members)
+        filled += sum(sizes[i] for i in members)
     return [
         Unit(tuple(paths[i] for i in group), tuple(sizes[i] for i in group))
-        for _, group in sorted(members.items())
+        for group in (sorted(members) for members in packed)
     ]
 
 

@@ -1,8 +1,9 @@
 """The fast decoding path never disagrees with the strict one (docs: journal/decode.py).
 
 For any line, the fast path either declines (the strict path then decides, as before) or
-accepts it with exactly the record and the object the strict path produces. Lines are drawn
-from valid records, then serialized in ways a writer might (compact, spaced, reordered) and
+accepts it with exactly the record the strict path produces. Lines are drawn from valid
+records, then serialized in ways a writer might (compact, spaced, reordered, and the canonical
+encoding of the record itself, which the fast path checks without an untyped decoding) and
 broken in the ways the fast path must notice itself: a repeated key at any depth, deep
 free-form nesting, an over-long integer literal, a turn input without its role.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -43,11 +45,17 @@ def _agree(raw: bytes) -> None:
     if fast is not None:
         strict = _strict(raw)
         assert strict is not None, raw
-        assert fast[0] == strict[0]
-        assert fast[1] == strict[1]
+        assert fast == strict[0]
+
+
+STYLES = 4  # compact, ASCII-escaped, spaced and key-sorted, canonical
 
 
 def _serialize(value: Any, style: int) -> bytes:
+    if style == 3:
+        strict = _strict(json.dumps(value).encode())
+        assert strict is not None
+        return msgspec.json.encode(strict[0])
     if style == 0:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
     if style == 1:
@@ -56,7 +64,7 @@ def _serialize(value: Any, style: int) -> bytes:
 
 
 @SETTINGS
-@given(record=gen.any_record, style=st.integers(0, 2))
+@given(record=gen.any_record, style=st.integers(0, STYLES - 1))
 def test_valid_records_agree(record: dict[str, Any], style: int) -> None:
     """Well-formed records, however a writer lays them out."""
     _agree(_serialize(record, style))
@@ -75,19 +83,20 @@ def _with_duplicate(raw: bytes, draw: st.DrawFn) -> bytes:
 
 
 @SETTINGS
-@given(data=st.data(), record=gen.any_record)
+@given(data=st.data(), record=gen.any_record, style=st.sampled_from([0, 3]))
 def test_repeated_keys_are_never_accepted_by_the_fast_path(
-    data: st.DataObject, record: dict[str, Any]
+    data: st.DataObject, record: dict[str, Any], style: int
 ) -> None:
     """A line with a key repeated anywhere: the strict path refuses it (DUPLICATE_KEY), so the
     fast path, agreeing, declines it."""
-    _agree(_with_duplicate(_serialize(record, 0), data.draw))
+    _agree(_with_duplicate(_serialize(record, style), data.draw))
 
 
 @pytest.mark.parametrize(
     "line",
     [
         b'{"seq":0,"kind":"close","timestamp":1,"timestamp":2}',
+        b'{"kind":"close","seq":0,"seq":0,"timestamp":1}',
         b'{"seq":0,"kind":"tool_call_start","runId":"r","callId":"c","toolName":"t",'
         b'"arguments":{"a":1,"a":2},"timestamp":1}',
         b'{"seq":0,"kind":"tool_call_start","runId":"r","callId":"c","toolName":"t",'
@@ -101,6 +110,7 @@ def test_repeated_keys_are_never_accepted_by_the_fast_path(
     ],
     ids=[
         "repeated field",
+        "repeated field in the canonical order",
         "repeated argument key",
         "deep arguments",
         "over-long integer",
@@ -116,5 +126,10 @@ def test_named_defects_are_declined(line: bytes) -> None:
 
 
 def test_the_fast_path_accepts_compact_lines() -> None:
-    """Not vacuous: a compact, well-formed line is decided by the fast path."""
-    assert _fast(b'{"seq":0,"kind":"close","timestamp":1}', MAX_DEPTH) is not None
+    """Not vacuous: a compact, well-formed line is decided by the fast path, in the record's
+    canonical form (checked against its own encoding) and in another order (checked untyped)."""
+    canonical = b'{"kind":"close","seq":0,"timestamp":1}'
+    record = _fast(canonical, MAX_DEPTH)
+    assert record is not None
+    assert msgspec.json.encode(record) == canonical
+    assert _fast(b'{"seq":0,"kind":"close","timestamp":1}', MAX_DEPTH) == record

@@ -13,7 +13,12 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clearing_analysis.replay.heuristic import json_stringify_units, utf16_units
+from clearing_analysis.replay.heuristic import (
+    escaped_string_units,
+    json_string_units,
+    json_stringify_units,
+    utf16_units,
+)
 
 _text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
 _values = st.recursive(
@@ -29,6 +34,23 @@ def test_stringify_length_matches_compact_json(value: object) -> None:
     printed = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     # JavaScript leaves U+007F..U+009F and U+2028/9 unescaped, as Python does here.
     assert json_stringify_units(value) == utf16_units(printed)
+
+
+# Every character class the escape count distinguishes: short escapes, \u00XX escapes, plain
+# ASCII, non-ASCII in the BMP and above it (two UTF-16 units).
+_escapable = st.text(
+    st.sampled_from('"\\\b\f\n\r\t\x00\x07\x0b\x0e\x1f\x7f a\u00e9\u2028\U0001f600')
+)
+
+
+@given(_escapable)
+def test_string_length_counts_every_escape(text: str) -> None:
+    """A text dense in characters JSON must escape has the length JSON.stringify prints, from
+    the text alone and from its UTF-8 and JSON sizes (as replay computes it)."""
+    printed = utf16_units(json.dumps(text, ensure_ascii=False))
+    assert json_string_units(text) == printed
+    sizes = len(text.encode("utf-8")), len(msgspec.json.encode(text))
+    assert escaped_string_units(text, *sizes) == printed
 
 
 @given(st.text())

@@ -15,10 +15,12 @@ Two paths decide a line, with the same outcome (a hypothesis test proves they ag
 - the **fast path** decodes the bytes straight into the typed records with msgspec, which
   itself refuses invalid UTF-8, escaped lone surrogates, NaN / Infinity, numbers beyond a
   double, a BOM and any wrong shape. What msgspec does not check is checked on the side:
-  duplicate keys (msgspec keeps the last one silently: a line is accepted only when its
-  untyped re-encoding equals it byte for byte, or has as many object members as it), the
-  nesting of the free-form `arguments` / `details` (the rest of a record has a fixed, shallow
-  shape) and the integers in them too long for the strict parser, and a turn input's `role`;
+  duplicate keys (msgspec keeps the last one silently) and a turn input's `role` (a tag
+  msgspec treats as optional outside a union): a line is accepted when it is byte for byte
+  the encoding of its typed record (what a compact writer emitting the documented field order
+  writes), or else when its untyped re-encoding equals it byte for byte or has as many object
+  members as it; and the nesting of the free-form `arguments` / `details` (the rest of a
+  record has a fixed, shallow shape) and the integers in them too long for the strict parser;
 - the **strict path** (`strictjson`) decides every line the fast path does not vouch for, and
   gives the fixed reason of a line that is wrong.
 """
@@ -36,13 +38,16 @@ from typing import Any, BinaryIO
 import msgspec
 
 from clearing_analysis import strictjson
+from clearing_analysis.journal.messages import AssistantMessage, ToolCall, ToolResultMessage
 from clearing_analysis.journal.records import (
     JOURNAL_FORMAT,
     JOURNAL_VERSION,
     RECORD_KINDS,
     Close,
     Header,
+    MessageRecord,
     Record,
+    ToolCallStart,
 )
 from clearing_analysis.policy import limits
 
@@ -215,41 +220,51 @@ def _depth(node: object) -> int:
 _UNBOUNDED = 1 << 30
 
 
-def _free_form(obj: dict[str, Any]) -> Iterator[tuple[int, object]]:
-    """(depth of the container, value) of each free-form value of a line: the only parts
+def _free_form(record: Record) -> Iterator[tuple[int, object]]:
+    """(depth of the container, value) of each free-form value of a record: the only parts
     whose nesting is not fixed by the record's shape."""
-    kind = obj.get("kind")
-    if kind == "tool_call_start":
-        yield 2, obj.get("arguments")
-    elif kind == "message":
-        message = obj.get("message")
-        if isinstance(message, dict):
-            yield 3, message.get("details")
-            content = message.get("content")
-            if isinstance(content, list):
-                for block in content:
-                    if isinstance(block, dict):
-                        yield 5, block.get("arguments")
+    if isinstance(record, ToolCallStart):
+        yield 2, record.arguments
+    elif isinstance(record, MessageRecord):
+        message = record.message
+        if isinstance(message, ToolResultMessage):
+            yield 3, message.details
+        elif isinstance(message, AssistantMessage):
+            for block in message.content:
+                if isinstance(block, ToolCall):
+                    yield 5, block.arguments
 
 
-def _fast(raw: bytes, max_depth: int) -> tuple[Record, dict[str, Any]] | None:
-    """The typed record and its untyped object when the fast path vouches for the line."""
+def _without_repeated_keys(raw: bytes) -> bool:
+    """For a line that is not in canonical form: whether its untyped decoding lost nothing (no
+    repeated key) and a turn input names its role."""
     try:
-        record: Record = _RECORD_DECODER.decode(raw)
         obj = _UNTYPED_DECODER.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    except msgspec.DecodeError:
+        return False
     if not isinstance(obj, dict):
-        return None
+        return False
     canonical = _ENCODER.encode(obj)
     if canonical != raw and _members(canonical) != _members(raw):
-        return None  # a key was repeated (or the line is unusual): let the strict path say
-    for depth, value in _free_form(obj):
+        return False  # a key was repeated (or the line is unusual): let the strict path say
+    return obj.get("kind") != "turn_start" or _has_role(obj.get("message"))
+
+
+def _fast(raw: bytes, max_depth: int) -> Record | None:
+    """The typed record when the fast path vouches for the line."""
+    try:
+        record: Record = _RECORD_DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    # A line that is byte for byte the encoding of its record (a compact writer, fields in
+    # the documented order, absent optional fields left out) repeats no key and names every
+    # tag; only other lines need the untyped check.
+    if _ENCODER.encode(record) != raw and not _without_repeated_keys(raw):
+        return None
+    for depth, value in _free_form(record):
         if value is not None and depth - 1 + _depth(value) > max_depth:
             return None
-    if obj.get("kind") == "turn_start" and not _has_role(obj.get("message")):
-        return None
-    return record, obj
+    return record
 
 
 def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> DecodeResult:
@@ -275,11 +290,9 @@ def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> Dec
                         return early
                 record = _to_record(obj)
             else:
-                record, obj = fast
-                if header is None:
-                    early = _header_outcome(obj)
-                    if early is not None:
-                        return early
+                record = fast
+                if header is None and not isinstance(record, Header):
+                    return _invalid(InvalidReason.HEADER_MISSING)
             if record.seq != len(records):
                 raise _Invalid(InvalidReason.SEQ_NOT_MONOTONIC)
             if isinstance(record, Header):

@@ -22,7 +22,9 @@ NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
 
-class _Shape(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+class _Shape(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, rename="camel"
+):
     """Common options: immutable, strict, camelCase on the wire."""
 
 

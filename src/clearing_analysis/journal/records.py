@@ -38,6 +38,7 @@ class _Record(
     msgspec.Struct,
     frozen=True,
     forbid_unknown_fields=True,
+    omit_defaults=True,
     rename="camel",
     tag_field="kind",
 ):
@@ -88,14 +89,18 @@ class MessageRecord(_Record, frozen=True, tag="message"):
     message: UserMessage | AssistantMessage | ToolResultMessage
 
 
-class McpAnnotations(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+class McpAnnotations(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, rename="camel"
+):
     """MCP tool annotations as the server declared them."""
 
     read_only_hint: bool | None = None
     destructive_hint: bool | None = None
 
 
-class McpOrigin(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+class McpOrigin(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, rename="camel"
+):
     """Captured provenance of an MCP app tool (no native writer records this yet, R-EL-4)."""
 
     server: NonEmptyStr
@@ -108,7 +113,9 @@ class McpOrigin(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename=
     annotations: McpAnnotations = McpAnnotations()
 
 
-class ToolCallPayload(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+class ToolCallPayload(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, rename="camel"
+):
     """Optional payload of a tool call start."""
 
     origin: McpOrigin | None = None

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import decimal
 import math
-import re
 from collections.abc import Iterable
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.journal.messages import (
     AssistantMessage,
@@ -34,9 +35,10 @@ from clearing_analysis.policy import eligibility_policy
 Message = UserMessage | AssistantMessage | ToolResultMessage
 
 _INVALID_USAGE_STOP_REASONS = frozenset({"error", "aborted"})
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
-_JSON_ESCAPES["\t"] = "\\t"
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+# msgspec writes a JSON string exactly as JSON.stringify does for the texts the decoder admits
+# (no lone surrogates): `"`, `\\` and \b \f \n \r \t as two characters, other controls as \u00XX,
+# everything else as is (tested against json.dumps on any text).
+_ENCODER = msgspec.json.Encoder()
 
 
 def utf16_units(text: str) -> int:
@@ -69,10 +71,19 @@ def _js_number(value: float) -> str:
     return sign + body
 
 
+def escaped_string_units(text: str, utf8_bytes: int, json_bytes: int) -> int:
+    """UTF-16 length of `JSON.stringify(text)` from the text's UTF-8 size and the size of its
+    JSON string: every escape and both quotes are ASCII, so what escaping adds in bytes it
+    adds in UTF-16 units."""
+    return utf16_units(text) + json_bytes - utf8_bytes
+
+
 def json_string_units(text: str) -> int:
     """UTF-16 length of `JSON.stringify(text)`: quotes plus escapes."""
-    escaped = _NEEDS_ESCAPE.sub(lambda m: _JSON_ESCAPES.get(m.group(), "\\u0000"), text)
-    return 2 + utf16_units(escaped)
+    json_bytes = len(_ENCODER.encode(text))
+    if text.isascii():
+        return json_bytes
+    return escaped_string_units(text, len(text.encode("utf-8")), json_bytes)
 
 
 def json_stringify_units(value: Any) -> int:

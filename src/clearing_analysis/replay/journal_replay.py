@@ -441,7 +441,7 @@ def _finish_result(
         text_bytes = len(block.text.encode("utf-8", "surrogatepass"))
         # msgspec's JSON string is json.dumps(text, ensure_ascii=False) byte for byte (tested).
         escaped_bytes = len(_ENCODER.encode(block.text))
-        escaped_units = heuristic.json_string_units(block.text)
+        escaped_units = heuristic.escaped_string_units(block.text, text_bytes, escaped_bytes)
         retention = match_retention(row, identity, block.text)
         scan_loss = pending.web_envelope_redacted and guard.trips(block.text)
     # A row that is not identity-linked proves nothing, its captured origin included.

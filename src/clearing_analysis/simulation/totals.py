@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -94,54 +95,83 @@ class SimulationTotals:
     placeholder_tokens: int
 
 
-def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
-    value = frame.select(expression).item()
-    return 0 if value is None else int(value)
+# One aggregation per table and unit (not one per API and tool class): polars' fixed cost per
+# operation would otherwise dominate a unit's reduction.
+_PREFIX = pl.col("input") + pl.col("cache_read") + pl.col("cache_write")
+_REQUEST_AGGREGATES = (
+    pl.len().alias("rows"),
+    pl.col("input").sum(),
+    pl.col("cache_read").sum(),
+    pl.col("cache_write").sum(),
+    pl.col("output").sum(),
+    pl.col("context_tokens").sum(),
+    pl.col("message_tokens").sum(),
+    pl.min_horizontal(pl.col("cleared_tokens_carried"), _PREFIX).sum().alias("removed"),
+)
+_RESULT_AGGREGATES = (
+    pl.len().alias("rows"),
+    pl.col("text_bytes").sum(),
+    pl.col("lower_bound_class").sum(),
+    pl.col("cleared").sum(),
+    pl.col("text_bytes").filter(pl.col("cleared")).sum().alias("cleared_text_bytes"),
+)
 
 
-def _request_sums(requests: pl.DataFrame) -> RequestSums:
-    observed = requests.filter(~pl.col("fallback"))
-    fallback = requests.filter(pl.col("fallback"))
-    prefix = pl.col("input") + pl.col("cache_read") + pl.col("cache_write")
+def _request_sums(groups: dict[tuple[str, bool], dict[str, int]], api: Api) -> RequestSums:
+    observed = groups.get((api.value, False), {})
+    fallback = groups.get((api.value, True), {})
     return RequestSums(
-        requests=requests.height,
-        fallback=fallback.height,
-        input=_int(observed, pl.col("input").sum()),
-        cache_read=_int(observed, pl.col("cache_read").sum()),
-        cache_write=_int(observed, pl.col("cache_write").sum()),
-        output=_int(observed, pl.col("output").sum()),
-        fallback_context=_int(fallback, pl.col("context_tokens").sum()),
-        fallback_output=_int(fallback, pl.col("message_tokens").sum()),
-        removed_observed=_int(
-            observed, pl.min_horizontal(pl.col("cleared_tokens_carried"), prefix).sum()
-        ),
+        requests=observed.get("rows", 0) + fallback.get("rows", 0),
+        fallback=fallback.get("rows", 0),
+        input=observed.get("input", 0),
+        cache_read=observed.get("cache_read", 0),
+        cache_write=observed.get("cache_write", 0),
+        output=observed.get("output", 0),
+        fallback_context=fallback.get("context_tokens", 0),
+        fallback_output=fallback.get("message_tokens", 0),
+        removed_observed=observed.get("removed", 0),
     )
 
 
-def _category(rows: pl.DataFrame) -> CategorySums:
-    cleared = rows.filter(pl.col("cleared"))
+def _category(row: dict[str, int] | None) -> CategorySums:
+    if row is None:
+        return CategorySums()
     return CategorySums(
-        results=rows.height,
-        text_bytes=_int(rows, pl.col("text_bytes").sum()),
-        lower_bound_class=_int(rows, pl.col("lower_bound_class").sum()),
-        cleared=cleared.height,
-        cleared_text_bytes=_int(cleared, pl.col("text_bytes").sum()),
+        results=row["rows"],
+        text_bytes=row["text_bytes"],
+        lower_bound_class=row["lower_bound_class"],
+        cleared=row["cleared"],
+        cleared_text_bytes=row["cleared_text_bytes"],
     )
+
+
+def _grouped(frame: pl.DataFrame, keys: list[str], aggregates: Iterable[pl.Expr]) -> list[Any]:
+    return frame.group_by(keys).agg(*aggregates).rows(named=True)
 
 
 def reduce(simulation: Simulation) -> SimulationTotals:
     """What the report needs of one unit's simulation."""
+    requests = {
+        (row["api"], row["fallback"]): row
+        for row in _grouped(simulation.requests, ["api", "fallback"], _REQUEST_AGGREGATES)
+    }
+    results = {
+        (row["api"], row["tool_class"]): row
+        for row in _grouped(simulation.results, ["api", "tool_class"], _RESULT_AGGREGATES)
+    }
+    web = {
+        row["api"]: row
+        for row in _grouped(simulation.results.filter(pl.col("web")), ["api"], _RESULT_AGGREGATES)
+    }
     per_api: dict[Api, ApiSimulation] = {}
     observed: list[pl.DataFrame] = []
     for api, growth in simulation.growth.items():
-        results = simulation.results.filter(pl.col("api") == api.value)
         per_api[api] = ApiSimulation(
-            requests=_request_sums(simulation.requests.filter(pl.col("api") == api.value)),
+            requests=_request_sums(requests, api),
             categories={
-                tool: _category(results.filter(pl.col("tool_class") == tool.value))
-                for tool in ToolClass
+                tool: _category(results.get((api.value, tool.value))) for tool in ToolClass
             },
-            web=_category(results.filter(pl.col("web"))),
+            web=_category(web.get(api.value)),
             boundary_span=growth.boundary_span,
             compaction_removed=growth.compaction_removed,
         )

@@ -1,0 +1,238 @@
+"""Benchmark `clearing-analysis analyze` against a bare decode of the same bytes (R-PERF-2).
+
+Usage (from the repository root; `make bench` and `make bench-small` run it):
+
+    .venv/bin/python bench/analyze/bench_analyze.py [--sizes 150 1000 4000] [--repeats 1]
+                                                    [--work DIR] [--keep]
+
+A corpus already present under `--work` (as `corpus-<size>`) is reused; corpora are deleted
+after their measurement unless `--keep` is given.
+
+For each size it generates a synthetic corpus (`synth --seed 1 --size-mb S --profile mixed`),
+reads it once so the page cache is warm, and then measures, in the same run and the same way:
+
+- `baseline`: a bare single-core decode of every journal line with msgspec
+  (`bench/analyze/decode_baseline.py`: each file read in one piece, every line decoded to
+  Python objects, nothing else);
+- `analyze --workers 1`;
+- `analyze` with its default workers (one per core for a corpus of this size).
+
+Each run is timed by `/usr/bin/time -v` (wall clock, CPU seconds). While it runs, this script
+samples /proc every 20 ms and sums the resident set size of the whole process tree (the
+command and every descendant: pool workers and multiprocessing's resource tracker), which is
+the peak memory a user's machine must hold; `/usr/bin/time` alone reports only the largest
+single process. Medians over `--repeats`. The two `analyze` reports must be byte-identical
+(R-PERF-3); the script fails otherwise.
+
+Prints the machine, then a Markdown table for docs/performance.md: journal MB, wall seconds,
+journal MB/s, time as a multiple of the baseline (x baseline), CPU seconds and peak tree RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = ROOT / ".venv" / "bin" / "clearing-analysis"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+BASELINE = Path(__file__).resolve().parent / "decode_baseline.py"
+PAGE = os.sysconf("SC_PAGE_SIZE")
+SAMPLE_SECONDS = 0.02
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One run: wall and CPU seconds, peak RSS of the process tree (bytes)."""
+
+    wall: float
+    cpu: float
+    tree_rss: int
+
+
+def _children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, from /proc/*/stat."""
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry.name}/stat").read_bytes().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        tree.setdefault(int(fields[1]), []).append(int(entry.name))
+    return tree
+
+
+def _rss(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_bytes().split()[1]) * PAGE
+    except OSError:
+        return 0
+
+
+def _tree_rss(root: int) -> int:
+    """Sum of the resident set sizes of `root` and all its descendants."""
+    tree = _children()
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += _rss(pid)
+        stack.extend(tree.get(pid, ()))
+    return total
+
+
+def _run(argv: list[str]) -> Measured:
+    """Run `argv` under /usr/bin/time -v, sampling the process tree's RSS meanwhile."""
+    process = subprocess.Popen(
+        ["/usr/bin/time", "-v", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], _tree_rss(process.pid))
+            time.sleep(SAMPLE_SECONDS)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, stderr = process.communicate()
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit(f"benchmark command failed ({process.returncode}): {argv[0]}\n{stderr[-2000:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", stderr)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", stderr)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", stderr)
+    if wall is None or user is None or system is None:
+        sys.exit("could not parse /usr/bin/time -v output")
+    seconds = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
+    return Measured(seconds, float(user.group(1)) + float(system.group(1)), peak[0])
+
+
+def _median(runs: list[Measured]) -> Measured:
+    return Measured(
+        statistics.median(r.wall for r in runs),
+        statistics.median(r.cpu for r in runs),
+        max(r.tree_rss for r in runs),
+    )
+
+
+def _journal_bytes(corpus: Path) -> int:
+    return sum(p.stat().st_size for p in (corpus / "journals").rglob("*.jsonl"))
+
+
+def _warm(corpus: Path) -> None:
+    """Read every file once so that each measured run finds the corpus in the page cache."""
+    for path in sorted(corpus.rglob("*")):
+        if path.is_file():
+            with path.open("rb") as stream:
+                while stream.read(1 << 24):
+                    pass
+
+
+def _analyze(corpus: Path, out: Path, workers: int | None) -> list[str]:
+    argv = [
+        str(CLI),
+        "analyze",
+        "--journals",
+        str(corpus / "journals"),
+        "--sidecar",
+        str(corpus / "history.sqlite"),
+        "--routes",
+        str(corpus / "routes.json"),
+        "--agent-config",
+        str(corpus / "agent-config.json"),
+        "--app-allowlist",
+        str(corpus / "app-allowlist.json"),
+        "--out",
+        str(out),
+    ]
+    return argv if workers is None else [*argv, "--workers", str(workers)]
+
+
+def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]:
+    corpus = work / f"corpus-{size_mb}"
+    if not corpus.exists():
+        subprocess.run(
+            [str(CLI), "synth", "--out", str(corpus), "--seed", "1", "--size-mb", str(size_mb)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    journal_mb = _journal_bytes(corpus) / 1e6
+    _warm(corpus)
+    reports = {name: work / f"report-{size_mb}-{name}.json" for name in ("one", "all")}
+    results: dict[str, list[Measured]] = {"baseline": [], "one": [], "all": []}
+    for _ in range(repeats):
+        results["baseline"].append(_run([str(PYTHON), str(BASELINE), str(corpus / "journals")]))
+        for name, workers in (("one", 1), ("all", None)):
+            reports[name].unlink(missing_ok=True)
+            results[name].append(_run(_analyze(corpus, reports[name], workers)))
+    if reports["one"].read_bytes() != reports["all"].read_bytes():
+        sys.exit(f"the reports of one and all workers differ at {size_mb} MB")
+    for report in reports.values():
+        report.unlink()
+    if not keep:
+        shutil.rmtree(corpus)
+    base = _median(results["baseline"])
+    rows = []
+    for name, label in (
+        ("baseline", "bare msgspec decode, 1 core"),
+        ("one", "`analyze --workers 1`"),
+        ("all", f"`analyze` ({len(os.sched_getaffinity(0))} workers)"),
+    ):
+        m = _median(results[name])
+        rows.append(
+            f"| {journal_mb:,.0f} | {label} | {m.wall:.2f} | {journal_mb / m.wall:.1f}"
+            f" | {m.wall / base.wall:.2f} | {m.cpu:.2f} | {m.tree_rss / 2**20:.0f} |"
+        )
+    one, every = _median(results["one"]), _median(results["all"])
+    rows.append(
+        f"| {journal_mb:,.0f} | speed-up of all workers over one | {one.wall / every.wall:.2f} x"
+        " | | | | |"
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[150, 1000, 4000])
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument(
+        "--work", type=Path, default=None, help="directory for corpora (reused when present)"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
+    args = parser.parse_args()
+    if not CLI.exists():
+        sys.exit("no checkout environment: run `make setup` first")
+    cores = len(os.sched_getaffinity(0))
+    print(
+        f"machine: {platform.machine()} {platform.system()}, {cores} cores,"
+        f" Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}"
+    )
+    print()
+    print("| journal MB | run | wall s | journal MB/s | x baseline | CPU s | peak tree RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="clearing-bench-") as scratch:
+        work = args.work or Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        for size in args.sizes:
+            for row in _bench_size(size, args.repeats, work, args.keep):
+                print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
