@@ -75,14 +75,15 @@ def _row(original: str = "abc", **changes: Any) -> RetainedRow:
 )
 def test_match_retention(row: RetainedRow | None, status: RetentionStatus) -> None:
     """One status per row, in the documented precedence; identity is compared first."""
-    assert match_retention(row, IDENTITY, "abc") == status
+    assert match_retention(row, IDENTITY, b"abc") == status
 
 
 def test_non_ascii_text_compares_utf8_bytes() -> None:
     """Byte length is UTF-8: 'é' is two bytes."""
-    assert match_retention(_row("é"), IDENTITY, "é") is RetentionStatus.MATCHED
+    assert match_retention(_row("é"), IDENTITY, "é".encode()) is RetentionStatus.MATCHED
     assert (
-        match_retention(_row("é", byte_length=1), IDENTITY, "é") is RetentionStatus.BYTES_MISMATCH
+        match_retention(_row("é", byte_length=1), IDENTITY, "é".encode())
+        is RetentionStatus.BYTES_MISMATCH
     )
 
 

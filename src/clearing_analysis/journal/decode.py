@@ -220,6 +220,14 @@ def _depth(node: object) -> int:
 _UNBOUNDED = 1 << 30
 
 
+def _shallow(raw: bytes, max_depth: int) -> bool:
+    """Whether a line cannot nest beyond `max_depth`: every level opens a bracket, so the
+    line's brackets bound its nesting. (An integer too long for the strict parser needs no
+    walk either: msgspec refuses it, under the same interpreter limit; a named test keeps
+    that true.)"""
+    return raw.count(b"[") + raw.count(b"{") <= max_depth
+
+
 def _free_form(record: Record) -> Iterator[tuple[int, object]]:
     """(depth of the container, value) of each free-form value of a record: the only parts
     whose nesting is not fixed by the record's shape."""
@@ -261,9 +269,10 @@ def _fast(raw: bytes, max_depth: int) -> Record | None:
     # tag; only other lines need the untyped check.
     if _ENCODER.encode(record) != raw and not _without_repeated_keys(raw):
         return None
-    for depth, value in _free_form(record):
-        if value is not None and depth - 1 + _depth(value) > max_depth:
-            return None
+    if not _shallow(raw, max_depth):
+        for depth, value in _free_form(record):
+            if value is not None and depth - 1 + _depth(value) > max_depth:
+                return None
     return record
 
 

@@ -438,11 +438,12 @@ def _finish_result(
     if shape is ResultShape.PLAIN_TEXT:
         block = message.content[0]
         assert isinstance(block, TextContent)
-        text_bytes = len(block.text.encode("utf-8", "surrogatepass"))
+        encoded = block.text.encode("utf-8", "surrogatepass")
+        text_bytes = len(encoded)
         # msgspec's JSON string is json.dumps(text, ensure_ascii=False) byte for byte (tested).
         escaped_bytes = len(_ENCODER.encode(block.text))
         escaped_units = heuristic.escaped_string_units(block.text, text_bytes, escaped_bytes)
-        retention = match_retention(row, identity, block.text)
+        retention = match_retention(row, identity, encoded)
         scan_loss = pending.web_envelope_redacted and guard.trips(block.text)
     # A row that is not identity-linked proves nothing, its captured origin included.
     origin, source = _origin(call, identity_linked(row, identity))

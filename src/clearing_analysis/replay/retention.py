@@ -46,8 +46,11 @@ def identity_linked(row: RetainedRow | None, identity: ToolIdentity) -> Retained
     return row if row is not None and row.identity == identity else None
 
 
-def match_retention(row: RetainedRow | None, identity: ToolIdentity, text: str) -> RetentionStatus:
-    """Compare a plain-text result with the row the committed ID index maps its id to.
+def match_retention(
+    row: RetainedRow | None, identity: ToolIdentity, original: bytes
+) -> RetentionStatus:
+    """Compare a plain-text result (its UTF-8 bytes) with the row the committed ID index maps
+    its id to.
 
     Precedence (one status per result): missing index entry, row not identity-linked, not
     finalized, tombstone, integrity mismatch, then redacted, truncated (matched, ineligible),
@@ -67,7 +70,6 @@ def match_retention(row: RetainedRow | None, identity: ToolIdentity, text: str) 
         return RetentionStatus.REDACTED
     if row.truncated:
         return RetentionStatus.TRUNCATED
-    original = text.encode("utf-8", "surrogatepass")
     if row.byte_length != len(original):
         return RetentionStatus.BYTES_MISMATCH
     if not hmac.compare_digest(row.sha256, hashlib.sha256(original).digest()):
