@@ -18,14 +18,16 @@ reads it once so the page cache is warm, and then measures, in the same run and 
 - `analyze` with its default workers (one per core for a corpus of this size).
 
 Each run is timed by `/usr/bin/time -v` (wall clock, CPU seconds). While it runs, this script
-samples /proc every 20 ms and sums the resident set size of the whole process tree (the
-command and every descendant: pool workers and multiprocessing's resource tracker), which is
-the peak memory a user's machine must hold; `/usr/bin/time` alone reports only the largest
-single process. Medians over `--repeats`. The two `analyze` reports must be byte-identical
-(R-PERF-3); the script fails otherwise.
+samples /proc every 50 ms and sums over the whole process tree (the command and every
+descendant: pool workers and multiprocessing's resource tracker) the resident set size (RSS,
+which counts a shared page once per process) and the proportional set size (PSS, which
+divides it among the processes sharing it: what the tree really holds); `/usr/bin/time` alone
+reports only the largest single process. Medians over `--repeats`, memory peaks over all.
+The two `analyze` reports must be byte-identical (R-PERF-3); the script fails otherwise.
 
 Prints the machine, then a Markdown table for docs/performance.md: journal MB, wall seconds,
-journal MB/s, time as a multiple of the baseline (x baseline), CPU seconds and peak tree RSS.
+journal MB/s, time as a multiple of the baseline (x baseline), CPU seconds, peak tree RSS and
+PSS.
 """
 
 from __future__ import annotations
@@ -48,17 +50,17 @@ ROOT = Path(__file__).resolve().parents[2]
 CLI = ROOT / ".venv" / "bin" / "clearing-analysis"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 BASELINE = Path(__file__).resolve().parent / "decode_baseline.py"
-PAGE = os.sysconf("SC_PAGE_SIZE")
-SAMPLE_SECONDS = 0.02
+SAMPLE_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
 class Measured:
-    """One run: wall and CPU seconds, peak RSS of the process tree (bytes)."""
+    """One run: wall and CPU seconds, peak RSS and peak PSS of the process tree (bytes)."""
 
     wall: float
     cpu: float
     tree_rss: int
+    tree_pss: int
 
 
 def _children() -> dict[int, list[int]]:
@@ -75,22 +77,30 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _rss(pid: int) -> int:
+def _memory(pid: int) -> tuple[int, int]:
+    """Resident and proportional set size of one process (bytes; 0 once it has exited)."""
     try:
-        return int(Path(f"/proc/{pid}/statm").read_bytes().split()[1]) * PAGE
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_bytes()
     except OSError:
-        return 0
+        return 0, 0
+    fields = dict(line.split(b":", 1) for line in rollup.splitlines()[1:] if b":" in line)
+    kib = {name: int(fields.get(name, b"0 kB").split()[0]) for name in (b"Rss", b"Pss")}
+    return kib[b"Rss"] * 1024, kib[b"Pss"] * 1024
 
 
-def _tree_rss(root: int) -> int:
-    """Sum of the resident set sizes of `root` and all its descendants."""
+def _tree_memory(root: int) -> tuple[int, int]:
+    """Sums of the RSS and of the PSS of `root` and all its descendants. RSS counts a page
+    shared by several processes (the interpreter, polars' library) in each of them; PSS
+    divides it among them, so its sum is what the tree really holds."""
     tree = _children()
-    total, stack = 0, [root]
+    rss = pss = 0
+    stack = [root]
     while stack:
         pid = stack.pop()
-        total += _rss(pid)
+        one_rss, one_pss = _memory(pid)
+        rss, pss = rss + one_rss, pss + one_pss
         stack.extend(tree.get(pid, ()))
-    return total
+    return rss, pss
 
 
 def _run(argv: list[str]) -> Measured:
@@ -101,11 +111,12 @@ def _run(argv: list[str]) -> Measured:
         stderr=subprocess.PIPE,
         text=True,
     )
-    peak = [0]
+    peak = [0, 0]
 
     def sample() -> None:
         while process.poll() is None:
-            peak[0] = max(peak[0], _tree_rss(process.pid))
+            rss, pss = _tree_memory(process.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample)
@@ -120,7 +131,7 @@ def _run(argv: list[str]) -> Measured:
     if wall is None or user is None or system is None:
         sys.exit("could not parse /usr/bin/time -v output")
     seconds = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
-    return Measured(seconds, float(user.group(1)) + float(system.group(1)), peak[0])
+    return Measured(seconds, float(user.group(1)) + float(system.group(1)), peak[0], peak[1])
 
 
 def _median(runs: list[Measured]) -> Measured:
@@ -128,6 +139,7 @@ def _median(runs: list[Measured]) -> Measured:
         statistics.median(r.wall for r in runs),
         statistics.median(r.cpu for r in runs),
         max(r.tree_rss for r in runs),
+        max(r.tree_pss for r in runs),
     )
 
 
@@ -197,12 +209,13 @@ def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]
         m = _median(results[name])
         rows.append(
             f"| {journal_mb:,.0f} | {label} | {m.wall:.2f} | {journal_mb / m.wall:.1f}"
-            f" | {m.wall / base.wall:.2f} | {m.cpu:.2f} | {m.tree_rss / 2**20:.0f} |"
+            f" | {m.wall / base.wall:.2f} | {m.cpu:.2f} | {m.tree_rss / 2**20:.0f}"
+            f" | {m.tree_pss / 2**20:.0f} |"
         )
     one, every = _median(results["one"]), _median(results["all"])
     rows.append(
         f"| {journal_mb:,.0f} | speed-up of all workers over one | {one.wall / every.wall:.2f} x"
-        " | | | | |"
+        " | | | | | |"
     )
     return rows
 
@@ -224,8 +237,11 @@ def main() -> None:
         f" Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}"
     )
     print()
-    print("| journal MB | run | wall s | journal MB/s | x baseline | CPU s | peak tree RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| journal MB | run | wall s | journal MB/s | x baseline | CPU s"
+        " | peak tree RSS MiB | peak tree PSS MiB |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="clearing-bench-") as scratch:
         work = args.work or Path(scratch)
         work.mkdir(parents=True, exist_ok=True)

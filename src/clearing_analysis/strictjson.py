@@ -6,6 +6,13 @@ that overflows a double), no duplicate object keys at any depth, nesting no deep
 policy limit. Typed conversion afterwards is done by
 `to_struct`, which maps msgspec validation failures to one code as well. No message text from
 the underlying parser ever leaves this module.
+
+Two paths give the same result (a hypothesis test proves they agree): msgspec decodes first,
+refusing by itself invalid UTF-8, a BOM, escaped lone surrogates, NaN / Infinity, numbers
+beyond a double and integers beyond the interpreter's digit limit; its result is taken when it
+repeats no key (its re-encoding equals the input byte for byte, or has as many object members)
+and is not nested too deep. Every other document goes through the strict standard-library
+parse, which also names the reason of a refusal.
 """
 
 from __future__ import annotations
@@ -96,8 +103,48 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
+_UNTYPED_DECODER = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
+# A JSON string token: scanning from a document's first quote, each match starts at a string.
+_STRING_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_DECLINED = object()
+_JSON_WHITESPACE = b" \t\n\r"
+
+
+def object_members(encoded: bytes) -> int:
+    """Object members in a JSON document: the colons outside string tokens."""
+    return _STRING_TOKEN.sub(b"", encoded).count(b":")
+
+
+def repeats_no_key(raw: bytes, value: Any) -> bool:
+    """Whether `value`, msgspec's decoding of `raw` (which keeps the last of repeated keys),
+    lost no member: its encoding is `raw` itself (but for surrounding whitespace) or has as
+    many object members."""
+    canonical = _ENCODER.encode(value)
+    if canonical == raw or canonical == raw.strip(_JSON_WHITESPACE):
+        return True
+    return object_members(canonical) == object_members(raw)
+
+
+def _fast_loads(raw: bytes, max_depth: int) -> Any:
+    try:
+        value = _UNTYPED_DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return _DECLINED
+    if not repeats_no_key(raw, value) or _depth_exceeds(value, max_depth):
+        return _DECLINED
+    return value
+
+
 def loads(raw: bytes, *, max_depth: int) -> Any:
     """Parse one JSON document from bytes under the strict rules above."""
+    value = _fast_loads(raw, max_depth)
+    if value is not _DECLINED:
+        return value
+    return _strict_loads(raw, max_depth)
+
+
+def _strict_loads(raw: bytes, max_depth: int) -> Any:
     try:
         text = raw.decode("utf-8", errors="strict")
     except UnicodeDecodeError:
@@ -124,6 +171,25 @@ def loads(raw: bytes, *, max_depth: int) -> Any:
 
 
 T = TypeVar("T")
+
+_TYPED_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def canonical(raw: bytes, type_: type[T]) -> T | None:
+    """`raw` decoded straight into `type_` when it is, but for surrounding whitespace, exactly
+    msgspec's encoding of the result (so it repeats no key and holds nothing the strict rules
+    refuse); None otherwise, and the caller takes the strict path. Only for types whose own
+    shape bounds their nesting (no free-form values)."""
+    decoder = _TYPED_DECODERS.get(type_)
+    if decoder is None:
+        decoder = _TYPED_DECODERS.setdefault(type_, msgspec.json.Decoder(type_, strict=True))
+    try:
+        value: T = decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    if _ENCODER.encode(value) != raw.strip(_JSON_WHITESPACE):
+        return None
+    return value
 
 
 def to_struct(value: Any, type_: type[T]) -> T:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from clearing_analysis import strictjson
 from clearing_analysis.errors import EXIT_INCOMPLETE, InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs import configs
 from clearing_analysis.inputs.configs import (
@@ -412,6 +413,28 @@ class TestAgentConfig:
         assert config.attestation_for("ca", "run-1").proves_builtin("ls")
         assert not config.attestation_for("cb", "run-1").proves_builtin("ls")
         assert config.attestation_for("cc", "run-1") is None
+
+    def test_canonical_per_run_file_decodes_as_the_strict_parse(self, tmp_path: Path) -> None:
+        """A compact per-run array in the documented field order takes the direct typed
+        decoding (strictjson.canonical) and gives what the strict parse gives; its own
+        refusals (a repeated pair, an empty array) are the same codes."""
+        proofs = [
+            {"physicalConversationId": "ca", "runId": f"r{i}", "builtins": ["ls"], "mcpTools": []}
+            for i in range(3)
+        ]
+        raw = json.dumps(proofs, separators=(",", ":")).encode() + b"\n"
+        assert strictjson.canonical(raw, list[configs.RunProof]) is not None
+        path = tmp_path / "config.json"
+        path.write_bytes(raw)
+        assert load_agent_config(path) == configs.parse_agent_config(json.loads(raw))
+        for value, code in (
+            ([*proofs, proofs[0]], C.AGENT_CONFIG_RUN_ID_DUPLICATE),
+            ([], C.AGENT_CONFIG_EMPTY),
+        ):
+            path.write_bytes(json.dumps(value, separators=(",", ":")).encode())
+            with pytest.raises(InputInvalidError) as caught:
+                load_agent_config(path)
+            assert caught.value.detail is code
 
     def test_empty_inventory_is_complete(self, tmp_path: Path) -> None:
         """An empty mcpTools array is a complete (empty) inventory, like "none"."""

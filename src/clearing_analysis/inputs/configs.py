@@ -130,15 +130,18 @@ class Attestation(_Strict, frozen=True):
         return all(tool.exposed_name != tool_name for tool in self.mcp_tools)
 
 
-class RunProof(Attestation, frozen=True):
-    """An attestation for exactly one run of one physical conversation.
+class RunProof(_Strict, frozen=True):
+    """An attestation for exactly one run of one physical conversation (fields in the order
+    docs/formats/agent-config.md writes them).
 
     Run ids are unique within a journal only, so the run id alone would prove every
     conversation that reuses it; the journal header's physical conversation id pins the run.
     """
 
-    run_id: NonEmptyStr
     physical_conversation_id: NonEmptyStr
+    run_id: NonEmptyStr
+    builtins: list[NonEmptyStr]
+    mcp_tools: Literal["none"] | list[McpTool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,7 @@ class AppAllowlist:
         return (server, tool, digest) in self.entries
 
 
-def _read_json(path: Path, file_code: str) -> Any:
+def _read_bytes(path: Path, file_code: str) -> bytes:
     max_bytes = limits().max_config_file_bytes
     try:
         with path.open("rb") as stream:
@@ -186,10 +189,18 @@ def _read_json(path: Path, file_code: str) -> Any:
         raise InputInvalidError(_reason(file_code, "UNREADABLE")) from None
     if len(raw) > max_bytes:
         raise InputInvalidError(_reason(file_code, "TOO_LARGE"))
+    return raw
+
+
+def _loads(raw: bytes, file_code: str) -> Any:
     try:
         return strictjson.loads(raw, max_depth=limits().max_nesting_depth)
     except strictjson.JsonRejected as rejected:
         raise InputInvalidError(_reason(file_code, rejected.reason)) from None
+
+
+def _read_json(path: Path, file_code: str) -> Any:
+    return _loads(_read_bytes(path, file_code), file_code)
 
 
 def _convert(value: Any, type_: Any, file_code: str) -> Any:
@@ -233,20 +244,35 @@ def parse_agent_config(value: Any) -> AgentConfig:
             # Same reason: a proof without its conversation would otherwise be matched by
             # whichever conversation reuses the run id.
             raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_CONVERSATION_ID_MISSING)
-        proofs: list[RunProof] = _convert(value, list[RunProof], "AGENT_CONFIG")
-        per_run: dict[tuple[str, str], Attestation] = {}
-        for proof in proofs:
-            key = (proof.physical_conversation_id, proof.run_id)
-            if key in per_run:
-                raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE)
-            per_run[key] = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
-        return AgentConfig(period=None, per_run=per_run)
+        return _per_run(_convert(value, list[RunProof], "AGENT_CONFIG"))
     raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_WRONG_SHAPE)
 
 
+def _per_run(proofs: list[RunProof]) -> AgentConfig:
+    """Per-run proofs keyed by (conversation, run); equal inventories share one object, so a
+    long history's proofs take memory per run id, not per inventory."""
+    if not proofs:
+        raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_EMPTY)
+    shared: dict[bytes, Attestation] = {}
+    per_run: dict[tuple[str, str], Attestation] = {}
+    for proof in proofs:
+        key = (proof.physical_conversation_id, proof.run_id)
+        if key in per_run:
+            raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE)
+        attestation = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
+        per_run[key] = shared.setdefault(msgspec.json.encode(attestation), attestation)
+    return AgentConfig(period=None, per_run=per_run)
+
+
 def load_agent_config(path: Path) -> AgentConfig:
-    """Decode --agent-config."""
-    return parse_agent_config(_read_json(path, "AGENT_CONFIG"))
+    """Decode --agent-config. A per-run array written exactly as the documented encoding
+    (compact, fields in order) is decoded straight into its records (strictjson.canonical);
+    any other file goes through the strict parse first."""
+    raw = _read_bytes(path, "AGENT_CONFIG")
+    proofs = strictjson.canonical(raw, list[RunProof])
+    if proofs is not None:
+        return _per_run(proofs)
+    return parse_agent_config(_loads(raw, "AGENT_CONFIG"))
 
 
 def parse_app_allowlist(value: Any) -> AppAllowlist:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import enum
 import io
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,16 +186,9 @@ def _has_role(message: object) -> bool:
 _RECORD_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Record)
 _UNTYPED_DECODER = msgspec.json.Decoder()
 _ENCODER = msgspec.json.Encoder()
-# A JSON string token: scanning from a line's first quote, each match starts at a real string.
-_STRING_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 # The strict parser refuses integer literals of more than 4,300 digits (Python's int() limit);
 # msgspec does not. Outside free-form values every integer is bounded by the record's shape.
 _HUGE_INTEGER = 10**4300
-
-
-def _members(encoded: bytes) -> int:
-    """Object members of a JSON document: colons outside string tokens."""
-    return _STRING_TOKEN.sub(b"", encoded).count(b":")
 
 
 def _depth(node: object) -> int:
@@ -250,10 +242,7 @@ def _without_repeated_keys(raw: bytes) -> bool:
         obj = _UNTYPED_DECODER.decode(raw)
     except msgspec.DecodeError:
         return False
-    if not isinstance(obj, dict):
-        return False
-    canonical = _ENCODER.encode(obj)
-    if canonical != raw and _members(canonical) != _members(raw):
+    if not isinstance(obj, dict) or not strictjson.repeats_no_key(raw, obj):
         return False  # a key was repeated (or the line is unusual): let the strict path say
     return obj.get("kind") != "turn_start" or _has_role(obj.get("message"))
 
