@@ -139,6 +139,8 @@ OTHER_TOOLS_FLAGS = {
     "--secret",
     "--network",
     "--cap-drop",
+    "--privileged",
+    "--read-only",
     "--no-deps",
     "--rm",
     "--tmpfs",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
+from clearing_analysis.container.runtime import CONTAINERENV, stated_image_id
 from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
@@ -199,8 +200,10 @@ def analyze_job(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
+    containerenv: Path = CONTAINERENV,
 ) -> CompletedAnalysis:
-    """Select, replay, assess, simulate, model, gate; the schema-checked report."""
+    """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
+    image the runtime states in `containerenv`, if any)."""
     # The models and polars load only for analyze, so other commands start fast.
     from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
@@ -232,6 +235,7 @@ def analyze_job(
             qualification=check_qualification(session.qualification),
             retrieval_rate=rate,
             journal_bytes=sum(session.journal_sizes),
+            image_id=stated_image_id(containerenv),
         )
     )
     data = encode_report(report)

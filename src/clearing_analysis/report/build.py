@@ -63,6 +63,7 @@ class Stages:
     qualification: QualificationStatus
     retrieval_rate: Fraction
     journal_bytes: int
+    image_id: str | None  # as the container runtime states it (container/runtime.py)
 
 
 def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
@@ -323,6 +324,7 @@ def build_report(stages: Stages) -> rm.Report:
         version=rm.REPORT_VERSION,
         tool_version=tool_version(),
         pi_ai_version=stages.qualification.pi_ai_version,
+        image_id=stages.image_id,
         statements=STATEMENTS,
         limitations=tuple(Limitation),
         retrieval_rate=rounded(stages.retrieval_rate),

@@ -33,6 +33,8 @@ Version = Annotated[
     str, msgspec.Meta(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$", max_length=64)
 ]
 
+ImageId = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", min_length=64, max_length=64)]
+
 
 class Statement(enum.StrEnum):
     """Fixed statements every report makes (R-OUT-5, seed)."""
@@ -363,6 +365,7 @@ class Report(_Part, frozen=True):
     version: Literal[1]
     tool_version: Version
     pi_ai_version: Version | None
+    image_id: ImageId | None
     statements: tuple[Statement, ...]
     limitations: tuple[Limitation, ...]
     retrieval_rate: Rounded
