@@ -129,6 +129,7 @@ class OutputRefusedDetail(enum.StrEnum):
     OUTPUT_IS_INPUT = "OUTPUT_IS_INPUT"
     OUTPUT_EXISTS = "OUTPUT_EXISTS"
     OUTPUT_SAME_AS_LOG = "OUTPUT_SAME_AS_LOG"
+    SIGNATURE_SAME_AS_LOG = "SIGNATURE_SAME_AS_LOG"
     OUTPUT_PARENT_CHANGED = "OUTPUT_PARENT_CHANGED"
     OUTPUT_CREATE_FAILED = "OUTPUT_CREATE_FAILED"
     OUTPUT_WRITE_FAILED = "OUTPUT_WRITE_FAILED"
@@ -173,6 +174,33 @@ class MountContractDetail(enum.StrEnum):
     OUTPUT_INSIDE_INPUT = "OUTPUT_INSIDE_INPUT"
     NETWORK_NOT_ISOLATED = "NETWORK_NOT_ISOLATED"
     NETWORK_UNVERIFIABLE = "NETWORK_UNVERIFIABLE"
+
+
+class SigningKeyDetail(enum.StrEnum):
+    """SIGNING_KEY_REFUSED: the `analyze --sign-key` file cannot sign (docs/attestation.md)."""
+
+    KEY_MISSING = "KEY_MISSING"
+    KEY_NOT_FILE = "KEY_NOT_FILE"
+    KEY_UNREADABLE = "KEY_UNREADABLE"
+    KEY_PERMISSIONS_TOO_OPEN = "KEY_PERMISSIONS_TOO_OPEN"
+    KEY_MALFORMED = "KEY_MALFORMED"
+    KEY_ENCRYPTED = "KEY_ENCRYPTED"
+    KEY_NOT_ED25519 = "KEY_NOT_ED25519"
+
+
+class VerifyDetail(enum.StrEnum):
+    """VERIFY_FAILED: `verify` does not accept the report's attestation (docs/attestation.md)."""
+
+    REPORT_MISSING = "REPORT_MISSING"
+    ATTESTATION_MISSING = "ATTESTATION_MISSING"
+    PUBKEY_MISSING = "PUBKEY_MISSING"
+    PUBKEY_INVALID = "PUBKEY_INVALID"
+    ENVELOPE_MALFORMED = "ENVELOPE_MALFORMED"
+    WRONG_KEY = "WRONG_KEY"
+    BAD_SIGNATURE = "BAD_SIGNATURE"
+    STATEMENT_INVALID = "STATEMENT_INVALID"
+    REPORT_CHANGED = "REPORT_CHANGED"
+    CONTRACT_NOT_HELD = "CONTRACT_NOT_HELD"
 
 
 class UsageDetail(enum.StrEnum):
@@ -299,6 +327,28 @@ class MountContractError(AnalysisError):
     detail_enum: ClassVar[type[enum.StrEnum]] = MountContractDetail
 
     def __init__(self, detail: MountContractDetail) -> None:
+        self._set_detail(detail)
+
+
+class SigningKeyError(AnalysisError):
+    """The private key given to `analyze --sign-key` is refused, before any analysis work."""
+
+    code: ClassVar[str] = "SIGNING_KEY_REFUSED"
+    exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = SigningKeyDetail
+
+    def __init__(self, detail: SigningKeyDetail) -> None:
+        self._set_detail(detail)
+
+
+class VerifyError(AnalysisError):
+    """`verify` refuses a report: its attestation is missing, malformed, or does not hold."""
+
+    code: ClassVar[str] = "VERIFY_FAILED"
+    exit_status: ClassVar[int] = EXIT_INCOMPLETE
+    detail_enum: ClassVar[type[enum.StrEnum]] = VerifyDetail
+
+    def __init__(self, detail: VerifyDetail) -> None:
         self._set_detail(detail)
 
 

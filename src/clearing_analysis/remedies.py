@@ -34,10 +34,14 @@ from clearing_analysis.errors import (
     QualificationError,
     SidecarNotOfflineDetail,
     SidecarNotOfflineError,
+    SigningKeyDetail,
+    SigningKeyError,
     SnapshotChangedDetail,
     SnapshotChangedError,
     UsageDetail,
     UsageError,
+    VerifyDetail,
+    VerifyError,
 )
 
 PROGRAM = "clearing-analysis"
@@ -51,6 +55,8 @@ _OUTPUT = OutputRefusedError.code
 _QUALIFIER = QualificationError.code
 _MOUNT = MountContractError.code
 _USAGE = UsageError.code
+_KEY = SigningKeyError.code
+_VERIFY = VerifyError.code
 
 _I = InputInvalidDetail  # a short alias: the table below is long
 
@@ -60,6 +66,7 @@ _COPY_NOTHING_WRITES = "analyze a copy that nothing writes to while the command 
 _OFFLINE_COPY = "stop the agent and pass a copy made with VACUUM INTO (docs/formats/sidecar.md)"
 _NEW_NAME = "choose a new file name in a directory that is not an input directory"
 _SETUP_AGAIN = "run make setup again to reinstall the pinned harness and pi-ai"
+_DO_NOT_TRUST = "do not trust this report"
 
 
 def _named_input(file_code: str, option: str, what: str) -> dict[tuple[str, str], str]:
@@ -174,6 +181,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_OUTPUT, OutputRefusedDetail.OUTPUT_IS_INPUT): _NEW_NAME,
     (_OUTPUT, OutputRefusedDetail.OUTPUT_EXISTS): _NEW_NAME,
     (_OUTPUT, OutputRefusedDetail.OUTPUT_SAME_AS_LOG): "give --out and --log-file different names",
+    (_OUTPUT, OutputRefusedDetail.SIGNATURE_SAME_AS_LOG): (
+        "give --log-file another name than the --out name plus .intoto.jsonl"
+    ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_CHANGED): (
         "keep the output directory in place while the command runs"
     ),
@@ -238,6 +248,53 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "run with --network=none (compose: network_mode: none)"
     ),
     (_MOUNT, MountContractDetail.NETWORK_UNVERIFIABLE): "run with podman's default sysfs mount",
+    # SIGNING_KEY_REFUSED (analyze --sign-key, docs/attestation.md).
+    (_KEY, SigningKeyDetail.KEY_MISSING): (
+        "check the --sign-key path: it must name an existing key file"
+    ),
+    (_KEY, SigningKeyDetail.KEY_NOT_FILE): "pass the private key file itself to --sign-key",
+    (_KEY, SigningKeyDetail.KEY_UNREADABLE): (
+        "let the user the command runs as read the key (in the image: owner 65534, mode 0400)"
+    ),
+    (_KEY, SigningKeyDetail.KEY_PERMISSIONS_TOO_OPEN): (
+        "remove every group and other permission from the key file (chmod 0400 or 0600)"
+    ),
+    (_KEY, SigningKeyDetail.KEY_MALFORMED): (
+        "pass the PEM private key file that clearing-analysis keygen wrote"
+    ),
+    (_KEY, SigningKeyDetail.KEY_ENCRYPTED): (
+        "pass an unencrypted key, protected by its file mode and a read-only mount"
+    ),
+    (_KEY, SigningKeyDetail.KEY_NOT_ED25519): (
+        "pass an Ed25519 private key (clearing-analysis keygen writes one)"
+    ),
+    # VERIFY_FAILED (verify, docs/attestation.md).
+    (_VERIFY, VerifyDetail.REPORT_MISSING): "pass the path of an existing report file",
+    (_VERIFY, VerifyDetail.ATTESTATION_MISSING): (
+        "keep the report's .intoto.jsonl file beside it, named after the report"
+    ),
+    (_VERIFY, VerifyDetail.PUBKEY_MISSING): (
+        "check the --pubkey path: it must name the signer's public key file"
+    ),
+    (_VERIFY, VerifyDetail.PUBKEY_INVALID): (
+        "pass the signer's Ed25519 public key in PEM (the .pub file keygen wrote)"
+    ),
+    (_VERIFY, VerifyDetail.ENVELOPE_MALFORMED): (
+        f"{_DO_NOT_TRUST}: its .intoto.jsonl file is not an envelope analyze wrote"
+    ),
+    (_VERIFY, VerifyDetail.WRONG_KEY): (
+        f"{_DO_NOT_TRUST} unless you trust the other key that signed it"
+    ),
+    (_VERIFY, VerifyDetail.BAD_SIGNATURE): (
+        f"{_DO_NOT_TRUST}: its signed statement or its signature was altered"
+    ),
+    (_VERIFY, VerifyDetail.STATEMENT_INVALID): (
+        f"{_DO_NOT_TRUST}: the key signed something other than a run attestation"
+    ),
+    (_VERIFY, VerifyDetail.REPORT_CHANGED): f"{_DO_NOT_TRUST}: it is not the file that was signed",
+    (_VERIFY, VerifyDetail.CONTRACT_NOT_HELD): (
+        "the run was signed outside the sealed image: run analyze sealed to get such a report"
+    ),
     # USAGE_ERROR (any command; `<option>` is filled in by failure_line).
     (_USAGE, UsageDetail.UNKNOWN_COMMAND): "use one of the commands clearing-analysis --help lists",
     (

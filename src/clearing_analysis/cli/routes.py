@@ -24,7 +24,7 @@ from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.inputs.output import InputIdentities, create_exclusive, write_stdout
+from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_stdout
 from clearing_analysis.route_template import (
     encode_names,
     encode_routes,
@@ -43,11 +43,6 @@ routes_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(routes_app, name="routes")
-
-# The command reads no user file, so an output can collide with none.
-NO_INPUTS = InputIdentities(
-    input_directories=frozenset(), protected_names={}, input_files=frozenset()
-)
 
 
 @routes_app.callback()

@@ -18,6 +18,11 @@ be created; `create_exclusive` writes a complete in-memory result there. Guarant
 - On refusal nothing is created. If a write fails after creation, the partial file is
   removed through the parent descriptor (only if the entry is still the file we created) and
   OUTPUT_REFUSED is raised.
+- A file is created with permissions 0666 less the umask, as a shell redirect would, unless the
+  caller names a mode (`keygen`'s private key: exactly 0600, set on the descriptor before any
+  byte is written). `create_exclusive` returns what it created, so that a caller whose next
+  output fails can take this one back (`remove_created`: an analyze report whose signature
+  could not be written), again only if the entry is still that file.
 Every refusal is `OutputRefusedError` with a fixed detail (docs/exit-codes.md).
 """
 
@@ -55,6 +60,12 @@ class InputIdentities:
     protected_names: Mapping[Identity, frozenset[str]]
     # Every input file, to name the refusal when the output path is an input or its alias.
     input_files: frozenset[Identity]
+
+
+# For a command that reads no user file (routes init, keygen): an output collides with none.
+NO_INPUTS = InputIdentities(
+    input_directories=frozenset(), protected_names={}, input_files=frozenset()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +151,25 @@ def _remove_created(parent_fd: int, name: str, fd: int) -> None:
         pass  # Nothing more can be done safely; the refusal is still reported.
 
 
-def create_exclusive(path: str | os.PathLike[str], data: bytes, inputs: InputIdentities) -> None:
-    """Check `path` again, create it exclusively and write `data` whole, or refuse."""
+@dataclass(frozen=True, slots=True)
+class CreatedFile:
+    """A file `create_exclusive` created: where, and its own identity."""
+
+    target: OutputTarget
+    identity: Identity
+
+
+def create_exclusive(
+    path: str | os.PathLike[str],
+    data: bytes,
+    inputs: InputIdentities,
+    *,
+    mode: int | None = None,
+) -> CreatedFile:
+    """Check `path` again, create it exclusively and write `data` whole, or refuse.
+
+    `mode`, when given, is the new file's exact permission bits (the umask does not apply).
+    """
     target = check_output(path, inputs)
     try:
         parent_fd = os.open(target.parent, _PARENT_FLAGS)
@@ -150,17 +178,42 @@ def create_exclusive(path: str | os.PathLike[str], data: bytes, inputs: InputIde
     try:
         if _identity(os.fstat(parent_fd)) != target.parent_identity:
             raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_CHANGED)
+        initial = _CREATE_MODE if mode is None else mode
         try:
-            fd = os.open(target.name, _CREATE_FLAGS, _CREATE_MODE, dir_fd=parent_fd)
+            fd = os.open(target.name, _CREATE_FLAGS, initial, dir_fd=parent_fd)
         except OSError:
             raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
         try:
+            if mode is not None:
+                os.fchmod(fd, mode)  # exactly `mode`, whatever the umask took away
             _write_all(fd, data)
+            return CreatedFile(target, _identity(os.fstat(fd)))
         except OSError:
             _remove_created(parent_fd, target.name, fd)
             raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
         finally:
             os.close(fd)
+    finally:
+        os.close(parent_fd)
+
+
+def remove_created(created: CreatedFile) -> None:
+    """Take back a file `create_exclusive` made: unlink its entry if it is still that file.
+
+    Never raises: when the entry is gone, replaced or the directory moved, nothing is removed.
+    """
+    try:
+        parent_fd = os.open(created.target.parent, _PARENT_FLAGS)
+    except OSError:
+        return
+    try:
+        if _identity(os.fstat(parent_fd)) != created.target.parent_identity:
+            return
+        entry = os.stat(created.target.name, dir_fd=parent_fd, follow_symlinks=False)
+        if _identity(entry) == created.identity:
+            os.unlink(created.target.name, dir_fd=parent_fd)
+    except OSError:
+        pass
     finally:
         os.close(parent_fd)
 

@@ -3,16 +3,17 @@
 `InputSession.open` does, in this order (each step a fixed code on failure):
 1. select the journals from the explicit `--journals` arguments (inputs.paths);
 2. require every other named input to be an existing regular file (INPUT_INVALID);
-3. check `--out` and `--log-file` against the inputs up front, so a refused output fails
-   before any work and creates nothing (OUTPUT_REFUSED);
+3. check `--out`, `--log-file` and, for a signed analyze, the attestation beside `--out`
+   (docs/attestation.md) against the inputs up front, so a refused output fails before any
+   work and creates nothing (OUTPUT_REFUSED);
 4. take the first snapshot, then select the journals again: a selection that changed while
    the snapshot was taken is SNAPSHOT_CHANGED (so no journal can slip in unseen);
 5. check the sidecar is offline (inputs.sidecar, SIDECAR_NOT_OFFLINE / INPUT_INVALID);
 6. decode routes, agent config and app allowlist (inputs.configs).
 The caller replays, then calls `finish()` (second snapshot, SNAPSHOT_CHANGED on any
-difference), then `write_output` / `write_log`, which create their files exclusively only
-now, after everything was validated, from bytes produced in memory. Nothing here reads an
-environment variable, a home or state directory, or the network.
+difference), then `write_output` / `write_signature` / `write_log`, which create their files
+exclusively only now, after everything was validated, from bytes produced in memory. Nothing
+here reads an environment variable, a home or state directory, or the network.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ class InputSession:
         app_allowlist: Path | None = None,
         out: Path | None = None,
         log_file: Path | None = None,
+        signature: Path | None = None,
         between_snapshots: Callable[[], None] | None = None,
     ) -> InputSession:
         """Select and validate every input; `between_snapshots` is a test hook run by finish()."""
@@ -160,7 +162,7 @@ class InputSession:
             protected_names={key: frozenset(value) for key, value in protected.items()},
             input_files=frozenset(input_files),
         )
-        _check_outputs_up_front(out, log_file, identities)
+        _check_outputs_up_front(out, log_file, signature, identities)
 
         others = [path for path, _code in named[1:]]
         plan = _snapshot_plan(selection, sidecar, others)
@@ -196,13 +198,19 @@ class InputSession:
         snapshot.compare(self._before, snapshot.take(self._plan))
         self._finished = True
 
-    def write_output(self, data: bytes, out: Path | None) -> None:
-        """Write the complete result: stdout by default, else an exclusively created file."""
+    def write_output(self, data: bytes, out: Path | None) -> output.CreatedFile | None:
+        """Write the complete result: stdout by default, else an exclusively created file
+        (which is returned)."""
         self._require_finished()
         if out is None:
             output.write_stdout(data)
-        else:
-            output.create_exclusive(out, data, self.identities)
+            return None
+        return output.create_exclusive(out, data, self.identities)
+
+    def write_signature(self, data: bytes, signature: Path) -> None:
+        """Create the attestation beside the report (same rules as --out)."""
+        self._require_finished()
+        output.create_exclusive(signature, data, self.identities)
 
     def write_log(self, data: bytes, log_file: Path) -> None:
         """Write the buffered log lines to an exclusively created file (same rules as --out)."""
@@ -214,14 +222,29 @@ class InputSession:
             raise RuntimeError("outputs are written only after finish() validated the snapshot")
 
 
+def _same_entry(first: output.OutputTarget, second: output.OutputTarget) -> bool:
+    return (first.parent_identity, output.fold_name(first.name)) == (
+        second.parent_identity,
+        output.fold_name(second.name),
+    )
+
+
 def _check_outputs_up_front(
-    out: Path | None, log_file: Path | None, identities: output.InputIdentities
+    out: Path | None,
+    log_file: Path | None,
+    signature: Path | None,
+    identities: output.InputIdentities,
 ) -> None:
-    targets = [
-        output.check_output(path, identities) for path in (out, log_file) if path is not None
-    ]
-    if len(targets) == 2 and (targets[0].parent_identity, output.fold_name(targets[0].name)) == (
-        targets[1].parent_identity,
-        output.fold_name(targets[1].name),
-    ):
+    checked = {
+        role: output.check_output(path, identities)
+        for role, path in (("out", out), ("log", log_file), ("signature", signature))
+        if path is not None
+    }
+    # The signature's name is --out's plus a suffix, so only the log can collide with either.
+    log = checked.get("log")
+    if log is None:
+        return
+    if "out" in checked and _same_entry(checked["out"], log):
         raise OutputRefusedError(OutputRefusedDetail.OUTPUT_SAME_AS_LOG)
+    if "signature" in checked and _same_entry(checked["signature"], log):
+        raise OutputRefusedError(OutputRefusedDetail.SIGNATURE_SAME_AS_LOG)
