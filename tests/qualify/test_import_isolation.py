@@ -59,6 +59,10 @@ PROBE = textwrap.dedent(
         return name.lower().replace("_", "-").replace(".", "-")
 
     dists = metadata.packages_distributions()
+    # A module an allowed package's extension registers under a top-level name of its own,
+    # with no file, so that no distribution lists it: cryptography's Rust extension registers
+    # its embedded OpenSSL bindings as `_openssl`. Only a file-less module of that name counts.
+    registered_by = {"_openssl": "cryptography"}
     top = sorted({m.split(".")[0] for m in sys.modules})
     foreign = []
     for module in top:
@@ -69,6 +73,9 @@ PROBE = textwrap.dedent(
         if module in {"__main__", "__mp_main__", "clearing_analysis"}:
             continue
         owners = {norm(d) for d in dists.get(module, [])}
+        if not owners and module in registered_by:
+            if getattr(sys.modules[module], "__file__", None) is None:
+                owners = {norm(registered_by[module])}
         if not owners or not owners <= {norm(a) for a in allowed}:
             foreign.append(module)
     print(json.dumps({

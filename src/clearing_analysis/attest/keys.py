@@ -1,0 +1,208 @@
+"""Ed25519 keys: generation, the signing key's checks, the verifying key (docs/attestation.md).
+
+Every key operation is the `cryptography` package's. Guarantees:
+- `write_key_pair(out)` generates an Ed25519 key and creates two new files, both checked up
+  front and created exclusively (`inputs.output`, R-FS rules): `out`, the private key as
+  unencrypted PKCS#8 PEM with mode exactly 0600, and `out.pub`, the public key as PEM
+  SubjectPublicKeyInfo (mode 0666 less the umask). If the public key cannot be created, the
+  private key just created is removed again, so a run leaves both or neither. Nothing is
+  printed.
+- `load_signing_key(path)` refuses, each with its `SIGNING_KEY_REFUSED` detail and before
+  parsing a byte: a missing path, a non-regular file, a file this user cannot open, and a file
+  whose mode grants the group or others any permission (the file actually opened, after
+  symlinks, is the one checked); then anything that is not an unencrypted PEM private key
+  (`KEY_MALFORMED`, `KEY_ENCRYPTED`), or is one of another algorithm (`KEY_NOT_ED25519`).
+- `load_verifying_key(path)` accepts exactly a PEM Ed25519 public key (VERIFY_FAILED
+  `PUBKEY_MISSING` / `PUBKEY_INVALID`).
+- A key's `keyid` is the lowercase hex SHA-256 of its DER SubjectPublicKeyInfo, the same for
+  both halves of a pair (`openssl pkey -pubin -in KEY.pub -outform DER | sha256sum`).
+No key material, path or library message ever reaches an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from clearing_analysis.errors import (
+    OutputRefusedError,
+    SigningKeyDetail,
+    SigningKeyError,
+    VerifyDetail,
+    VerifyError,
+)
+from clearing_analysis.inputs.output import (
+    NO_INPUTS,
+    check_output,
+    create_exclusive,
+    remove_created,
+)
+
+PUBLIC_SUFFIX: Final = ".pub"
+PRIVATE_KEY_MODE: Final = 0o600
+# Any permission bit for the group or others refuses a private key (as ssh does).
+_GROUP_OR_OTHERS: Final = 0o077
+# A PEM Ed25519 key is about 120 bytes; the cap only bounds what is read.
+MAX_KEY_BYTES: Final = 16 * 1024
+_READ_FLAGS: Final = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+
+
+def keyid(public_key: Ed25519PublicKey) -> str:
+    """Lowercase hex SHA-256 of the public key's DER SubjectPublicKeyInfo."""
+    der = public_key.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return hashlib.sha256(der).hexdigest()
+
+
+def public_key_path(private_key: Path) -> Path:
+    """Where `keygen --out KEY` puts the public key: `KEY.pub`."""
+    return private_key.with_name(private_key.name + PUBLIC_SUFFIX)
+
+
+def write_key_pair(out: Path) -> None:
+    """Create `out` (private key, 0600) and `out.pub` (public key), both exclusively."""
+    public_path = public_key_path(out)
+    check_output(out, NO_INPUTS)
+    check_output(public_path, NO_INPUTS)
+    private_key = Ed25519PrivateKey.generate()
+    private_pem = private_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    public_pem = private_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    created = create_exclusive(out, private_pem, NO_INPUTS, mode=PRIVATE_KEY_MODE)
+    try:
+        create_exclusive(public_path, public_pem, NO_INPUTS)
+    except OutputRefusedError:
+        remove_created(created)  # both files or neither
+        raise
+
+
+@dataclass(frozen=True, slots=True)
+class SigningKey:
+    """A checked Ed25519 private key and its key ID."""
+
+    private_key: Ed25519PrivateKey
+    keyid: str
+
+    def sign(self, message: bytes) -> bytes:
+        """The Ed25519 signature of `message` (64 bytes)."""
+        return self.private_key.sign(message)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyingKey:
+    """An Ed25519 public key and its key ID."""
+
+    public_key: Ed25519PublicKey
+    keyid: str
+
+    def verifies(self, signature: bytes, message: bytes) -> bool:
+        """Whether `signature` is this key's valid Ed25519 signature of `message`."""
+        try:
+            self.public_key.verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+
+def _refuse_key(detail: SigningKeyDetail) -> SigningKeyError:
+    return SigningKeyError(detail)
+
+
+def _read_private_key_file(path: Path) -> bytes:
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except FileNotFoundError:
+        raise _refuse_key(SigningKeyDetail.KEY_MISSING) from None
+    except NotADirectoryError:
+        raise _refuse_key(SigningKeyDetail.KEY_MISSING) from None
+    except OSError:
+        raise _refuse_key(SigningKeyDetail.KEY_UNREADABLE) from None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise _refuse_key(SigningKeyDetail.KEY_NOT_FILE)
+        if status.st_mode & _GROUP_OR_OTHERS:
+            raise _refuse_key(SigningKeyDetail.KEY_PERMISSIONS_TOO_OPEN)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_KEY_BYTES:
+            chunk = os.read(fd, MAX_KEY_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        raise _refuse_key(SigningKeyDetail.KEY_UNREADABLE) from None
+    finally:
+        os.close(fd)
+    if size > MAX_KEY_BYTES:
+        raise _refuse_key(SigningKeyDetail.KEY_MALFORMED)
+    return b"".join(chunks)
+
+
+def load_signing_key(path: Path) -> SigningKey:
+    """The Ed25519 private key at `path`, after the checks of the module docstring."""
+    data = _read_private_key_file(path)
+    try:
+        private_key = serialization.load_pem_private_key(data, password=None)
+    except TypeError:  # the library's way of saying the key is encrypted
+        raise _refuse_key(SigningKeyDetail.KEY_ENCRYPTED) from None
+    except (ValueError, UnsupportedAlgorithm):
+        raise _refuse_key(SigningKeyDetail.KEY_MALFORMED) from None
+    if not isinstance(private_key, Ed25519PrivateKey):
+        raise _refuse_key(SigningKeyDetail.KEY_NOT_ED25519)
+    return SigningKey(private_key, keyid(private_key.public_key()))
+
+
+def load_verifying_key(path: Path) -> VerifyingKey:
+    """The PEM Ed25519 public key at `path`, or PUBKEY_MISSING / PUBKEY_INVALID."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        raise VerifyError(VerifyDetail.PUBKEY_MISSING) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise VerifyError(VerifyDetail.PUBKEY_MISSING)
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            data = stream.read(MAX_KEY_BYTES + 1)
+    except OSError:
+        raise VerifyError(VerifyDetail.PUBKEY_MISSING) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_KEY_BYTES:
+        raise VerifyError(VerifyDetail.PUBKEY_INVALID)
+    try:
+        public_key = serialization.load_pem_public_key(data)
+    except (ValueError, UnsupportedAlgorithm):
+        raise VerifyError(VerifyDetail.PUBKEY_INVALID) from None
+    if not isinstance(public_key, Ed25519PublicKey):
+        raise VerifyError(VerifyDetail.PUBKEY_INVALID)
+    return VerifyingKey(public_key, keyid(public_key))
+
+
+__all__ = [
+    "MAX_KEY_BYTES",
+    "PRIVATE_KEY_MODE",
+    "PUBLIC_SUFFIX",
+    "SigningKey",
+    "VerifyingKey",
+    "keyid",
+    "load_signing_key",
+    "load_verifying_key",
+    "public_key_path",
+    "write_key_pair",
+]

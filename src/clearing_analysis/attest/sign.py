@@ -1,0 +1,82 @@
+"""Signing a report: the attestation `analyze --out R --sign-key KEY` writes beside R.
+
+Guarantees:
+- The attestation of report file `R` is `R.intoto.jsonl` in the same directory
+  (`attestation_path`); the statement's subject name is R's file name alone, which must be
+  valid UTF-8 (else OUTPUT_REFUSED OUTPUT_NAME_INVALID, before any work).
+- The predicate (`run_predicate`) holds only what the report already says or the run states
+  about itself: the report's tool version; its pi-ai version only where at least one API's
+  qualification is QUALIFIED, i.e. the record was valid and current, so its pi-ai version is
+  the installed one the report names (otherwise null: a rejected record's version is
+  unchecked input and is never copied); the report's image ID; no image digest (podman states
+  none, docs/container.md); and the mount contract status (`container.sealed`).
+- `envelope_for` signs PAE(payloadType, statement) with the checked key and returns the
+  envelope line; nothing is written here (the analyze job writes it after the report).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
+from clearing_analysis.attest.statement import (
+    RunPredicate,
+    encode_statement,
+    run_statement,
+)
+from clearing_analysis.container.sealed import ContractStatus
+from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
+
+if TYPE_CHECKING:
+    from clearing_analysis.attest.keys import SigningKey
+    from clearing_analysis.report.model import Report
+
+ATTESTATION_SUFFIX: Final = ".intoto.jsonl"
+
+
+def attestation_path(report: Path) -> Path:
+    """The attestation beside report file `report`: its name plus `.intoto.jsonl`."""
+    return report.with_name(report.name + ATTESTATION_SUFFIX)
+
+
+def subject_name(report: Path) -> str:
+    """The report's file name as the statement names it (UTF-8 only)."""
+    name = report.name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8, kept by the OS as surrogates
+        raise OutputRefusedError(OutputRefusedDetail.OUTPUT_NAME_INVALID) from None
+    if not name or len(name) > 255:
+        raise OutputRefusedError(OutputRefusedDetail.OUTPUT_NAME_INVALID)
+    return name
+
+
+def run_predicate(report: Report, contract: ContractStatus) -> RunPredicate:
+    """The predicate of a signed run of `report` (module docstring)."""
+    qualified = any(api.qualification.status == "QUALIFIED" for api in report.per_api.values())
+    return RunPredicate(
+        tool_version=report.tool_version,
+        pi_ai_version=report.pi_ai_version if qualified else None,
+        image_id=report.image_id,
+        image_digest=None,
+        mount_contract=contract,
+    )
+
+
+def envelope_for(
+    report_name: str, report: bytes, predicate: RunPredicate, key: SigningKey
+) -> bytes:
+    """The `.intoto.jsonl` line: a DSSE envelope over the statement about `report`."""
+    payload = encode_statement(run_statement(report_name, report, predicate))
+    signature = key.sign(pae(PAYLOAD_TYPE, payload))
+    return encode_envelope(Envelope(payload, PAYLOAD_TYPE, key.keyid, signature))
+
+
+__all__ = [
+    "ATTESTATION_SUFFIX",
+    "attestation_path",
+    "envelope_for",
+    "run_predicate",
+    "subject_name",
+]

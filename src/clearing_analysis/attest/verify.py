@@ -1,0 +1,95 @@
+"""`verify`: does this report carry a valid attestation by this key? (docs/attestation.md)
+
+The steps, in this order, each refusal one fixed `VERIFY_FAILED` detail, and nothing of the
+report, the key or the envelope ever printed:
+1. the public key: a PEM Ed25519 public key (`PUBKEY_MISSING`, `PUBKEY_INVALID`);
+2. the report: an existing regular file (`REPORT_MISSING`), and beside it `R.intoto.jsonl`
+   (`ATTESTATION_MISSING`);
+3. the envelope decodes (`ENVELOPE_MALFORMED`, `attest.dsse`);
+4. the signature verifies with this key over PAE(payloadType, payload). If it does not, the
+   envelope's `keyid` tells which refusal it is: another key's ID is `WRONG_KEY`, this key's
+   ID (or none) is `BAD_SIGNATURE` (a changed payload, payloadType or signature). The key ID
+   is an unauthenticated hint, so, as DSSE requires, it never decides acceptance: it only
+   names the reason of a refusal the signature already made;
+5. the payload type is in-toto's and the payload a run statement of this product
+   (`STATEMENT_INVALID`);
+6. the report's SHA-256 equals the subject's (`REPORT_CHANGED`). The subject's name is not
+   compared: a report may be renamed together with its attestation;
+7. with `require_sealed`, the predicate says the mount contract held (`CONTRACT_NOT_HELD`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from clearing_analysis.attest.dsse import MAX_ENVELOPE_BYTES, PAYLOAD_TYPE, decode_envelope, pae
+from clearing_analysis.attest.keys import load_verifying_key
+from clearing_analysis.attest.sign import attestation_path
+from clearing_analysis.attest.statement import Statement, decode_statement
+from clearing_analysis.container.sealed import ContractStatus
+from clearing_analysis.errors import VerifyDetail, VerifyError
+
+_READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+_CHUNK = 1 << 20
+
+
+def _open_regular(path: Path, detail: VerifyDetail) -> int:
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        raise VerifyError(detail) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise VerifyError(detail)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _report_sha256(report: Path) -> str:
+    fd = _open_regular(report, VerifyDetail.REPORT_MISSING)
+    digest = hashlib.sha256()
+    try:
+        while chunk := os.read(fd, _CHUNK):
+            digest.update(chunk)
+    except OSError:
+        raise VerifyError(VerifyDetail.REPORT_MISSING) from None
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
+def _read_attestation(path: Path) -> bytes:
+    fd = _open_regular(path, VerifyDetail.ATTESTATION_MISSING)
+    try:
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            return stream.read(MAX_ENVELOPE_BYTES + 1)
+    except OSError:
+        raise VerifyError(VerifyDetail.ATTESTATION_MISSING) from None
+    finally:
+        os.close(fd)
+
+
+def verify_report(report: Path, pubkey: Path, *, require_sealed: bool = False) -> Statement:
+    """The verified statement about `report`, or VerifyError (module docstring)."""
+    key = load_verifying_key(pubkey)
+    report_digest = _report_sha256(report)
+    envelope = decode_envelope(_read_attestation(attestation_path(report)))
+    if not key.verifies(envelope.signature, pae(envelope.payload_type, envelope.payload)):
+        other_key = envelope.keyid is not None and envelope.keyid != key.keyid
+        raise VerifyError(VerifyDetail.WRONG_KEY if other_key else VerifyDetail.BAD_SIGNATURE)
+    if envelope.payload_type != PAYLOAD_TYPE:
+        raise VerifyError(VerifyDetail.STATEMENT_INVALID)
+    statement = decode_statement(envelope.payload)
+    if statement.subject[0].digest.sha256 != report_digest:
+        raise VerifyError(VerifyDetail.REPORT_CHANGED)
+    if require_sealed and statement.predicate.mount_contract is not ContractStatus.HELD:
+        raise VerifyError(VerifyDetail.CONTRACT_NOT_HELD)
+    return statement
+
+
+__all__ = ["verify_report"]
