@@ -20,6 +20,7 @@ from clearing_analysis.container.runtime import CONTAINERENV, stated_image_id
 from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
+from clearing_analysis.inputs.output import remove_created
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
@@ -173,6 +174,23 @@ class CompletedAnalysis:
         self._session.write_output(self.data, out)
         self.write_log()
 
+    def write_signed(self, out: Path, signature: Path, envelope: bytes) -> None:
+        """Create `out`, then its attestation `signature`, then the --log-file.
+
+        A report is never left looking signed without being so: if the attestation cannot be
+        created whole (refused, failed, interrupted), the report just created is removed
+        again and the failure goes on (docs/attestation.md).
+        """
+        created = self._session.write_output(self.data, out)
+        if created is None:
+            raise RuntimeError("a signed report is always written to a file")
+        try:
+            self._session.write_signature(envelope, signature)
+        except BaseException:
+            remove_created(created)
+            raise
+        self.write_log()
+
     def write_log(self) -> None:
         """Create the --log-file, if one was asked for (exclusively, after the checks)."""
         if self._log is not None and self._log_file is not None:
@@ -197,13 +215,15 @@ def analyze_job(
     retrieval_rate: float | None = None,
     out: Path | None = None,
     log_file: Path | None = None,
+    signature: Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
     containerenv: Path = CONTAINERENV,
 ) -> CompletedAnalysis:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
-    image the runtime states in `containerenv`, if any)."""
+    image the runtime states in `containerenv`, if any). `signature`, the attestation a signed
+    run will write beside `out`, is checked up front with the other outputs."""
     # The models and polars load only for analyze, so other commands start fast.
     from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
@@ -220,6 +240,7 @@ def analyze_job(
         app_allowlist=app_allowlist,
         out=out,
         log_file=log_file,
+        signature=signature,
         between_snapshots=between_snapshots,
     )
     log = logsink.configure(enabled=log_file is not None)

@@ -20,12 +20,25 @@ HEAVY = (
     "clearing_analysis.synth.corpus",
     "clearing_analysis.qualify.runner",
     "clearing_analysis.report",
+    # Keys and signatures: only keygen, a signed analyze and verify load them.
+    "cryptography",
+    "clearing_analysis.attest",
 )
 
 
 @pytest.mark.parametrize(
     "args",
-    [["--help"], ["analyze", "--help"], ["replay", "--help"], ["demo", "--help"], ["synth"]],
+    [
+        ["--help"],
+        ["analyze", "--help"],
+        ["replay", "--help"],
+        ["demo", "--help"],
+        ["synth"],
+        ["keygen", "--help"],
+        ["verify", "--help"],
+        ["keygen"],
+        ["verify"],
+    ],
 )
 def test_help_and_usage_errors_load_nothing_heavy(args: list[str], tmp_path: Path) -> None:
     """The modules loaded by the time the process exits include none of the heavy ones."""
@@ -40,3 +53,49 @@ def test_help_and_usage_errors_load_nothing_heavy(args: list[str], tmp_path: Pat
     loaded = json.loads(modules.read_text())
     assert "typer" in loaded  # not vacuous: the CLI did load
     assert [m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY)] == []
+
+
+def _loaded_after(args: list[str], tmp_path: Path, name: str) -> list[str]:
+    modules = tmp_path / f"{name}.json"
+    prelude = (
+        "import atexit, json, sys\n"
+        f"_to = {str(modules)!r}\n"
+        "atexit.register(lambda: open(_to, 'w').write(json.dumps(sorted(sys.modules))))\n"
+    )
+    done = run_cli(args, prelude=prelude)
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(modules.read_text()))
+
+
+def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> None:
+    """A complete unsigned analyze and a show never import cryptography; keygen, a signed
+    analyze and verify do (the check is not vacuous)."""
+    from clearing_analysis.synth import generate
+
+    (tmp_path / "in").mkdir()
+    corpus = tmp_path / "in" / "corpus"
+    generate(corpus, seed=2, conversations=1, profile="mixed")
+    analyze = [
+        "analyze",
+        "--journals",
+        str(corpus / "journals"),
+        "--sidecar",
+        str(corpus / "history.sqlite"),
+        "--routes",
+        str(corpus / "routes.json"),
+    ]
+
+    def crypto(modules: list[str]) -> bool:
+        return any(m == "cryptography" or m.startswith("cryptography.") for m in modules)
+
+    unsigned = _loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
+    shown = _loaded_after(["show", str(tmp_path / "plain.json")], tmp_path, "s")
+    assert "clearing_analysis.jobs" in unsigned  # the analysis really ran
+    assert not crypto(unsigned) and not crypto(shown)
+    assert not any(m.startswith("clearing_analysis.attest") for m in unsigned + shown)
+    key = tmp_path / "run.key"
+    signed = [*analyze, "--out", str(tmp_path / "r.json"), "--sign-key", str(key)]
+    verify = ["verify", str(tmp_path / "r.json"), "--pubkey", f"{key}.pub"]
+    assert crypto(_loaded_after(["keygen", "--out", str(key)], tmp_path, "k"))
+    assert crypto(_loaded_after(signed, tmp_path, "sa"))
+    assert crypto(_loaded_after(verify, tmp_path, "v"))

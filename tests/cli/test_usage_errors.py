@@ -87,6 +87,22 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "--conversations or --size-mb",
     ),
     ("synth-no-size", SYNTH, "EXCLUSIVE_OPTIONS", "--conversations or --size-mb"),
+    ("keygen-missing-out", ["keygen"], "MISSING_OPTION", "--out"),
+    ("keygen-extra-argument", ["keygen", "--out", "k", WORD], "EXTRA_ARGUMENT", None),
+    ("verify-missing-pubkey", ["verify", "r.json"], "MISSING_OPTION", "--pubkey"),
+    (
+        "verify-sealed-with-value",
+        ["verify", "r.json", "--pubkey", "k", f"--require-sealed={VALUE}"],
+        "UNEXPECTED_VALUE",
+        "--require-sealed",
+    ),
+    # --sign-key signs the --out file: without --out it is refused before anything is read.
+    (
+        "analyze-sign-key-without-out",
+        ["analyze", *REPLAY[1:], "--sign-key", "k"],
+        "MISSING_OPTION",
+        "--out",
+    ),
     ("routes-unknown-subcommand", ["routes", COMMAND, WORD], "UNKNOWN_COMMAND", None),
     ("routes-missing-subcommand", ["routes", "--"], "MISSING_COMMAND", None),
     ("routes-init-missing-api", [*INIT, "--list"], "MISSING_OPTION", "--api"),
@@ -186,7 +202,19 @@ def test_other_parser_errors_are_the_fallback_detail(error: click_errors.UsageEr
 
 @pytest.mark.parametrize(
     "command",
-    [[], ["demo"], ["synth"], ["qualify"], ["replay"], ["analyze"], ["show"], ["routes"], INIT],
+    [
+        [],
+        ["demo"],
+        ["synth"],
+        ["qualify"],
+        ["replay"],
+        ["analyze"],
+        ["show"],
+        ["routes"],
+        INIT,
+        ["keygen"],
+        ["verify"],
+    ],
 )
 def test_help_works_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """`--help` prints the help text on stdout and exits 0, for the root and every command."""
@@ -209,7 +237,17 @@ def test_every_command_uses_the_cli_classes() -> None:
     group = typer.main.get_command(app)
     assert isinstance(group, Group)
     commands = dict(group.commands)  # type: ignore[attr-defined]  (a copy: edited below)
-    assert set(commands) == {"demo", "synth", "qualify", "replay", "analyze", "show", "routes"}
+    assert set(commands) == {
+        "demo",
+        "synth",
+        "qualify",
+        "replay",
+        "analyze",
+        "show",
+        "routes",
+        "keygen",
+        "verify",
+    }
     routes = commands.pop("routes")
     assert isinstance(routes, Group)
     assert set(routes.commands) == {"init"}

@@ -135,6 +135,27 @@ class TestOtherCommands:
             Path("/out/l.txt"),
         )
 
+    def test_keygen_out(self) -> None:
+        """keygen --out is an output (its .pub lands in the same directory)."""
+        paths = contract_paths(["keygen", "--out", "/out/run.key"])
+        assert (paths.inputs, paths.outputs) == ((), (Path("/out/run.key"),))
+
+    def test_verify_reads_the_report_and_the_public_key(self) -> None:
+        """verify's report and --pubkey are inputs (read-only mounts); it writes nothing."""
+        paths = contract_paths(["verify", "/in/r.json", "--pubkey", "/key/run.key.pub"])
+        assert set(paths.inputs) == {Path("/in/r.json"), Path("/key/run.key.pub")}
+        assert paths.outputs == ()
+
+    def test_the_signing_key_is_an_input(self) -> None:
+        """analyze --sign-key: the private key must come from a read-only mount, like any input;
+        the attestation shares --out's directory, so --out's check covers it."""
+        argv = ["analyze", "--journals", "/in/j", "--sidecar", "/in/h.sqlite", "--routes"]
+        paths = contract_paths(
+            [*argv, "/in/r.json", "--out", "/out/r.json", "--sign-key", "/key/run.key"]
+        )
+        assert Path("/key/run.key") in paths.inputs
+        assert paths.outputs == (Path("/out/r.json"),)
+
     def test_routes_init_to_stdout(self) -> None:
         """Without --out, routes init names no path."""
         paths = contract_paths(["routes", "init", "--api", "anthropic-messages", "--list"])

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from clearing_analysis.container import contract, entrypoint
+from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
 
 
 class Exec(Exception):  # noqa: N818  (a recorded exec, not an error)
     """Raised instead of replacing the test process."""
 
-    def __init__(self, program: str, argv: list[str]) -> None:
+    def __init__(self, program: str, argv: list[str], env: dict[str, str]) -> None:
         super().__init__(program)
         self.program = program
         self.argv = argv
+        self.env = env
 
 
-def _fake_exec(program: str, argv: list[str]) -> None:
-    raise Exec(program, argv)
+def _fake_exec(program: str, argv: list[str], env: dict[str, str]) -> None:
+    raise Exec(program, argv, env)
 
 
 @pytest.fixture
@@ -37,7 +40,7 @@ def sealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (net / "lo" / "type").write_text("772\n", encoding="ascii")
     monkeypatch.setattr(contract, "MOUNTINFO", mountinfo)
     monkeypatch.setattr(contract, "NET_CLASS", net)
-    monkeypatch.setattr(entrypoint.os, "execv", _fake_exec)
+    monkeypatch.setattr(entrypoint.os, "execve", _fake_exec)
     return out
 
 
@@ -48,6 +51,32 @@ def test_contract_met_execs_the_cli_with_the_same_arguments(sealed: Path) -> Non
         entrypoint.main(argv)
     assert caught.value.argv == ["clearing-analysis", *argv]
     assert Path(caught.value.program).name == "clearing-analysis"
+
+
+def test_the_cli_gets_the_marker_and_the_rest_of_the_environment(
+    sealed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exec'd CLI's environment is this one plus the contract marker (container.sealed),
+    and a value given to the container (`-e`) is replaced, never passed on."""
+    monkeypatch.setenv("SOME_SETTING", "kept")
+    monkeypatch.setenv(MARKER_VARIABLE, "forged")
+    with pytest.raises(Exec) as caught:
+        entrypoint.main(["qualify", "--out", str(sealed / "q.json")])
+    assert caught.value.env[MARKER_VARIABLE] == MARKER_VALUE == "checked-by-entrypoint"
+    assert caught.value.env["SOME_SETTING"] == "kept"
+    assert {k: v for k, v in caught.value.env.items() if k != MARKER_VARIABLE} == {
+        k: v for k, v in os.environ.items() if k != MARKER_VARIABLE
+    }
+
+
+def test_a_violation_execs_nothing_so_passes_no_marker(
+    sealed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused run never reaches the exec: no process ever gets the marker for it."""
+    monkeypatch.delenv(MARKER_VARIABLE, raising=False)
+    with pytest.raises(SystemExit):
+        entrypoint.main(["qualify", "--out", str(tmp_path / "q.json")])
+    assert MARKER_VARIABLE not in os.environ
 
 
 def test_violation_prints_code_and_detail_and_exits_2(

@@ -7,6 +7,9 @@ workers, and through internal faults (in the main process and in a pool worker).
 nor any 8-character fragment of one, nor the input root's path may appear in stdout, stderr,
 the output file or the log.
 
+`keygen`, a signed `analyze` (its attestation decoded) and `verify`, passing and failing, run
+over the same inputs under the same check.
+
 The failure paths (invalid routes and agent-config, WAL sidecar, companions, changed snapshot,
 refused --out, schema-breaking sidecar, corrupt sidecar) run in test_exit_status.py with the
 same inputs and the same leak check.
@@ -14,10 +17,12 @@ same inputs and the same leak check.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
 
+from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
@@ -211,3 +216,73 @@ def test_corpus_summary_echoes_no_journal_label(canary_inputs: CanaryInputs) -> 
     text = corpus_summary_text(canary_inputs.journals).encode()
     assert b"anthropic-messages" in text  # the summary really covered the journals
     canary_inputs.assert_private(text)
+
+
+def test_keygen_signed_analyze_and_verify_carry_no_canary(
+    canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """`keygen` into canary-named paths, a signed `analyze` of the canary inputs (2 workers,
+    with --log-file) to a canary-named --out, and `verify`, passing and failing: each prints
+    nothing but its fixed line (keygen nothing at all); no canary and no input path is in the
+    report, the log, the envelope or its decoded statement, whose only name is the subject's,
+    the --out file name itself; the canary qualification record's pi-ai version is not
+    copied; only the three outputs are created."""
+    names = Canaries(seed=6)
+    everything = {**canary_inputs.canaries, **names.values}
+    keys = tmp_path / names("key.dir")
+    keys.mkdir()
+    key = keys / names("key.name")
+    made = run_cli(["keygen", "--out", str(key)])
+    assert (made.returncode, made.stdout, made.stderr) == (0, b"", b"")
+    again = run_cli(["keygen", "--out", str(key)])
+    assert (again.returncode, again.stdout) == (2, b"")
+    assert again.stderr == fixed_line("OUTPUT_REFUSED", "OUTPUT_EXISTS")
+
+    out = canary_inputs.out_dir / f"{names('signed.out')}.json"
+    log = canary_inputs.out_dir / f"{names('signed.log')}.log"
+    attestation = out.with_name(out.name + ".intoto.jsonl")
+    before = listing(canary_inputs.root)
+    args = [*canary_inputs.args(), "--workers", "2", "--out", str(out), "--log-file", str(log)]
+    signed = run_cli(["analyze", *args, "--sign-key", str(key)])
+    try:
+        assert (signed.returncode, signed.stdout, signed.stderr) == (0, b"", b"")
+        assert only_outputs_created(
+            before, listing(canary_inputs.root), canary_inputs, out, log, attestation
+        )
+        canary_inputs.assert_private(out.read_bytes(), names.values)
+        canary_inputs.assert_private(log.read_bytes(), names.values)
+        raw = attestation.read_bytes()
+        canary_inputs.assert_private(raw, names.values)
+        payload = base64.b64decode(json.loads(raw)["payload"])
+        statement = json.loads(payload)
+        assert statement["subject"][0]["name"] == out.name
+        # The subject's name is the --out name given, by design; nothing else is named.
+        canary_inputs.assert_private(payload.replace(out.name.encode(), b""), names.values)
+        assert statement["predicate"]["piAiVersion"] is None  # the canary record was rejected
+        assert statement["predicate"]["mountContract"] == "NOT_CHECKED"
+
+        verified = run_cli(["verify", str(out), "--pubkey", f"{key}.pub"])
+        assert (verified.returncode, verified.stdout, verified.stderr) == (
+            0,
+            VERIFIED.encode(),
+            b"",
+        )
+        copy = tmp_path / f"{names('copy.name')}.json"
+        changed = bytearray(out.read_bytes())
+        changed[len(changed) // 2] ^= 0x01
+        copy.write_bytes(bytes(changed))
+        copy.with_name(copy.name + ".intoto.jsonl").write_bytes(raw)
+        refusals = {
+            "REPORT_CHANGED": ["verify", str(copy), "--pubkey", f"{key}.pub"],
+            "PUBKEY_MISSING": ["verify", str(out), "--pubkey", str(keys / names("absent"))],
+            "ATTESTATION_MISSING": ["verify", str(log), "--pubkey", f"{key}.pub"],
+            "PUBKEY_INVALID": ["verify", str(out), "--pubkey", str(key)],
+        }
+        for detail, command in refusals.items():
+            done = run_cli(command)
+            assert (done.returncode, done.stdout) == (2, b""), detail
+            assert done.stderr == fixed_line("VERIFY_FAILED", detail), detail
+            assert leaks(done.stderr, everything) == []
+    finally:
+        for path in (out, log, attestation):
+            path.unlink(missing_ok=True)

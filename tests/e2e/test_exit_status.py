@@ -28,6 +28,7 @@ from clearing_analysis.errors import MountContractDetail, QualificationDetail
 from clearing_analysis.policy import policy_dir
 from clearing_analysis.qualify.harness import HARNESS_ENV, HARNESS_SOURCES, harness_dir
 from clearing_analysis.remedies import REMEDIES
+from tests.attest import test_signed_analyze as signed_analyze
 from tests.cli import test_failure_lines as failure_lines
 from tests.cli import test_usage_errors as usage_errors
 from tests.e2e import test_canary
@@ -543,7 +544,7 @@ def test_every_detail_reachable_through_the_cli_has_a_cli_case(
         scratch.mkdir()
         case = build(canary_inputs, scratch, Canaries(seed=index))
         covered.add((case.code, case.detail))
-    covered |= set(ASSERTED_ELSEWHERE) | failure_lines.COVERED
+    covered |= set(ASSERTED_ELSEWHERE) | failure_lines.COVERED | signed_analyze.COVERED
     covered |= {("USAGE_ERROR", case[2]) for case in usage_errors.CASES}
     for test_name in ASSERTED_ELSEWHERE.values():
         module, _, name = test_name.rpartition(".")

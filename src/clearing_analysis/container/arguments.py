@@ -38,7 +38,9 @@ INPUT_PARAMETERS = frozenset(
         "qualification",
         "agent_config",
         "app_allowlist",
-        "report",  # `show` reads a saved report
+        "report",  # `show` and `verify` read a saved report
+        "sign_key",  # `analyze --sign-key`: the private key, from a read-only mount
+        "pubkey",  # `verify --pubkey`
     }
 )
 OUTPUT_PARAMETERS = frozenset({"out", "log_file"})

@@ -8,7 +8,9 @@ Guarantees:
   `ANALYZER_FAULT INTERNAL_ERROR`, exit 1, with no message text.
 - Otherwise the process image is replaced (exec) by the `clearing-analysis` console script of
   the same environment with the same arguments, so exit status, stdout and stderr are exactly
-  the CLI's own.
+  the CLI's own. Its environment is this one plus the marker of `container.sealed`
+  (`CLEARING_ANALYSIS_MOUNT_CONTRACT=checked-by-entrypoint`, any given value replaced), which
+  makes a signed `analyze` check the contract again and state `mountContract: HELD`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import NoReturn
 
 from clearing_analysis.container.arguments import contract_paths
 from clearing_analysis.container.contract import check_this_container
+from clearing_analysis.container.sealed import entrypoint_environment
 from clearing_analysis.errors import AnalysisError, FaultDetail
 from clearing_analysis.remedies import PROGRAM, failure_line
 
@@ -54,4 +57,6 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except Exception:  # the fault code replaces any message
         _fail(AnalysisError(FaultDetail.INTERNAL_ERROR))
     sys.stderr.flush()
-    os.execv(executable, [CLI_NAME, *arguments])  # noqa: S606  (fixed program, argv passed on)
+    environment = entrypoint_environment(os.environ)
+    # A fixed program; the arguments are passed on as given.
+    os.execve(executable, [CLI_NAME, *arguments], environment)  # noqa: S606
