@@ -7,11 +7,17 @@
 #     with two pool workers.
 #     The qualification record both use is written by the image's own `qualify` (its Node and
 #     pinned pi-ai), and `demo` runs in the image too.
+#     The `--out` run is signed inside the container exactly as docs/attestation.md tells a CI
+#     job to (a key made by the checkout's `keygen`, owned by the image's user, mode 0400, in
+#     a directory of its own mounted read-only at /key) and verified outside it with the
+#     checkout's `verify --require-sealed` and the public key alone; a copy with one byte
+#     changed is refused there (REPORT_CHANGED).
 #  2. The refusals: a writable input mount, a network other than none, no output mount, an
 #     output directory the image's user cannot write, an output mount that holds the inputs,
-#     a sidecar companion and a writable mount below an input directory each exit 2 with their
-#     one fixed line (the text of the checkout's remedy table) and create, change or remove
-#     nothing.
+#     a sidecar companion, a writable mount below an input directory, and for a signed run a
+#     key its group may read, a key the image's user cannot read and a key on a writable mount
+#     each exit 2 with their one fixed line (the text of the checkout's remedy table) and
+#     create, change or remove nothing.
 # Needs the checkout's environment (`make setup`) and podman; IMAGE (default
 # localhost/clearing-analysis:latest) must already be built. PODMAN_ROOT is honoured (see
 # podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
@@ -42,6 +48,27 @@ own_by_image_user() {
     if [ "$(id -u)" = 0 ]; then chown 65534:65534 "$@"; else podman unshare chown 65534:65534 "$@"; fi
 }
 own_by_image_user "$out"
+# The signing key as a CI job provides it (docs/attestation.md, "How a CI job signs"): made
+# outside the image by the checkout's keygen; the private key alone in a directory of its own,
+# owned by the image's user, directory 0500 and key 0400, mounted read-only at /key. The public
+# key stays outside every mount, for the verification outside the container.
+keys="$work/keys"
+signing="$data/signing"
+mkdir "$keys" "$signing"
+"$cli" keygen --out "$keys/run-signing.key" >"$work/keygen.out" || fail "keygen exited $?"
+[ ! -s "$work/keygen.out" ] || fail "keygen printed something"
+[ "$(stat -c %a "$keys/run-signing.key")" = 600 ] || fail "keygen's private key is not mode 0600"
+mv "$keys/run-signing.key" "$signing/run-signing.key"
+chmod 0400 "$signing/run-signing.key"
+chmod 0500 "$signing"
+own_by_image_user "$signing" "$signing/run-signing.key"
+# What a refused run prints: the checkout's own remedy table, so the image cannot drift from it.
+expected_line() {  # expected_line CODE DETAIL
+    "$python" -c 'import sys
+from clearing_analysis.remedies import PROGRAM, REMEDIES
+code, detail = sys.argv[1:]
+print(f"{PROGRAM}: {code} {detail}: {REMEDIES[(code, detail)]}")' "$1" "$2"
+}
 SEALED=(--rm --pull=never --network=none --read-only --cap-drop=ALL
     --security-opt=no-new-privileges)
 
@@ -66,13 +93,45 @@ start="$(now)"
 (cd "$in" && "$cli" "${ANALYZE[@]}") >"$work/checkout-report.json"
 echo "smoke_checkout_analyze_seconds=$(elapsed "$start" "$(now)")"
 start="$(now)"
-podman run "${SEALED[@]}" -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" \
-    "${IN_ANALYZE[@]}" --out /out/report.json || fail "sealed analyze exited $?"
+podman run "${SEALED[@]}" -v "$in:/in:ro" -v "$out:/out:rw" -v "$signing:/key:ro" "$IMAGE" \
+    "${IN_ANALYZE[@]}" --out /out/report.json --sign-key /key/run-signing.key \
+    || fail "sealed signed analyze exited $?"
 echo "smoke_sealed_analyze_seconds=$(elapsed "$start" "$(now)")"
-[ "$(cd "$out" && ls)" = "report.json" ] || fail "the sealed analyze wrote more than its report"
+[ "$(cd "$out" && ls | tr '\n' ' ')" = "report.json report.json.intoto.jsonl " ] \
+    || fail "the sealed analyze wrote other files than its report and attestation"
 cmp -s "$work/checkout-report.json" "$out/report.json" \
     || fail "the image's report differs from the checkout's"
 echo "image_report_equals_checkout=yes bytes=$(wc -c <"$out/report.json")"
+# Verified outside the container by the checkout's CLI, with the public key alone.
+expected_verified="$("$python" -c 'from clearing_analysis.cli.verify import VERIFIED_SEALED
+print(VERIFIED_SEALED, end="")')"
+verified="$("$cli" verify "$out/report.json" --pubkey "$keys/run-signing.key.pub" --require-sealed)" \
+    || fail "verify of the sealed signed report exited $?"
+[ "$verified" = "$expected_verified" ] || fail "verify printed '$verified'"
+echo "signed_in_image_verified_outside=yes"
+# What the signed predicate states (versions, the image the runtime names, the contract).
+"$python" -c 'import base64, json, sys
+envelope = json.loads(open(sys.argv[1], "rb").read())
+predicate = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
+assert predicate["mountContract"] == "HELD", predicate
+# A sealed podman run states no image (docs/container.md); the accepted record names pi-ai.
+assert predicate["imageId"] is None and predicate["imageDigest"] is None, predicate
+assert predicate["piAiVersion"] is not None, predicate
+print("signed_predicate=" + json.dumps(predicate, sort_keys=True, separators=(",", ":")))' \
+    "$out/report.json.intoto.jsonl" || fail "the signed predicate is not what a sealed run states"
+# One changed byte in a copy of the report: refused outside, with its fixed line.
+cp "$out/report.json" "$work/tampered.json"
+cp "$out/report.json.intoto.jsonl" "$work/tampered.json.intoto.jsonl"
+"$python" -c 'import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[len(data) // 2] ^= 1
+open(sys.argv[1], "wb").write(data)' "$work/tampered.json"
+status=0
+tampered="$("$cli" verify "$work/tampered.json" --pubkey "$keys/run-signing.key.pub" 2>&1)" \
+    || status=$?
+[ "$status" = 2 ] || fail "verify of a changed report exited $status"
+[ "$tampered" = "$(expected_line VERIFY_FAILED REPORT_CHANGED)" ] || fail "got '$tampered'"
+echo "changed_report_refused=VERIFY_FAILED:REPORT_CHANGED"
 # The record the image's Node and pi-ai wrote was accepted for the APIs (else the comparison
 # would not cover the qualification at all).
 qualified="$(grep -o '"status":"QUALIFIED"' "$out/report.json" | wc -l)"
@@ -96,14 +155,7 @@ podman run "${SEALED[@]}" --tmpfs /tmp "$IMAGE" demo >/dev/null || fail "demo in
 echo "smoke_sealed_demo_seconds=$(elapsed "$start" "$(now)")"
 
 # --- 2. refusals: exit 2, the fixed line, nothing created -----------------------------------
-rm -f "$out/report.json"
-# What a refused run prints: the checkout's own remedy table, so the image cannot drift from it.
-expected_line() {  # expected_line CODE DETAIL
-    "$python" -c 'import sys
-from clearing_analysis.remedies import PROGRAM, REMEDIES
-code, detail = sys.argv[1:]
-print(f"{PROGRAM}: {code} {detail}: {REMEDIES[(code, detail)]}")' "$1" "$2"
-}
+rm -f "$out/report.json" "$out/report.json.intoto.jsonl"
 tree_state() { find "$data" -printf '%p %y %s %m %U:%G %T@\n' | sort | sha256sum; }
 refused() {  # refused CODE DETAIL podman-run-arguments...
     local code="$1" detail="$2" status=0 err before expected
@@ -146,5 +198,21 @@ mkdir "$in/corpus/journals/extra" "$data/extra"
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
     -v "$data/extra:/in/corpus/journals/extra:rw" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
 rmdir "$in/corpus/journals/extra" "$data/extra"
+# Signed runs (docs/attestation.md): refused before any work, nothing created.
+SIGNED_OUT=("${ANALYZE_OUT[@]}" --sign-key /key/run-signing.key)
+# A key its group may read: refused by the CLI, after the contract held.
+chmod 0440 "$signing/run-signing.key"
+refused SIGNING_KEY_REFUSED KEY_PERMISSIONS_TOO_OPEN --network=none -v "$in:/in:ro" \
+    -v "$out:/out:rw" -v "$signing:/key:ro" "$IMAGE" "${SIGNED_OUT[@]}"
+chmod 0400 "$signing/run-signing.key"
+# A key left as keygen made it (0600, owned by the caller): the image's user cannot read it.
+mkdir -m 0755 "$data/signing-as-made"
+"$cli" keygen --out "$data/signing-as-made/run-signing.key"
+rm "$data/signing-as-made/run-signing.key.pub"
+refused SIGNING_KEY_REFUSED KEY_UNREADABLE --network=none -v "$in:/in:ro" -v "$out:/out:rw" \
+    -v "$data/signing-as-made:/key:ro" "$IMAGE" "${SIGNED_OUT[@]}"
+# The key on a writable mount: the entrypoint's contract refuses it as it refuses any input.
+refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
+    -v "$out:/out:rw" -v "$signing:/key:rw" "$IMAGE" "${SIGNED_OUT[@]}"
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
 echo "smoke=pass"
