@@ -6,16 +6,17 @@ prompt-run counts, unique results, budgets and batches a physical conversation. 
 journals are grouped by the connected components of "shares a journal id, a lineage or a
 physical conversation id", read from each file's first line; components are packed in order
 into **units** of min(8 MiB, snapshot / 64) or more (a union of independent components is
-still independent). A
-unit keeps the global replay order (R-CLI-2) of its journals; units are ordered by their first
-journal.
+still independent). A unit keeps the global replay order (R-CLI-2) of its journals; units are
+ordered by their first journal.
 
 Each unit is replayed, merged, assessed and (for `analyze`) simulated on its own, in this
 process or in a pool worker, and reduced to numbers (`eligibility.totals`,
 `simulation.totals`): a worker returns counts and small numeric tables, never the replayed
-objects, and holds one unit at a time, so memory follows the largest unit, not the corpus
-(R-PERF-1). The parent combines the units in order, so the result is the same for any number
-of workers (R-PERF-3).
+objects, and holds one unit at a time, so memory follows the largest unit rather than the
+corpus (R-PERF-1; docs/performance.md measures what still grows). The parent combines the
+units in order, so the result is the same for any number of workers (R-PERF-3). Workers are
+spawned interpreters: a script that calls the jobs with more than one worker must guard its
+entry point with `if __name__ == "__main__":`, as multiprocessing requires.
 
 One decision needs the whole snapshot: a period attestation is void when the replayed runs show
 more than one toolset fingerprint (R-EL-3). Units are first assessed with the attestation
