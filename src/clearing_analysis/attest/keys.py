@@ -7,11 +7,12 @@ Every key operation is the `cryptography` package's. Guarantees:
   SubjectPublicKeyInfo (mode 0666 less the umask). If the public key cannot be created, the
   private key just created is removed again, so a run leaves both or neither. Nothing is
   printed.
-- `load_signing_key(path)` refuses, each with its `SIGNING_KEY_REFUSED` detail and before
-  parsing a byte: a missing path, a non-regular file, a file this user cannot open, and a file
-  whose mode grants the group or others any permission (the file actually opened, after
-  symlinks, is the one checked); then anything that is not an unencrypted PEM private key
-  (`KEY_MALFORMED`, `KEY_ENCRYPTED`), or is one of another algorithm (`KEY_NOT_ED25519`).
+- `load_signing_key(path)` refuses (R-REL-1: a fixed code, nothing written), each with its
+  `SIGNING_KEY_REFUSED` detail and before parsing a byte: a missing path, a non-regular
+  file, a file this user cannot open, and a file whose mode grants the group or others any
+  permission (the file actually opened, after symlinks, is the one checked); then anything
+  that is not an unencrypted PEM private key (`KEY_MALFORMED`, `KEY_ENCRYPTED`), or is one of
+  another algorithm (`KEY_NOT_ED25519`).
 - `load_verifying_key(path)` accepts exactly a PEM Ed25519 public key (VERIFY_FAILED
   `PUBKEY_MISSING` / `PUBKEY_INVALID`).
 - A key's `keyid` is the lowercase hex SHA-256 of its DER SubjectPublicKeyInfo, the same for

@@ -1,7 +1,7 @@
 """`verify`: does this report carry a valid attestation by this key? (docs/attestation.md)
 
-The steps, in this order, each refusal one fixed `VERIFY_FAILED` detail, and nothing of the
-report, the key or the envelope ever printed:
+The steps, in this order, each refusal one fixed `VERIFY_FAILED` detail with exit 2 (R-CLI-3,
+R-REL-1), and nothing of the report, the key or the envelope ever printed (R-OUT-1):
 1. the public key: a PEM Ed25519 public key (`PUBKEY_MISSING`, `PUBKEY_INVALID`);
 2. the report: an existing regular file (`REPORT_MISSING`), and beside it `R.intoto.jsonl`
    (`ATTESTATION_MISSING`);

@@ -1,8 +1,8 @@
 """Whether the mount contract held for this run: the `mountContract` of a signed analyze.
 
-The image's entrypoint checks the mount contract (`container.contract`) and only then execs the
-CLI, with `MARKER_VARIABLE=MARKER_VALUE` in its environment, replacing any value the container
-was given. A signed `analyze` asks `contract_status`:
+The image's entrypoint checks the mount contract (R-CT-2, `container.contract`) and only then
+execs the CLI, with `MARKER_VARIABLE=MARKER_VALUE` in its environment, replacing any value the
+container was given. A signed `analyze` asks `contract_status`:
 - without the marker (a checkout, CI outside the image, the image with its entrypoint replaced)
   the contract was not checked: `NOT_CHECKED`;
 - with it, the whole contract is checked again, in this process, for the paths the signed run
