@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
-from clearing_analysis.container.runtime import CONTAINERENV, stated_image_id
+from clearing_analysis.container.runtime import CONTAINERENV, stated_image
 from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
@@ -168,6 +168,9 @@ class CompletedAnalysis:
     _session: InputSession
     _log: logsink.LogBuffer | None = None
     _log_file: Path | None = None
+    # The image digest the runtime states (container.runtime), for a signed run's attestation
+    # only: the report carries the image ID alone.
+    image_digest: str | None = None
 
     def write(self, out: Path | None) -> None:
         """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
@@ -248,6 +251,7 @@ def analyze_job(
     analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("analyze ran without its simulation")
+    stated = stated_image(containerenv)
     report = build_report(
         Stages(
             totals=analysis.totals,
@@ -256,7 +260,7 @@ def analyze_job(
             qualification=check_qualification(session.qualification),
             retrieval_rate=rate,
             journal_bytes=sum(session.journal_sizes),
-            image_id=stated_image_id(containerenv),
+            image_id=stated.image_id,
         )
     )
     data = encode_report(report)
@@ -264,4 +268,4 @@ def analyze_job(
     for api, api_report in report.per_api.items():
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
-    return CompletedAnalysis(report, data, session, log, log_file)
+    return CompletedAnalysis(report, data, session, log, log_file, stated.image_digest)

@@ -346,12 +346,14 @@ def test_the_pi_ai_version_is_an_accepted_records(
     statuses: list[str], expected: str | None
 ) -> None:
     """piAiVersion only when some API is QUALIFIED (the record was valid and current), else
-    null; the image ID is the report's; the image digest is never invented."""
-    predicate = run_predicate(_report(statuses), ContractStatus.NOT_CHECKED)
+    null; the image ID is the report's; the image digest is the one stated, or null."""
+    predicate = run_predicate(_report(statuses), None, ContractStatus.NOT_CHECKED)
     assert predicate.pi_ai_version == expected
     assert predicate.tool_version == "0.1.0"
     assert predicate.image_id == "ab" * 32
     assert predicate.image_digest is None
+    digest = "sha256:" + "cd" * 32
+    assert run_predicate(_report(statuses), digest, ContractStatus.HELD).image_digest == digest
 
 
 def test_subject_names_must_be_utf8() -> None:

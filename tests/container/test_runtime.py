@@ -1,5 +1,7 @@
 """The image a run happened in (container/runtime.py): only a well-formed `imageid` line of
-the runtime's own file is taken, and the report carries it or null."""
+the runtime's own file is taken, and the report carries it or null; beside it, the digest of a
+digest reference on the `image` line (never the name), which only a signed run's attestation
+carries."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.container.runtime import stated_image_id
+from clearing_analysis.container.runtime import StatedImage, stated_image, stated_image_id
 from clearing_analysis.jobs import analyze_job
 from clearing_analysis.policy import limits
 from clearing_analysis.synth import generate
@@ -19,6 +21,12 @@ PRIVILEGED = (
     'engine="podman-4.3.1"\nname="elastic_albattani"\n'
     'id="168c2f199ee0de03eba3ea7fd4e2a9d27521be129cb74031863ecf7ba8b210f7"\n'
     f'image="localhost/clearing-analysis:latest"\nimageid="{IMAGE}"\nrootless=0\n'
+)
+DIGEST = "sha256:8826a42d52e468b5130e65b1b10877fccc910f13fa9ac139d00aeb414d3309cd"
+# The same, for a container started from a digest reference (measured: podman 4.3.1 writes the
+# reference as given, `name@sha256:...`).
+BY_DIGEST = PRIVILEGED.replace(
+    'image="localhost/clearing-analysis:latest"', f'image="localhost/clearing-analysis@{DIGEST}"'
 )
 
 
@@ -83,3 +91,65 @@ def test_the_report_names_the_stated_image(tmp_path: Path) -> None:
         for path in (stated, tmp_path / "absent")
     ]
     assert [report["imageId"] for report in reports] == [IMAGE, None]
+
+
+def test_a_digest_reference_states_its_digest_and_nothing_of_the_name(tmp_path: Path) -> None:
+    """Started from `name@sha256:...`: the ID and the digest alone; from a tag: no digest."""
+    path = tmp_path / "containerenv"
+    path.write_text(BY_DIGEST)
+    assert stated_image(path) == StatedImage(IMAGE, DIGEST)
+    assert "localhost" not in repr(stated_image(path))
+    path.write_text(PRIVILEGED)
+    assert stated_image(path) == StatedImage(IMAGE, None)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        BY_DIGEST.replace(DIGEST, DIGEST.upper().replace("SHA256", "sha256")),
+        BY_DIGEST.replace(DIGEST, DIGEST[:-1]),
+        BY_DIGEST.replace(DIGEST, DIGEST.replace("sha256", "sha512")),
+        BY_DIGEST + f'image="other@{DIGEST}"\n',
+        BY_DIGEST + 'image="localhost/clearing-analysis:latest"\n',
+        BY_DIGEST.replace(f'imageid="{IMAGE}"\n', ""),
+    ],
+    ids=[
+        "upper-case digest",
+        "short digest",
+        "another algorithm",
+        "two digest references",
+        "two image lines",
+        "no image id beside it",
+    ],
+)
+def test_no_digest_unless_one_well_formed_reference_beside_an_id(
+    tmp_path: Path, content: str
+) -> None:
+    """A malformed or ambiguous `image` line, or one without an `imageid`, states no digest."""
+    path = tmp_path / "containerenv"
+    path.write_text(content)
+    assert stated_image(path).image_digest is None
+
+
+def test_the_digest_reaches_the_job_not_the_report(tmp_path: Path) -> None:
+    """analyze with a digest-started runtime file: the report names the image ID only (its bytes
+    equal those of the same run started from a tag), the completed job holds the digest for a
+    signed run's attestation."""
+    corpus = tmp_path / "corpus"
+    generate(corpus, seed=3, conversations=1, profile="mixed")
+    jobs = []
+    for name, content in (("tag", PRIVILEGED), ("digest", BY_DIGEST)):
+        stated = tmp_path / name
+        stated.write_text(content)
+        jobs.append(
+            analyze_job(
+                [corpus / "journals"],
+                sidecar=corpus / "history.sqlite",
+                routes=corpus / "routes.json",
+                containerenv=stated,
+            )
+        )
+    by_tag, by_digest = jobs
+    assert by_tag.data == by_digest.data
+    assert json.loads(by_digest.data)["imageId"] == IMAGE
+    assert (by_tag.image_digest, by_digest.image_digest) == (None, DIGEST)

@@ -8,8 +8,10 @@ Guarantees:
   about itself: the report's tool version; its pi-ai version only where at least one API's
   qualification is QUALIFIED, i.e. the record was valid and current, so its pi-ai version is
   the installed one the report names (otherwise null: a rejected record's version is
-  unchecked input and is never copied); the report's image ID; no image digest (podman states
-  none, docs/container.md); and the mount contract status (`container.sealed`).
+  unchecked input and is never copied); the report's image ID; the image digest the runtime
+  states beside that ID (`container.runtime`: podman states one only to a `--privileged`
+  container started from a digest reference; null otherwise, never invented); and the mount
+  contract status (`container.sealed`).
 - `envelope_for` signs PAE(payloadType, statement) with the checked key and returns the
   envelope line; nothing is written here (the analyze job writes it after the report).
 """
@@ -52,14 +54,17 @@ def subject_name(report: Path) -> str:
     return name
 
 
-def run_predicate(report: Report, contract: ContractStatus) -> RunPredicate:
-    """The predicate of a signed run of `report` (module docstring)."""
+def run_predicate(
+    report: Report, image_digest: str | None, contract: ContractStatus
+) -> RunPredicate:
+    """The predicate of a signed run of `report`, whose runtime stated `image_digest` beside
+    the report's image ID (module docstring)."""
     qualified = any(api.qualification.status == "QUALIFIED" for api in report.per_api.values())
     return RunPredicate(
         tool_version=report.tool_version,
         pi_ai_version=report.pi_ai_version if qualified else None,
         image_id=report.image_id,
-        image_digest=None,
+        image_digest=image_digest if report.image_id is not None else None,
         mount_contract=contract,
     )
 

@@ -160,7 +160,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         if signing is not None and out is not None:
             from clearing_analysis.attest.sign import envelope_for, run_predicate  # noqa: PLC0415
 
-            predicate = run_predicate(job.report, signing.contract)
+            predicate = run_predicate(job.report, job.image_digest, signing.contract)
             envelope = envelope_for(signing.subject, job.data, predicate, signing.key)
             job.write_signed(out, signing.attestation, envelope)
         elif out is not None or not human:
