@@ -11,7 +11,9 @@
 #     job to (a key made by the checkout's `keygen`, owned by the image's user, mode 0400, in
 #     a directory of its own mounted read-only at /key) and verified outside it with the
 #     checkout's `verify --require-sealed` and the public key alone; a copy with one byte
-#     changed is refused there (REPORT_CHANGED).
+#     changed is refused there (REPORT_CHANGED). Started from its digest with --privileged,
+#     the one run podman tells the image, the signed predicate names the image ID and digest
+#     podman gives outside.
 #  2. The refusals: a writable input mount, a network other than none, no output mount, an
 #     output directory the image's user cannot write, an output mount that holds the inputs,
 #     a sidecar companion, a writable mount below an input directory, and for a signed run a
@@ -153,6 +155,34 @@ echo "image_two_workers_report_equals_checkout=yes"
 start="$(now)"
 podman run "${SEALED[@]}" --tmpfs /tmp "$IMAGE" demo >/dev/null || fail "demo in the image exited $?"
 echo "smoke_sealed_demo_seconds=$(elapsed "$start" "$(now)")"
+# Started from its digest with --privileged and a writable root, the one way podman states the
+# image in /run/.containerenv (docs/container.md): the report names the image ID, and the signed
+# predicate the ID and the digest, each equal to what podman says of the image outside.
+image_id="$(podman image inspect --format '{{.Id}}' "$IMAGE")"
+image_digest="$(podman image inspect --format '{{.Digest}}' "$IMAGE")"
+name="${IMAGE%@*}"
+case "${name##*/}" in *:*) name="${name%:*}" ;; esac
+privileged_out="$data/out-privileged"
+mkdir "$privileged_out"
+own_by_image_user "$privileged_out"
+podman run --rm --pull=never --network=none --privileged -v "$in:/in:ro" \
+    -v "$privileged_out:/out:rw" -v "$signing:/key:ro" "$name@$image_digest" \
+    "${IN_ANALYZE[@]}" --out /out/report.json --sign-key /key/run-signing.key \
+    || fail "privileged signed analyze by digest exited $?"
+"$cli" verify "$privileged_out/report.json" --pubkey "$keys/run-signing.key.pub" \
+    --require-sealed >/dev/null || fail "verify of the privileged signed report exited $?"
+"$python" -c 'import base64, json, sys
+out, image_id, image_digest = sys.argv[1:]
+report = json.loads(open(out + "/report.json", "rb").read())
+envelope = json.loads(open(out + "/report.json.intoto.jsonl", "rb").read())
+predicate = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
+assert report["imageId"] == image_id, report["imageId"]
+assert (predicate["imageId"], predicate["imageDigest"]) == (image_id, image_digest), predicate
+assert predicate["mountContract"] == "HELD", predicate' \
+    "$privileged_out" "$image_id" "$image_digest" \
+    || fail "the privileged run does not state the image podman names"
+rm -rf "$privileged_out"
+echo "privileged_by_digest_predicate_states_image=$image_digest"
 
 # --- 2. refusals: exit 2, the fixed line, nothing created -----------------------------------
 rm -f "$out/report.json" "$out/report.json.intoto.jsonl"
