@@ -33,6 +33,7 @@ from clearing_analysis.units import (
 )
 
 if TYPE_CHECKING:
+    from clearing_analysis.attest.sign import SignedRun
     from clearing_analysis.report.model import Report
 
 ProgressCallback = Callable[[int, int, int, int], None]
@@ -171,24 +172,27 @@ class CompletedAnalysis:
     # The image digest the runtime states (container.runtime), for a signed run's attestation
     # only: the report carries the image ID alone.
     image_digest: str | None = None
+    # A signed run (`sign_key`): what was checked before any work; None for an unsigned one.
+    _signed: SignedRun | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
-        self._session.write_output(self.data, out)
-        self.write_log()
-
-    def write_signed(self, out: Path, signature: Path, envelope: bytes) -> None:
-        """Create `out`, then its attestation `signature`, then the --log-file.
+        """Write the JSON to stdout (None) or create `out` exclusively; for a signed run, then
+        its attestation beside it; then the --log-file.
 
         A report is never left looking signed without being so: if the attestation cannot be
         created whole (refused, failed, interrupted), the report just created is removed
         again and the failure goes on (docs/attestation.md).
         """
+        if self._signed is None:
+            self._session.write_output(self.data, out)
+            self.write_log()
+            return
+        envelope = self._signed.envelope(self.report, self.data, self.image_digest)
         created = self._session.write_output(self.data, out)
         if created is None:
             raise RuntimeError("a signed report is always written to a file")
         try:
-            self._session.write_signature(envelope, signature)
+            self._session.write_signature(envelope, self._signed.attestation)
         except BaseException:
             remove_created(created)
             raise
@@ -218,15 +222,19 @@ def analyze_job(
     retrieval_rate: float | None = None,
     out: Path | None = None,
     log_file: Path | None = None,
-    signature: Path | None = None,
+    sign_key: Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
     containerenv: Path = CONTAINERENV,
 ) -> CompletedAnalysis:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
-    image the runtime states in `containerenv`, if any). `signature`, the attestation a signed
-    run will write beside `out`, is checked up front with the other outputs."""
+    image the runtime states in `containerenv`, if any).
+
+    With `sign_key` (then `out` is required), the signed run is prepared first, before any input
+    is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
+    image's entrypoint, the key), and the attestation's path is checked up front with the other
+    outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
     # The models and polars load only for analyze, so other commands start fast.
     from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
@@ -234,6 +242,21 @@ def analyze_job(
     rate = parse_retrieval_rate(
         gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
     )
+    signed = None
+    if sign_key is not None:
+        if out is None:
+            raise RuntimeError("a signed run writes its report to a file")
+        # cryptography loads only for a signed run.
+        from clearing_analysis.attest.sign import prepare_signed_run  # noqa: PLC0415
+
+        named = [path for path in (qualification, agent_config, app_allowlist) if path is not None]
+        signed = prepare_signed_run(
+            sign_key,
+            out=out,
+            inputs=[*journals, sidecar, routes, *named],
+            log_file=log_file,
+            sidecar=sidecar,
+        )
     session = InputSession.open(
         journals,
         sidecar=sidecar,
@@ -243,7 +266,7 @@ def analyze_job(
         app_allowlist=app_allowlist,
         out=out,
         log_file=log_file,
-        signature=signature,
+        signature=None if signed is None else signed.attestation,
         between_snapshots=between_snapshots,
     )
     log = logsink.configure(enabled=log_file is not None)
@@ -268,4 +291,4 @@ def analyze_job(
     for api, api_report in report.per_api.items():
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
-    return CompletedAnalysis(report, data, session, log, log_file, stated.image_digest)
+    return CompletedAnalysis(report, data, session, log, log_file, stated.image_digest, signed)

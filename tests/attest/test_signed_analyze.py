@@ -16,7 +16,6 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
-from clearing_analysis import jobs
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
 from clearing_analysis.attest.keys import load_signing_key, write_key_pair
 from clearing_analysis.cli.verify import VERIFIED, VERIFIED_SEALED
@@ -103,12 +102,13 @@ def _statement(attestation: Path) -> dict[str, Any]:
 
 
 def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any analysis work fail the test: the refusals must come before it."""
+    """Make any analysis work fail the test: the refusals must come before the first input
+    is selected or read (InputSession.open, where every analysis starts)."""
 
     def forbidden(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("analysis work started")
 
-    monkeypatch.setattr(jobs, "analyze_job", forbidden)
+    monkeypatch.setattr(InputSession, "open", forbidden)
 
 
 def test_sign_then_verify(

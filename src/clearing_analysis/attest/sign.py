@@ -14,24 +14,31 @@ Guarantees:
   contract status (`container.sealed`).
 - `envelope_for` signs PAE(payloadType, statement) with the checked key and returns the
   envelope line; nothing is written here (the analyze job writes it after the report).
+- `prepare_signed_run` does a signed run's checks before any analysis work, in this order:
+  the subject's name, the mount contract when the image's entrypoint asks for it
+  (`container.sealed`; the key is one of the contract's inputs, so it must come from a
+  read-only mount, R-CT-2), then the key itself (`keys.load_signing_key`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
+from clearing_analysis.attest.keys import SigningKey, load_signing_key
 from clearing_analysis.attest.statement import (
     RunPredicate,
     encode_statement,
     run_statement,
 )
-from clearing_analysis.container.sealed import ContractStatus
+from clearing_analysis.container.contract import ContractPaths
+from clearing_analysis.container.sealed import ContractStatus, contract_status
 from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 
 if TYPE_CHECKING:
-    from clearing_analysis.attest.keys import SigningKey
     from clearing_analysis.report.model import Report
 
 ATTESTATION_SUFFIX: Final = ".intoto.jsonl"
@@ -78,10 +85,46 @@ def envelope_for(
     return encode_envelope(Envelope(payload, PAYLOAD_TYPE, key.keyid, signature))
 
 
+@dataclass(frozen=True, slots=True)
+class SignedRun:
+    """What a signed run checked before any work: the key, the subject's name, where the
+    attestation goes and whether the mount contract held."""
+
+    key: SigningKey
+    subject: str
+    attestation: Path
+    contract: ContractStatus
+
+    def envelope(self, report: Report, data: bytes, image_digest: str | None) -> bytes:
+        """The attestation of the finished report (`data`, its bytes; `report`, its model)."""
+        predicate = run_predicate(report, image_digest, self.contract)
+        return envelope_for(self.subject, data, predicate, self.key)
+
+
+def prepare_signed_run(
+    sign_key: Path,
+    *,
+    out: Path,
+    inputs: Sequence[Path],
+    log_file: Path | None,
+    sidecar: Path,
+) -> SignedRun:
+    """A signed run's up-front checks (module docstring), or their refusal."""
+    subject = subject_name(out)
+    attestation = attestation_path(out)
+    outputs = (out, attestation) if log_file is None else (out, attestation, log_file)
+    contract = contract_status(
+        ContractPaths(inputs=(*inputs, sign_key), outputs=outputs, sidecars=(sidecar,))
+    )
+    return SignedRun(load_signing_key(sign_key), subject, attestation, contract)
+
+
 __all__ = [
     "ATTESTATION_SUFFIX",
+    "SignedRun",
     "attestation_path",
     "envelope_for",
+    "prepare_signed_run",
     "run_predicate",
     "subject_name",
 ]

@@ -17,9 +17,8 @@ inputs (R-CLI-3).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -27,39 +26,6 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
-
-if TYPE_CHECKING:
-    from clearing_analysis.attest.keys import SigningKey
-    from clearing_analysis.container.sealed import ContractStatus
-
-
-@dataclass(frozen=True, slots=True)
-class _Signing:
-    """What a signed run checked before any work: the key, the names, the contract."""
-
-    key: SigningKey
-    subject: str
-    attestation: Path
-    contract: ContractStatus
-
-
-def _prepare_signing(
-    sign_key: Path, out: Path, inputs: list[Path], log_file: Path | None, sidecar: Path
-) -> _Signing:
-    """The signing run's up-front checks: subject name, mount contract, then the key."""
-    from clearing_analysis.attest.keys import load_signing_key  # noqa: PLC0415
-    from clearing_analysis.attest.sign import attestation_path, subject_name  # noqa: PLC0415
-    from clearing_analysis.container.contract import ContractPaths  # noqa: PLC0415
-    from clearing_analysis.container.sealed import contract_status  # noqa: PLC0415
-
-    subject = subject_name(out)
-    attestation = attestation_path(out)
-    outputs = [out, attestation] if log_file is None else [out, attestation, log_file]
-    # The key is an input: inside the image it must come from a read-only mount.
-    contract = contract_status(
-        ContractPaths(inputs=(*inputs, sign_key), outputs=tuple(outputs), sidecars=(sidecar,))
-    )
-    return _Signing(load_signing_key(sign_key), subject, attestation, contract)
 
 
 @app.command(cls=Command.variadic("--journals"))
@@ -133,14 +99,9 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
 
     try:
-        signing = None
-        if sign_key is not None:
-            if out is None:
-                raise UsageError(UsageDetail.MISSING_OPTION, ("--out",))
-            named = [p for p in (qualification, agent_config, app_allowlist) if p is not None]
-            signing = _prepare_signing(
-                sign_key, out, [*journals, sidecar, routes, *named], log_file, sidecar
-            )
+        if sign_key is not None and out is None:
+            # --sign-key signs the --out file: refused before anything is read.
+            raise UsageError(UsageDetail.MISSING_OPTION, ("--out",))
         with replay_progress() as progress:
             job = analyze_job(
                 journals,
@@ -152,18 +113,12 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
                 retrieval_rate=retrieval_rate,
                 out=out,
                 log_file=log_file,
-                signature=None if signing is None else signing.attestation,
+                sign_key=sign_key,
                 workers=workers,
                 progress=progress,
             )
         human = sys.stdout.isatty() and not json_output
-        if signing is not None and out is not None:
-            from clearing_analysis.attest.sign import envelope_for, run_predicate  # noqa: PLC0415
-
-            predicate = run_predicate(job.report, job.image_digest, signing.contract)
-            envelope = envelope_for(signing.subject, job.data, predicate, signing.key)
-            job.write_signed(out, signing.attestation, envelope)
-        elif out is not None or not human:
+        if out is not None or not human:
             job.write(out)
         else:
             job.write_log()
