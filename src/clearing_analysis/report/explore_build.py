@@ -119,6 +119,13 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
             fallback=requests.fallback,
             fallback_share=share(requests.fallback, requests.requests),
         ),
+        usage=em.ObservedUsage(
+            observed_requests=requests.requests - requests.fallback,
+            input=requests.input,
+            output=requests.output,
+            cache_read=requests.cache_read,
+            cache_write=requests.cache_write,
+        ),
         prompt_turns=totals.boundaries,
         evidence=em.Evidence(
             boundaries=evidence.boundaries,

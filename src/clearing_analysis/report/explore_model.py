@@ -79,6 +79,17 @@ class BoundarySkip(enum.StrEnum):
     DUPLICATE = "DUPLICATE"  # the same turn of the same lineage, first seen in another file
 
 
+class ObservedUsage(_Part, frozen=True):
+    """Recorded usage summed over the requests whose usage counts (R-CM-1: stopReason neither
+    error nor aborted, and some token recorded): the off arm's observed basis."""
+
+    observed_requests: Count
+    input: Count
+    output: Count
+    cache_read: Count
+    cache_write: Count
+
+
 class Sessions(_Part, frozen=True):
     """What was read, what was skipped, and what lay beyond the resumed paths."""
 
@@ -161,6 +172,7 @@ class ApiExplore(_Part, frozen=True):
     """One API cohort; denominators are never pooled across APIs."""
 
     requests: Requests
+    usage: ObservedUsage
     prompt_turns: Count
     evidence: Evidence
     compactions: Compactions
@@ -200,6 +212,7 @@ __all__ = [
     "ExploreLimitation",
     "ExploreReport",
     "ExploreStatement",
+    "ObservedUsage",
     "SessionSkip",
     "Sessions",
     "ToolResults",
