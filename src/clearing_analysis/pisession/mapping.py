@@ -239,6 +239,9 @@ class _Mapper:
         )
 
     def entry(self, position: int, entry: pe.Entry, message: pe.Message | None) -> None:
+        if isinstance(message, pe.UserMessage):
+            # A kept prompt's first record is its turn start, not the previous run's end.
+            self.end_run()
         self.entry_seq[position] = self.seq
         if isinstance(entry, pe.MessageEntry):
             if message is not None:
