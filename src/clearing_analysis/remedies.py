@@ -173,7 +173,8 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "choose an output directory whose every ancestor you can read"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_INSIDE_INPUT): (
-        "write outside the input directories (--journals; for qualify, the harness and policy)"
+        "write outside the input directories (--journals, --sessions; for qualify, the harness"
+        " and policy)"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_NAME_COLLIDES): (
         "choose a name that no input, nor a sidecar companion, has in that directory"

@@ -20,12 +20,22 @@ HEAVY = (
     "clearing_analysis.synth.corpus",
     "clearing_analysis.qualify.runner",
     "clearing_analysis.report",
+    "clearing_analysis.pisession",
+    "clearing_analysis.replay",
 )
 
 
 @pytest.mark.parametrize(
     "args",
-    [["--help"], ["analyze", "--help"], ["replay", "--help"], ["demo", "--help"], ["synth"]],
+    [
+        ["--help"],
+        ["analyze", "--help"],
+        ["explore", "--help"],
+        ["explore"],
+        ["replay", "--help"],
+        ["demo", "--help"],
+        ["synth"],
+    ],
 )
 def test_help_and_usage_errors_load_nothing_heavy(args: list[str], tmp_path: Path) -> None:
     """The modules loaded by the time the process exits include none of the heavy ones."""
