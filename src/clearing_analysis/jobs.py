@@ -258,10 +258,18 @@ class CompletedExplore:
     report: ExploreReport
     data: bytes
     _session: InputSession
+    _log: logsink.LogBuffer | None = None
+    _log_file: Path | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write the JSON to stdout (None) or create `out` exclusively."""
+        """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
         self._session.write_output(self.data, out)
+        self.write_log()
+
+    def write_log(self) -> None:
+        """Create the --log-file, if one was asked for (exclusively, after the checks)."""
+        if self._log is not None and self._log_file is not None:
+            self._session.write_log(self._log.to_bytes(), self._log_file)
 
 
 def explore_job(
@@ -270,6 +278,7 @@ def explore_job(
     routes: Path,
     retrieval_rate: float | None = None,
     out: Path | None = None,
+    log_file: Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
@@ -293,11 +302,16 @@ def explore_job(
         sidecar=None,
         routes=routes,
         out=out,
+        log_file=log_file,
         between_snapshots=between_snapshots,
         rules=SESSION_RULES,
     )
+    # The log carries what analyze's does: event names, codes and counts, never an input.
+    log = logsink.configure(enabled=log_file is not None)
+    logger = logsink.get_logger()
     sizes = session.journal_sizes
     count = default_workers(sum(sizes)) if workers is None else workers
+    logger.info("explore.started", sessions_total=len(session.journals), workers=count)
     settings = Settings(
         routes=session.routes,
         agent_config=None,
@@ -333,4 +347,12 @@ def explore_job(
     )
     data = encode_explore(explored)
     session.finish()
-    return CompletedExplore(explored, data, session)
+    for api, part in explored.per_api.items():
+        logger.info(
+            "explore.upper_bound",
+            api=api,
+            requests=part.requests.requests,
+            admitted_net_tokens=part.upper_bound_simulation.admitted_net_tokens,
+        )
+    logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
+    return CompletedExplore(explored, data, session, log, log_file)

@@ -46,6 +46,10 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
         Path | None,
         typer.Option("--out", help="Create this new file for the JSON report instead of stdout."),
     ] = None,
+    log_file: Annotated[
+        Path | None,
+        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+    ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
@@ -73,12 +77,15 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
                 routes=routes,
                 retrieval_rate=retrieval_rate,
                 out=out,
+                log_file=log_file,
                 workers=workers,
                 progress=progress,
             )
         human = sys.stdout.isatty() and not json_output
         if out is not None or not human:
             job.write(out)
+        else:
+            job.write_log()
         if human:
             from clearing_analysis.report.explore_human import print_explore  # noqa: PLC0415
 
