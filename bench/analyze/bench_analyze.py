@@ -220,6 +220,26 @@ def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]
     return rows
 
 
+STARTUP_RUNS = 10
+
+
+def _startup() -> list[str]:
+    """Start-up: `--help` and `replay --help` against a bare interpreter, medians of
+    STARTUP_RUNS runs (the CLI loads the library only when a command runs)."""
+    rows = []
+    bare = _median([_run([str(PYTHON), "-c", "pass"]) for _ in range(STARTUP_RUNS)])
+    for label, argv in (
+        ("bare interpreter (`python -c pass`)", [str(PYTHON), "-c", "pass"]),
+        ("`clearing-analysis --help`", [str(CLI), "--help"]),
+        ("`clearing-analysis analyze --help`", [str(CLI), "analyze", "--help"]),
+    ):
+        m = _median([_run(argv) for _ in range(STARTUP_RUNS)])
+        rows.append(
+            f"| {label} | {m.wall:.2f} | {m.wall / bare.wall:.1f} | {m.tree_rss / 2**20:.0f} |"
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[150, 1000, 4000])
@@ -236,6 +256,11 @@ def main() -> None:
         f"machine: {platform.machine()} {platform.system()}, {cores} cores,"
         f" Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}"
     )
+    print()
+    print("| start-up | wall s | x bare interpreter | peak RSS MiB |")
+    print("|---|---|---|---|")
+    for row in _startup():
+        print(row, flush=True)
     print()
     print(
         "| journal MB | run | wall s | journal MB/s | x baseline | CPU s"

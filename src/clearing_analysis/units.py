@@ -6,16 +6,17 @@ prompt-run counts, unique results, budgets and batches a physical conversation. 
 journals are grouped by the connected components of "shares a journal id, a lineage or a
 physical conversation id", read from each file's first line; components are packed in order
 into **units** of min(8 MiB, snapshot / 64) or more (a union of independent components is
-still independent). A
-unit keeps the global replay order (R-CLI-2) of its journals; units are ordered by their first
-journal.
+still independent). A unit keeps the global replay order (R-CLI-2) of its journals; units are
+ordered by their first journal.
 
 Each unit is replayed, merged, assessed and (for `analyze`) simulated on its own, in this
 process or in a pool worker, and reduced to numbers (`eligibility.totals`,
 `simulation.totals`): a worker returns counts and small numeric tables, never the replayed
-objects, and holds one unit at a time, so memory follows the largest unit, not the corpus
-(R-PERF-1). The parent combines the units in order, so the result is the same for any number
-of workers (R-PERF-3).
+objects, and holds one unit at a time, so memory follows the largest unit rather than the
+corpus (R-PERF-1; docs/performance.md measures what still grows). The parent combines the
+units in order, so the result is the same for any number of workers (R-PERF-3). Workers are
+spawned interpreters: a script that calls the jobs with more than one worker must guard its
+entry point with `if __name__ == "__main__":`, as multiprocessing requires.
 
 One decision needs the whole snapshot: a period attestation is void when the replayed runs show
 more than one toolset fingerprint (R-EL-3). Units are first assessed with the attestation
@@ -30,7 +31,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,10 +61,15 @@ _HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """Journals (in replay order) that only decide things among themselves."""
+    """Journals (in replay order) that only decide things among themselves, and the physical
+    conversations their headers name (all the per-run proofs they can ask about)."""
 
     paths: tuple[Path, ...]
     sizes: tuple[int, ...]
+    physical_conversation_ids: frozenset[str] = frozenset()
+
+
+_PHYSICAL = "physicalConversationId\0"
 
 
 def _header_keys(path: Path) -> tuple[str, ...]:
@@ -115,8 +121,11 @@ def plan_units(
         return index
 
     owner: dict[str, int] = {}
+    physical: list[list[str]] = [[] for _ in paths]
     for index, path in enumerate(paths):
         for key in keys(path):
+            if key.startswith(_PHYSICAL):
+                physical[index].append(key.removeprefix(_PHYSICAL))
             other = owner.setdefault(key, index)
             if other != index:
                 low, high = sorted((root(index), root(other)))
@@ -134,7 +143,11 @@ def plan_units(
         packed[-1].extend(members)
         filled += sum(sizes[i] for i in members)
     return [
-        Unit(tuple(paths[i] for i in group), tuple(sizes[i] for i in group))
+        Unit(
+            tuple(paths[i] for i in group),
+            tuple(sizes[i] for i in group),
+            frozenset(p for i in group for p in physical[i]),
+        )
         for group in (sorted(members) for members in packed)
     ]
 
@@ -200,15 +213,15 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
     return UnitOutput(totals, reduce(simulation), fingerprints)
 
 
-# Per-process state of a pool worker: its own read-only sidecar view and the settings.
+# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions).
+_worker_ready = False
 _worker_sidecar: SidecarView | None = None
-_worker_settings: Settings | None = None
 _worker_error: AnalysisError | None = None
 
 
-def _init_worker(sidecar_path: Path | None, settings: Settings) -> None:
-    global _worker_sidecar, _worker_settings, _worker_error  # noqa: PLW0603  (one per process)
-    _worker_settings = settings
+def _init_worker(sidecar_path: Path | None) -> None:
+    global _worker_ready, _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
+    _worker_ready = True
     if sidecar_path is None:  # pi sessions (explore) are replayed without a sidecar
         return
     try:
@@ -223,12 +236,22 @@ def _init_worker(sidecar_path: Path | None, settings: Settings) -> None:
         _worker_error = error
 
 
-def _in_worker(unit: Unit) -> UnitOutput:
+def _in_worker(task: tuple[Unit, Settings]) -> UnitOutput:
     if _worker_error is not None:
         raise _worker_error
-    if _worker_settings is None:
+    if not _worker_ready:
         raise RuntimeError("unit worker used before initialization")
-    return analyze_unit(unit, _worker_settings, _worker_sidecar)
+    unit, settings = task
+    return analyze_unit(unit, settings, _worker_sidecar)
+
+
+def _for_unit(settings: Settings, unit: Unit) -> Settings:
+    """The settings a worker needs for one unit: the per-run proofs of its conversations."""
+    if settings.agent_config is None:
+        return settings
+    return replace(
+        settings, agent_config=settings.agent_config.restricted_to(unit.physical_conversation_ids)
+    )
 
 
 # Below this many journal bytes a single process is done before a pool's workers have
@@ -260,10 +283,10 @@ def _outputs(
         max_workers=min(workers, len(units)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(sidecar_path, settings),
+        initargs=(sidecar_path,),
     ) as pool:
         # map() yields in submission order: the combination below sees the units in order.
-        yield from pool.map(_in_worker, units)
+        yield from pool.map(_in_worker, [(unit, _for_unit(settings, unit)) for unit in units])
 
 
 @dataclass(frozen=True, slots=True)

@@ -436,6 +436,22 @@ class TestAgentConfig:
                 load_agent_config(path)
             assert caught.value.detail is code
 
+    def test_restricted_config_answers_alike_for_its_conversations(self, tmp_path: Path) -> None:
+        """A config restricted to some conversations (what a unit's worker gets) answers as
+        the whole config for them and holds no proof of any other; a period config is kept."""
+        config = load_agent_config(EXAMPLES / "agent-config.per-run.example.json")
+        assert config.per_run is not None
+        restricted = config.restricted_to(["conv-0192", "conv-absent"])
+        assert restricted.per_run is not None
+        assert set(restricted.per_run) == {"conv-0192"} & set(config.per_run)
+        for run in ("run-1", "run-2", "run-9"):
+            assert restricted.attestation_for("conv-0192", run) == config.attestation_for(
+                "conv-0192", run
+            )
+        assert config.restricted_to([]).attestation_for("conv-0192", "run-1") is None
+        period = _load(tmp_path, load_agent_config, ATTEST)
+        assert period.restricted_to([]) is period
+
     def test_empty_inventory_is_complete(self, tmp_path: Path) -> None:
         """An empty mcpTools array is a complete (empty) inventory, like "none"."""
         attestation = _load(

@@ -430,7 +430,7 @@ class Recount:
 def per_run_proof(agent: AgentConfig, physical: str, run_id: str) -> Attestation | None:
     """docs/formats/agent-config.md: a per-run proof covers the (conversation, run) it names."""
     assert agent.per_run is not None
-    return agent.per_run.get((physical, run_id))
+    return agent.per_run.get(physical, {}).get(run_id)
 
 
 @dataclass(frozen=True)

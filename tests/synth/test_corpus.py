@@ -63,7 +63,8 @@ class TestLayoutAndValidity:
         assert {api.value for api in routes.by_api} == set(_truth(mixed_corpus)["perApi"])
         assert len(routes.by_api) == 4
         agent = load_agent_config(mixed_corpus / "agent-config.json")
-        assert agent.per_run is not None and len(agent.per_run) > 10
+        assert agent.per_run is not None
+        assert sum(len(runs) for runs in agent.per_run.values()) > 10
         assert len(load_app_allowlist(mixed_corpus / "app-allowlist.json").entries) == 4
 
     def test_per_run_proofs_name_runs_of_their_conversation(self, mixed_corpus: Path) -> None:
@@ -85,7 +86,7 @@ class TestLayoutAndValidity:
                     runs.add((conversation, record["runId"]))
         agent = load_agent_config(mixed_corpus / "agent-config.json")
         assert agent.per_run is not None
-        assert set(agent.per_run) <= runs
+        assert {(p, r) for p, proofs in agent.per_run.items() for r in proofs} <= runs
 
     def test_run_ids_repeat_across_conversations_and_proofs_name_theirs(
         self, mixed_corpus: Path
@@ -96,14 +97,16 @@ class TestLayoutAndValidity:
         agent = load_agent_config(mixed_corpus / "agent-config.json")
         assert agent.per_run is not None
         conversations: dict[str, set[str]] = {}
-        for physical, run_id in agent.per_run:
-            conversations.setdefault(run_id, set()).add(physical)
+        for physical, proofs in agent.per_run.items():
+            for run_id in proofs:
+                conversations.setdefault(run_id, set()).add(physical)
         assert any(len(found) > 1 for found in conversations.values())
 
         def by_run_id_only(config: AgentConfig, physical: str, run_id: str) -> Attestation | None:
             del physical  # the wrong rule: any conversation's proof of that run id
             assert config.per_run is not None
-            return next((a for (_, r), a in config.per_run.items() if r == run_id), None)
+            found = (proofs.get(run_id) for proofs in config.per_run.values())
+            return next((a for a in found if a is not None), None)
 
         def proven(seen: Recount) -> int:
             return sum(counts["retention"]["proven"] for counts in seen.per_api.values())

@@ -8,7 +8,7 @@ docs/formats/agent-config.md, docs/formats/app-allowlist.md; schemas in policy/s
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -146,18 +146,29 @@ class RunProof(_Strict, frozen=True):
 
 @dataclass(frozen=True, slots=True)
 class AgentConfig:
-    """Either one attestation for the whole period or per-run proofs keyed by
-    (physical conversation id, run id)."""
+    """Either one attestation for the whole period or per-run proofs, by physical
+    conversation id, then run id."""
 
     period: Attestation | None
-    per_run: Mapping[tuple[str, str], Attestation] | None
+    per_run: Mapping[str, Mapping[str, Attestation]] | None
 
     def attestation_for(self, physical_conversation_id: str, run_id: str) -> Attestation | None:
         """The proof that covers this run of this conversation, if any (missing inventory is
         not proof)."""
         if self.per_run is not None:
-            return self.per_run.get((physical_conversation_id, run_id))
+            return self.per_run.get(physical_conversation_id, {}).get(run_id)
         return self.period
+
+    def restricted_to(self, physical_conversation_ids: Iterable[str]) -> AgentConfig:
+        """The same config for runs of these conversations only (what a unit of journals can
+        ask about: units.py), so a worker holds its unit's proofs, not the whole history's."""
+        if self.per_run is None:
+            return self
+        per_run = self.per_run
+        return AgentConfig(
+            period=None,
+            per_run={p: per_run[p] for p in sorted(physical_conversation_ids) if p in per_run},
+        )
 
 
 class AllowlistEntry(_Strict, frozen=True):
@@ -254,13 +265,13 @@ def _per_run(proofs: list[RunProof]) -> AgentConfig:
     if not proofs:
         raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_EMPTY)
     shared: dict[bytes, Attestation] = {}
-    per_run: dict[tuple[str, str], Attestation] = {}
+    per_run: dict[str, dict[str, Attestation]] = {}
     for proof in proofs:
-        key = (proof.physical_conversation_id, proof.run_id)
-        if key in per_run:
+        runs = per_run.setdefault(proof.physical_conversation_id, {})
+        if proof.run_id in runs:
             raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE)
         attestation = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
-        per_run[key] = shared.setdefault(msgspec.json.encode(attestation), attestation)
+        runs[proof.run_id] = shared.setdefault(msgspec.json.encode(attestation), attestation)
     return AgentConfig(period=None, per_run=per_run)
 
 

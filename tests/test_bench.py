@@ -1,0 +1,32 @@
+"""`make bench` keeps working: the benchmark script runs end to end on a tiny corpus (its
+figures are meaningless at this size and are not asserted; only that every row is produced
+and the one- and all-worker reports agreed, which the script itself checks)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "analyze" / "bench_analyze.py"
+
+
+@pytest.mark.slow
+def test_benchmark_script_runs_on_a_tiny_corpus(tmp_path: Path) -> None:
+    """Start-up rows, then baseline, one worker, all workers and the speed-up for one size;
+    the corpus is deleted afterwards (no --keep)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--sizes", "2", "--work", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    labels = [row.split(" | ")[0].removeprefix("| ") for row in rows]
+    assert labels.count("2") == 4
+    assert any("--help" in row for row in rows)
+    assert list(tmp_path.iterdir()) == []
