@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests._seed_route import SEED_ROUTE
 from tests.e2e._canary import Canaries
 from tests.pisession.builder import Session
 
@@ -147,8 +148,6 @@ def make_pi_canary_inputs(root: Path, c: Canaries) -> PiCanaryInputs:
     later.user(c("later.prompt"))
     later.write(nested / f"{c('pi.file.later')}.jsonl")
     routes = root / f"{c('pi.file.routes')}.json"
-    from tests._seed_route import SEED_ROUTE
-
     routes.write_text(json.dumps([SEED_ROUTE]))
     out_dir = root / c("pi.dir.out")
     out_dir.mkdir()

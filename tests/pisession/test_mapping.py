@@ -193,3 +193,20 @@ def test_a_result_without_its_call_is_invalid() -> None:
     late.user("next turn")
     late.result("toolu_0001", "read")
     assert _map(late) == RejectedSession(SessionOutcome.INVALID, SessionInvalid.RESULT_WITHOUT_CALL)
+
+
+def test_an_invalid_timestamp_the_mapping_needs_is_invalid() -> None:
+    """A compaction (or the header) whose ISO timestamp does not parse, or has no zone, is
+    TIMESTAMP_INVALID: the reader needs it to place the checkpoint."""
+    for bad in ("yesterday", "2025-12-01T00:00:00"):
+        session = Session()
+        session.turn(["read"])
+        session.entry("compaction", summary="s", tokensBefore=10)
+        session.lines[-1]["timestamp"] = bad
+        assert _map(session) == RejectedSession(
+            SessionOutcome.INVALID, SessionInvalid.TIMESTAMP_INVALID
+        ), bad
+    header = Session()
+    header.lines[0]["timestamp"] = "not a time"
+    header.turn(["read"])
+    assert _map(header) == RejectedSession(SessionOutcome.INVALID, SessionInvalid.TIMESTAMP_INVALID)
