@@ -63,16 +63,18 @@ clean:
 # what it wrote. Outside `make test`: it installs a second Node tree and runs a local server.
 # The files committed in tests/data/pi-sessions/writer/ came from this target.
 PI_WRITER_STAMP := tools/pi-sessions/node_modules/.installed
-PI_SESSIONS_OUT ?= $(shell mktemp -d -u /tmp/pi-sessions-XXXXXX)
+PI_SESSIONS_OUT ?=
 $(PI_WRITER_STAMP): tools/pi-sessions/package.json tools/pi-sessions/package-lock.json
 	cd tools/pi-sessions && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
+# One output name per run (a new directory under /tmp unless PI_SESSIONS_OUT names one).
 pi-sessions: setup $(PI_WRITER_STAMP)
-	node tools/pi-sessions/write-sessions.mjs $(PI_SESSIONS_OUT)
-	$(RUN) clearing-analysis explore --sessions $(PI_SESSIONS_OUT) \
-		--routes tools/pi-sessions/routes.json --json > $(PI_SESSIONS_OUT).explore.json
-	@echo "pi sessions in $(PI_SESSIONS_OUT), explore report in $(PI_SESSIONS_OUT).explore.json"
+	@out="$(PI_SESSIONS_OUT)"; out="$${out:-$$(mktemp -d -u /tmp/pi-sessions-XXXXXX)}"; \
+	node tools/pi-sessions/write-sessions.mjs "$$out" && \
+	$(RUN) clearing-analysis explore --sessions "$$out" \
+		--routes tools/pi-sessions/routes.json --json > "$$out.explore.json" && \
+	echo "pi sessions in $$out, explore report in $$out.explore.json"
 
 # The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
 # `make test` never do. `image` builds the local base and the image, then names the
