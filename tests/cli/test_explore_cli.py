@@ -181,3 +181,29 @@ def test_show_renders_the_human_view_of_an_explore_report(
     for word in ("BUILD", "DEFER", "STOP"):
         assert word not in text
     assert CANARY not in text
+
+
+def test_a_copied_session_and_a_fork_count_their_history_once(tmp_path: Path) -> None:
+    """A second file with the same session id is a DUPLICATE session; a fork (another id,
+    the same first message) repeats the parent's turns as DUPLICATE boundaries; the requests
+    counted are the distinct ones (docs/formats/pi-sessions.md, "The tree")."""
+    root = tmp_path / "sessions"
+    root.mkdir()
+    parent = Session(session_id="parent")
+    for index in range(3):
+        parent.turn(["read"], text=f"turn {index}")
+    parent.write(root / "a-parent.jsonl")
+    parent.write(root / "b-copy.jsonl")
+    fork = Session(session_id="fork")
+    fork.lines, fork.last_id = [fork.lines[0], *parent.lines[1:]], parent.last_id
+    fork.turn(["grep"], text="only in the fork")
+    fork.write(root / "c-fork.jsonl")
+    routes = tmp_path / "routes.json"
+    routes.write_text(json.dumps([SEED_ROUTE]))
+    report = json.loads(explore_job([root], routes=routes, workers=1).data)
+    sessions = report["sessions"]
+    assert (sessions["branchedSessions"], sessions["offPathEntries"]) == (0, 0)
+    assert sessions["skippedSessions"]["DUPLICATE"] == 1
+    assert sessions["skippedBoundaries"]["DUPLICATE"] == 3
+    part = report["perApi"][SEED_ROUTE["api"]]
+    assert (part["promptTurns"], part["requests"]["requests"]) == (4, 8)

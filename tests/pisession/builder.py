@@ -8,6 +8,7 @@ through the reader under test.
 
 from __future__ import annotations
 
+import datetime
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,6 @@ API = "anthropic-messages"
 def iso(ms: int) -> str:
     """pi's ISO timestamp with milliseconds."""
     seconds, millis = divmod(ms, 1000)
-    import datetime
-
     moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{millis:03d}Z"
 

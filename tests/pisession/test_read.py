@@ -170,9 +170,9 @@ def test_unknown_entry_types_and_roles_are_counted_by_fixed_code_never_named() -
     assert [p.entry for p in read.path].count(None) == 1
 
 
-def _with_line(line: bytes, *, after_header: bool = True) -> bytes:
-    header = Session().text().encode()
-    return header + line if after_header else line
+def _with_line(line: bytes) -> bytes:
+    """A valid version-3 header, then `line`."""
+    return Session().text().encode() + line
 
 
 @pytest.mark.parametrize(
