@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup demo test lint typecheck unit clean bench bench-small
+.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -54,7 +54,27 @@ bench-small: setup
 	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
 
 clean:
-	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules
+	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules \
+		tools/pi-sessions/node_modules
+
+# Real pi session files written by pi's own code (docs/pi-session-writer.md): the pi coding
+# agent exactly as pinned in tools/pi-sessions/package-lock.json (npm ci, integrity hashes, no
+# install scripts), driven offline against a scripted model on 127.0.0.1; then `explore` reads
+# what it wrote. Outside `make test`: it installs a second Node tree and runs a local server.
+# The files committed in tests/data/pi-sessions/writer/ came from this target.
+PI_WRITER_STAMP := tools/pi-sessions/node_modules/.installed
+PI_SESSIONS_OUT ?=
+$(PI_WRITER_STAMP): tools/pi-sessions/package.json tools/pi-sessions/package-lock.json
+	cd tools/pi-sessions && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+# One output name per run (a new directory under /tmp unless PI_SESSIONS_OUT names one).
+pi-sessions: setup $(PI_WRITER_STAMP)
+	@out="$(PI_SESSIONS_OUT)"; out="$${out:-$$(mktemp -d -u /tmp/pi-sessions-XXXXXX)}"; \
+	node tools/pi-sessions/write-sessions.mjs "$$out" && \
+	$(RUN) clearing-analysis explore --sessions "$$out" \
+		--routes tools/pi-sessions/routes.json --json > "$$out.explore.json" && \
+	echo "pi sessions in $$out, explore report in $$out.explore.json"
 
 # The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
 # `make test` never do. `image` builds the local base and the image, then names the

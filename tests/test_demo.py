@@ -24,6 +24,11 @@ def test_demo_text_is_deterministic(tmp_path: Path) -> None:
     assert "Verdict per API" in first
     for api in ("anthropic-messages", "openai-responses", "openai-codex-responses"):
         assert f"{api}: " in first  # every API of the corpus has its section and verdict
+    _analyzed, explored = first.split("clearing-analysis explore ", 1)
+    assert "Exploration only: never a verdict." in explored  # the explore section follows
+    assert "UPPER BOUND" in explored
+    for word in ("BUILD", "DEFER", "STOP"):
+        assert word not in explored
 
 
 def test_demo_counts_every_journal_file(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ event while a session opens, finishes, reads the sidecar and writes its output.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import urllib.parse
@@ -17,7 +18,10 @@ from typing import Any
 import pytest
 
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.jobs import explore_job
+from tests._seed_route import SEED_ROUTE
 from tests.inputs._safety_corpus import Corpus, make_corpus, make_sidecar
+from tests.pisession.builder import Session
 
 _WATCHED_EVENTS = {"open", "os.scandir", "os.listdir", "sqlite3.connect", "os.chdir"}
 _recording: list[tuple[str, tuple[Any, ...]]] | None = None
@@ -127,4 +131,28 @@ def test_no_socket_is_created(
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
     corpus = make_corpus(tmp_path)
     _run_session(corpus)
+    assert [event for event, _args in recorded if event.startswith("socket.")] == []
+
+
+def test_explore_reads_only_the_sessions_it_is_given(
+    tmp_path: Path, decoy_home: Path, recorded: list[tuple[str, tuple[Any, ...]]]
+) -> None:
+    """`explore` with HOME full of real-looking pi sessions (~/.pi/agent/sessions) reads only
+    the session directory named on its command line: nothing under HOME is opened or listed,
+    and no socket is used."""
+    decoy = decoy_home / ".pi" / "agent" / "sessions" / "--home-project--"
+    decoy.mkdir(parents=True)
+    Session(session_id="decoy").write(decoy / "decoy.jsonl")
+    explicit = tmp_path / "explicit" / "sessions"
+    explicit.mkdir(parents=True)
+    session = Session()
+    session.turn(["read"])
+    session.write(explicit / "one.jsonl")
+    routes = tmp_path / "explicit" / "routes.json"
+    routes.write_text(json.dumps([SEED_ROUTE]))
+    recorded.clear()
+    done = explore_job([explicit], routes=routes, workers=1)
+    assert json.loads(done.data)["sessions"]["sessionsRead"] == 1
+    assert _touches(recorded, decoy_home) == []
+    assert {"open", "os.scandir"} <= _events(_touches(recorded, explicit))
     assert [event for event, _args in recorded if event.startswith("socket.")] == []

@@ -58,7 +58,8 @@ def test_log_file_inside_the_journals_directory_is_refused(corpus: Path, tmp_pat
     assert done.returncode == 2
     assert done.stderr == (
         "clearing-analysis: OUTPUT_REFUSED OUTPUT_INSIDE_INPUT:"
-        " write outside the input directories (--journals; for qualify, the harness and policy)\n"
+        " write outside the input directories (--journals, --sessions; for qualify, the harness"
+        " and policy)\n"
     )
     assert sorted(journals.iterdir()) == before
     assert not out.exists()

@@ -1,4 +1,5 @@
-"""The demo job: embedded synthetic corpus -> corpus summary -> the analysis's human view.
+"""The demo job: embedded synthetic corpus -> corpus summary -> the analysis's human view ->
+the same history exported as pi sessions and explored (the upper bound, never a verdict).
 
 Kept in the library (not the CLI) so tests can run it and compare its output. The corpus is
 generated from a fixed seed and the real qualifier runs on the pinned pi-ai, so the demo
@@ -41,7 +42,7 @@ def corpus_summary_text(journal_root: Path) -> str:
 
 def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> str:
     """Generate the corpus under `scratch` and return the text to print."""
-    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
+    from clearing_analysis.jobs import analyze_job, explore_job  # noqa: PLC0415
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
     from clearing_analysis.synth import generate  # noqa: PLC0415
@@ -65,7 +66,15 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         agent_config=corpus / "agent-config.json",
         app_allowlist=corpus / "app-allowlist.json",
     )
-    # The human view loads rich and the report only here, after the analysis.
+    # The same history as pi session files, as a pi user would explore their own sessions
+    # (docs/explore.md): explore's figures are an upper bound beside analyze's verdicts.
+    from clearing_analysis.synth.pi_export import export_sessions  # noqa: PLC0415
+
+    sessions = scratch / "pi-sessions"
+    export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
+    explored = explore_job([sessions], routes=corpus / "routes.json")
+    # The human views load rich and the reports only here, after the analysis.
+    from clearing_analysis.report.explore_human import render_explore_text  # noqa: PLC0415
     from clearing_analysis.report.human import render_text  # noqa: PLC0415
 
     return "\n".join(
@@ -73,5 +82,7 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
             header,
             corpus_summary_text(corpus / "journals"),
             render_text(analysis.report),
+            "The same history as pi session files (`explore`: an upper bound, never a verdict)\n",
+            render_explore_text(explored.report),
         ]
     )

@@ -35,6 +35,10 @@ class InputInvalidDetail(enum.StrEnum):
     JOURNALS_NOT_FILE_OR_DIRECTORY = "JOURNALS_NOT_FILE_OR_DIRECTORY"
     JOURNALS_UNREADABLE = "JOURNALS_UNREADABLE"
     NATIVE_ROOT_NOT_JOURNALS = "NATIVE_ROOT_NOT_JOURNALS"
+    # Session selection of `explore --sessions` (the same walk, its own codes).
+    SESSIONS_MISSING = "SESSIONS_MISSING"
+    SESSIONS_NOT_FILE_OR_DIRECTORY = "SESSIONS_NOT_FILE_OR_DIRECTORY"
+    SESSIONS_UNREADABLE = "SESSIONS_UNREADABLE"
     # Every other named input must be an existing regular file (inputs.session).
     SIDECAR_MISSING = "SIDECAR_MISSING"
     SIDECAR_NOT_FILE = "SIDECAR_NOT_FILE"
@@ -95,9 +99,10 @@ class InputInvalidDetail(enum.StrEnum):
 
 
 class NoJournalsDetail(enum.StrEnum):
-    """NO_JOURNALS: the selection is empty."""
+    """NO_JOURNALS: the selection is empty (journals for `analyze`, sessions for `explore`)."""
 
     NO_JOURNAL_FILES = "NO_JOURNAL_FILES"
+    NO_SESSION_FILES = "NO_SESSION_FILES"
 
 
 class SidecarNotOfflineDetail(enum.StrEnum):

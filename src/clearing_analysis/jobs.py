@@ -18,12 +18,16 @@ from typing import TYPE_CHECKING, Any
 from clearing_analysis import logsink
 from clearing_analysis.container.runtime import CONTAINERENV, stated_image
 from clearing_analysis.eligibility import dumps_summary, replay_summary
+from clearing_analysis.eligibility.reasons import Bound
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import remove_created
+from clearing_analysis.inputs.paths import SESSION_RULES
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.pisession import grouping_keys
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
+from clearing_analysis.replay.model import HistorySource
 from clearing_analysis.units import (
     Settings,
     SnapshotAnalysis,
@@ -34,6 +38,7 @@ from clearing_analysis.units import (
 
 if TYPE_CHECKING:
     from clearing_analysis.attest.sign import SignedRun
+    from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
 
 ProgressCallback = Callable[[int, int, int, int], None]
@@ -292,3 +297,110 @@ def analyze_job(
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
     return CompletedAnalysis(report, data, session, log, log_file, stated.image_digest, signed)
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedExplore:
+    """A finished exploration: the typed explore report, its JSON bytes and the session."""
+
+    report: ExploreReport
+    data: bytes
+    _session: InputSession
+    _log: logsink.LogBuffer | None = None
+    _log_file: Path | None = None
+
+    def write(self, out: Path | None) -> None:
+        """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
+        self._session.write_output(self.data, out)
+        self.write_log()
+
+    def write_log(self) -> None:
+        """Create the --log-file, if one was asked for (exclusively, after the checks)."""
+        if self._log is not None and self._log_file is not None:
+            self._session.write_log(self._log.to_bytes(), self._log_file)
+
+
+def explore_job(
+    sessions: list[Path],
+    *,
+    routes: Path,
+    retrieval_rate: float | None = None,
+    out: Path | None = None,
+    log_file: Path | None = None,
+    workers: int | None = None,
+    progress: ProgressCallback | None = None,
+    between_snapshots: Callable[[], None] | None = None,
+) -> CompletedExplore:
+    """Select, read and map the pi sessions, replay them, simulate the upper bound and model
+    it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
+    never yields BUILD / DEFER / STOP."""
+    from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
+    from clearing_analysis.report.explore_build import (  # noqa: PLC0415
+        ExploreStages,
+        build_explore,
+    )
+
+    rate = parse_retrieval_rate(
+        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
+    )
+    # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
+    # before and after, exclusive output; there is no sidecar (HistorySource.PI_SESSION).
+    session = InputSession.open(
+        sessions,
+        sidecar=None,
+        routes=routes,
+        out=out,
+        log_file=log_file,
+        between_snapshots=between_snapshots,
+        rules=SESSION_RULES,
+    )
+    # The log carries what analyze's does: event names, codes and counts, never an input.
+    log = logsink.configure(enabled=log_file is not None)
+    logger = logsink.get_logger()
+    sizes = session.journal_sizes
+    count = default_workers(sum(sizes)) if workers is None else workers
+    logger.info("explore.started", sessions_total=len(session.journals), workers=count)
+    settings = Settings(
+        routes=session.routes,
+        agent_config=None,
+        app_allowlist=None,
+        simulate=True,
+        period_attestation_valid=True,
+        source=HistorySource.PI_SESSION,
+        bound=Bound.UPPER,
+    )
+
+    def report(done: int, done_bytes: int) -> None:
+        if progress is not None:
+            progress(done, len(sizes), done_bytes, sum(sizes))
+
+    analysis = analyze_snapshot(
+        plan_units(session.journals, sizes, keys=grouping_keys),
+        settings,
+        sidecar=None,
+        sidecar_path=None,
+        workers=count,
+        progress=report,
+    )
+    if analysis.simulation is None:
+        raise RuntimeError("explore ran without its simulation")
+    explored = build_explore(
+        ExploreStages(
+            totals=analysis.totals,
+            simulation=analysis.simulation,
+            routes=session.routes,
+            retrieval_rate=rate,
+            session_bytes=sum(sizes),
+        )
+    )
+    data = encode_explore(explored)
+    session.finish()
+    for api, part in explored.per_api.items():
+        logger.info(
+            "explore.upper_bound",
+            api=api,
+            requests=part.requests.requests,
+            admitted_net_tokens=part.upper_bound_simulation.admitted_net_tokens,
+        )
+    logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
+    return CompletedExplore(explored, data, session, log, log_file)

@@ -107,6 +107,11 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     (_INPUT, _I.JOURNALS_UNREADABLE): "make every directory under --journals readable",
     (_INPUT, _I.NATIVE_ROOT_NOT_JOURNALS): "pass <root>/journals, not the root",
+    (_INPUT, _I.SESSIONS_MISSING): "check every --sessions path: each must exist",
+    (_INPUT, _I.SESSIONS_NOT_FILE_OR_DIRECTORY): (
+        "pass pi session files or directories to --sessions, not a FIFO, device or socket"
+    ),
+    (_INPUT, _I.SESSIONS_UNREADABLE): "make every directory under --sessions readable",
     # INPUT_INVALID: the other named inputs.
     **_named_input("SIDECAR", "--sidecar", "sidecar database"),
     **_named_input("ROUTES", "--routes", "routes"),
@@ -147,6 +152,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_NO_JOURNALS, NoJournalsDetail.NO_JOURNAL_FILES): (
         "pass the directory that holds the .jsonl journals (<root>/journals) or the files"
     ),
+    (_NO_JOURNALS, NoJournalsDetail.NO_SESSION_FILES): (
+        "pass the directory that holds the pi session .jsonl files, or the files"
+    ),
     # SIDECAR_NOT_OFFLINE: one remedy for both reasons.
     (_OFFLINE, SidecarNotOfflineDetail.COMPANION_PRESENT): _OFFLINE_COPY,
     (_OFFLINE, SidecarNotOfflineDetail.WAL_MODE): _OFFLINE_COPY,
@@ -172,7 +180,8 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "choose an output directory whose every ancestor you can read"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_INSIDE_INPUT): (
-        "write outside the input directories (--journals; for qualify, the harness and policy)"
+        "write outside the input directories (--journals, --sessions; for qualify, the harness"
+        " and policy)"
     ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_NAME_COLLIDES): (
         "choose a name that no input, nor a sidecar companion, has in that directory"

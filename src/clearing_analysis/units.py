@@ -26,6 +26,7 @@ it void (a second pass, only for a period attestation whose configuration change
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from clearing_analysis.eligibility import Assessment, assess, count_occurrences
+from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.errors import (
     AnalysisError,
@@ -49,6 +50,8 @@ from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from clearing_analysis.policy import limits
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
+from clearing_analysis.replay.model import HistorySource, JournalOutcome
+from clearing_analysis.replay.pi_replay import replay_pi_session
 
 if TYPE_CHECKING:  # the simulation loads polars: imported where it runs
     from clearing_analysis.simulation.totals import SimulationTotals
@@ -98,9 +101,16 @@ _UNIT_FILL_BYTES = 8 * 1024 * 1024
 _UNITS_PER_SNAPSHOT = 64
 
 
-def plan_units(paths: Sequence[Path], sizes: Sequence[int]) -> list[Unit]:
+GroupingKeys = Callable[[Path], tuple[str, ...]]
+"""The keys a file shares with related files (a native journal's header ids; a pi session's
+id and lineage, `pisession.grouping_keys`)."""
+
+
+def plan_units(
+    paths: Sequence[Path], sizes: Sequence[int], keys: GroupingKeys = _header_keys
+) -> list[Unit]:
     """Group the journals into units, in deterministic order: the connected components of
-    shared header keys (union-find), packed in order of their first journal (see
+    shared `keys` (union-find), packed in order of their first journal (see
     _UNIT_FILL_BYTES), each unit keeping the global order of its journals."""
     parent = list(range(len(paths)))
 
@@ -113,7 +123,7 @@ def plan_units(paths: Sequence[Path], sizes: Sequence[int]) -> list[Unit]:
     owner: dict[str, int] = {}
     physical: list[list[str]] = [[] for _ in paths]
     for index, path in enumerate(paths):
-        for key in _header_keys(path):
+        for key in keys(path):
             if key.startswith(_PHYSICAL):
                 physical[index].append(key.removeprefix(_PHYSICAL))
             other = owner.setdefault(key, index)
@@ -151,6 +161,9 @@ class Settings:
     app_allowlist: AppAllowlist | None
     simulate: bool
     period_attestation_valid: bool
+    # explore: pi sessions (no sidecar), cleared from the upper bound (docs/explore.md).
+    source: HistorySource = HistorySource.NATIVE_JOURNAL
+    bound: Bound = Bound.LOWER
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,15 +175,29 @@ class UnitOutput:
     fingerprints: frozenset[str]
 
 
-def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView) -> UnitOutput:
+def _replayed(
+    unit: Unit, settings: Settings, sidecar: SidecarView | None
+) -> Iterator[JournalOutcome]:
+    if settings.source is HistorySource.PI_SESSION:
+        for path in unit.paths:
+            yield replay_pi_session(path, settings.routes)
+        return
+    if sidecar is None:
+        raise RuntimeError("native journals are replayed against the sidecar")
+    for path in unit.paths:
+        yield replay_journal(path, settings.routes, sidecar)
+
+
+def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) -> UnitOutput:
     """Replay, merge, assess and (optionally) simulate one unit; reduce it to numbers."""
-    replayed = merge(replay_journal(path, settings.routes, sidecar) for path in unit.paths)
+    replayed = merge(_replayed(unit, settings, sidecar))
     assessment: Assessment = assess(
         replayed,
         settings.routes,
         settings.agent_config,
         settings.app_allowlist,
         period_attestation_valid=settings.period_attestation_valid,
+        bound=settings.bound,
     )
     fingerprints = frozenset(
         fp for merged in replayed.journals for fp in merged.journal.toolset_fingerprints
@@ -186,13 +213,17 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView) -> UnitOu
     return UnitOutput(totals, reduce(simulation), fingerprints)
 
 
-# Per-process state of a pool worker: its own read-only sidecar view.
+# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions).
+_worker_ready = False
 _worker_sidecar: SidecarView | None = None
 _worker_error: AnalysisError | None = None
 
 
-def _init_worker(sidecar_path: Path) -> None:
-    global _worker_sidecar, _worker_error  # noqa: PLW0603  (one view per worker process)
+def _init_worker(sidecar_path: Path | None) -> None:
+    global _worker_ready, _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
+    _worker_ready = True
+    if sidecar_path is None:  # pi sessions (explore) are replayed without a sidecar
+        return
     try:
         _worker_sidecar = open_sidecar(sidecar_path)
     except SidecarNotOfflineError:
@@ -208,7 +239,7 @@ def _init_worker(sidecar_path: Path) -> None:
 def _in_worker(task: tuple[Unit, Settings]) -> UnitOutput:
     if _worker_error is not None:
         raise _worker_error
-    if _worker_sidecar is None:
+    if not _worker_ready:
         raise RuntimeError("unit worker used before initialization")
     unit, settings = task
     return analyze_unit(unit, settings, _worker_sidecar)
@@ -238,8 +269,8 @@ def default_workers(total_bytes: int) -> int:
 def _outputs(
     units: Sequence[Unit],
     settings: Settings,
-    sidecar: SidecarView,
-    sidecar_path: Path,
+    sidecar: SidecarView | None,
+    sidecar_path: Path | None,
     workers: int,
 ) -> Iterator[UnitOutput]:
     if workers == 1 or len(units) < 2:
@@ -274,8 +305,8 @@ def analyze_snapshot(
     units: Sequence[Unit],
     settings: Settings,
     *,
-    sidecar: SidecarView,
-    sidecar_path: Path,
+    sidecar: SidecarView | None,
+    sidecar_path: Path | None,
     workers: int = 1,
     progress: Progress | None = None,
 ) -> SnapshotAnalysis:
@@ -295,13 +326,7 @@ def analyze_snapshot(
     fingerprints = frozenset().union(*(output.fingerprints for output in outputs))
     period = settings.agent_config is not None and settings.agent_config.per_run is None
     if period and len(fingerprints) > 1 and settings.period_attestation_valid:
-        void = Settings(
-            settings.routes,
-            settings.agent_config,
-            settings.app_allowlist,
-            settings.simulate,
-            period_attestation_valid=False,
-        )
+        void = dataclasses.replace(settings, period_attestation_valid=False)
         outputs = list(_outputs(units, void, sidecar, sidecar_path, workers))
     return _combined(outputs, settings)
 
@@ -322,6 +347,7 @@ def _combined(outputs: Sequence[UnitOutput], settings: Settings) -> SnapshotAnal
 
 
 __all__ = [
+    "GroupingKeys",
     "Settings",
     "SnapshotAnalysis",
     "Unit",

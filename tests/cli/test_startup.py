@@ -23,6 +23,8 @@ HEAVY = (
     # Keys and signatures: only keygen, a signed analyze and verify load them.
     "cryptography",
     "clearing_analysis.attest",
+    "clearing_analysis.pisession",
+    "clearing_analysis.replay",
 )
 
 
@@ -38,6 +40,8 @@ HEAVY = (
         ["verify", "--help"],
         ["keygen"],
         ["verify"],
+        ["explore", "--help"],
+        ["explore"],
     ],
 )
 def test_help_and_usage_errors_load_nothing_heavy(args: list[str], tmp_path: Path) -> None:

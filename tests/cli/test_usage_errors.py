@@ -243,6 +243,7 @@ def test_every_command_uses_the_cli_classes() -> None:
         "qualify",
         "replay",
         "analyze",
+        "explore",
         "show",
         "routes",
         "keygen",

@@ -48,6 +48,30 @@ class TestClassification:
         assert seen == INPUT_PARAMETERS | OUTPUT_PARAMETERS
 
 
+class TestExplore:
+    """An explore command line names its sessions and routes as inputs, no sidecar."""
+
+    def test_sessions_are_inputs(self) -> None:
+        """Every `--sessions` path and the routes are inputs; --out and --log-file outputs."""
+        paths = contract_paths(
+            [
+                "explore",
+                "--sessions",
+                "/in/a",
+                "/in/b.jsonl",
+                "--routes",
+                "/in/r.json",
+                "--out",
+                "/out/explore.json",
+                "--log-file",
+                "/out/log.jsonl",
+            ]
+        )
+        assert set(paths.inputs) == {Path("/in/a"), Path("/in/b.jsonl"), Path("/in/r.json")}
+        assert set(paths.outputs) == {Path("/out/explore.json"), Path("/out/log.jsonl")}
+        assert paths.sidecars == ()
+
+
 class TestReplay:
     """A replay command line names inputs, a sidecar and outputs."""
 

@@ -10,6 +10,9 @@ the output file or the log.
 `keygen`, a signed `analyze` (its attestation decoded) and `verify`, passing and failing, run
 over the same inputs under the same check.
 
+`explore` runs the same way over pi sessions planted with canaries in every text, name, path,
+id and cwd position (tests/e2e/_canary_pi.py).
+
 The failure paths (invalid routes and agent-config, WAL sidecar, companions, changed snapshot,
 refused --out, schema-breaking sidecar, corrupt sidecar) run in test_exit_status.py with the
 same inputs and the same leak check.
@@ -22,10 +25,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
+from tests.e2e._canary_pi import PiCanaryInputs, make_pi_canary_inputs
 from tests.e2e._cli import Listing, fixed_line, listing, run_cli
 
 
@@ -286,3 +292,93 @@ def test_keygen_signed_analyze_and_verify_carry_no_canary(
     finally:
         for path in (out, log, attestation):
             path.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def pi_canary_inputs(tmp_path_factory: pytest.TempPathFactory) -> PiCanaryInputs:
+    """pi sessions with canaries everywhere, under a canary-named root."""
+    return make_pi_canary_inputs(tmp_path_factory.mktemp("pi-canary"), Canaries(seed=20261201))
+
+
+def _pi_private(inputs: PiCanaryInputs, blob: bytes, extra: dict[str, str] | None = None) -> None:
+    assert leaks(blob, {**inputs.canaries, **(extra or {})}) == []
+    assert str(inputs.root).encode() not in blob
+    assert b"Lookup" not in blob  # the app tool's name, beyond its canary part
+
+
+def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) -> None:
+    """`explore` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
+    same report, every planted session read or skipped (not vacuous), and no canary in stdout,
+    stderr, the report, the log or the human view `show` renders; only the outputs created."""
+    inputs = pi_canary_inputs
+    base = ["explore", "--sessions", str(inputs.sessions), "--routes", str(inputs.routes)]
+    before = listing(inputs.root)
+    to_stdout = run_cli([*base, "--workers", "1"])
+    assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
+    report = json.loads(to_stdout.stdout)
+    sessions = report["sessions"]
+    assert sessions["sessionsRead"] == 4  # rich, branched, fork, version 1
+    assert sessions["skippedSessions"] == {
+        "DUPLICATE": 0,
+        "INVALID": 1,
+        "OPEN": 1,
+        "UNSUPPORTED_VERSION": 1,
+    }
+    # One unknown type and one unknown role each in rich, its fork and the branched file.
+    assert sessions["unrecognized"] == {"ENTRY_TYPE": 3, "MESSAGE_ROLE": 3}
+    assert sessions["offPathEntries"] > 0
+    assert sessions["skippedBoundaries"]["DUPLICATE"] > 0
+    anthropic = report["perApi"]["anthropic-messages"]
+    assert {row["toolClass"] for row in anthropic["toolResults"] if row["results"]} >= {
+        "APP",
+        "READ_ONLY_BUILTIN",
+        "EFFECTFUL_BUILTIN",
+    }
+    assert anthropic["compactions"]["compactions"] > 0
+    _pi_private(inputs, to_stdout.stdout)
+
+    names = Canaries(seed=5)
+    out = inputs.out_dir / f"{names('explore.out')}.json"
+    log = inputs.out_dir / f"{names('explore.log')}.log"
+    to_file = run_cli([*base, "--workers", "2", "--out", str(out), "--log-file", str(log)])
+    try:
+        assert (to_file.returncode, to_file.stdout, to_file.stderr) == (0, b"", b"")
+        assert out.read_bytes() == to_stdout.stdout
+        logged = log.read_bytes()
+        assert b"explore.upper_bound" in logged
+        _pi_private(inputs, logged, names.values)
+        shown = run_cli(["show", str(out)])
+        assert (shown.returncode, shown.stderr) == (0, b"")
+        assert b"UPPER BOUND" in shown.stdout
+        _pi_private(inputs, shown.stdout, names.values)
+        assert only_outputs_created(before, listing(inputs.root), inputs, out, log)  # type: ignore[arg-type]
+    finally:
+        out.unlink(missing_ok=True)
+        log.unlink(missing_ok=True)
+
+
+def test_explore_internal_fault_prints_only_the_fault_code(
+    pi_canary_inputs: PiCanaryInputs,
+) -> None:
+    """A fault inside explore's models whose message carries a canary: exit 1 and exactly
+    the ANALYZER_FAULT line, nothing on stdout."""
+    secret = pi_canary_inputs.canaries["rich.prompt0"]
+    prelude = (
+        "import clearing_analysis.report.explore_build as _b\n"
+        "def _boom(stages):\n"
+        f"    raise RuntimeError({secret!r})\n"
+        "_b.build_explore = _boom\n"
+    )
+    done = run_cli(
+        [
+            "explore",
+            "--sessions",
+            str(pi_canary_inputs.sessions),
+            "--routes",
+            str(pi_canary_inputs.routes),
+        ],
+        prelude=prelude,
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr == fixed_line("ANALYZER_FAULT", "INTERNAL_ERROR")
+    _pi_private(pi_canary_inputs, done.stderr)

@@ -491,6 +491,41 @@ def test_qualifier_failure_is_one_fixed_line(detail: str, tmp_path: Path) -> Non
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    "detail", ["SESSIONS_MISSING", "SESSIONS_NOT_FILE_OR_DIRECTORY", "NO_SESSION_FILES"]
+)
+def test_explore_refusals_are_one_fixed_line(
+    detail: str, canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """`explore --sessions` refuses a missing path, a FIFO and a selection without session
+    files with their fixed lines (docs/exit-codes.md), echoing nothing, creating nothing."""
+    c = Canaries(seed=zlib.crc32(detail.encode()))
+    named = _named_dir(tmp_path, c, "sessions")
+    argument = named / f"{c('file.sessions')}.jsonl"
+    code = "INPUT_INVALID"
+    if detail == "SESSIONS_NOT_FILE_OR_DIRECTORY":
+        os.mkfifo(argument)
+    elif detail == "NO_SESSION_FILES":
+        (named / f"{c('file.notes')}.txt").write_text("not a session")
+        argument, code = named, "NO_JOURNALS"
+    out = tmp_path / f"{c('file.out')}.json"
+    before = _names(tmp_path)
+    done = run_cli(
+        [
+            "explore",
+            "--sessions",
+            str(argument),
+            "--routes",
+            str(canary_inputs.routes),
+            "--out",
+            str(out),
+        ]
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line(code, detail), b"")
+    assert _names(tmp_path) == before
+    canary_inputs.assert_private(done.stderr, c.values)
+
+
 # Pairs asserted through the CLI by the tests named here (besides the CASES above, the usage
 # errors of tests/cli/test_usage_errors.py and the inputs of tests/cli/test_failure_lines.py).
 ASSERTED_ELSEWHERE: dict[tuple[str, str], str] = {
@@ -503,6 +538,9 @@ ASSERTED_ELSEWHERE: dict[tuple[str, str], str] = {
         "ANALYZER_FAULT",
         "INTERNAL_ERROR",
     ): "test_canary.test_internal_fault_prints_only_the_fault_code",
+    ("INPUT_INVALID", "SESSIONS_MISSING"): "test_explore_refusals_are_one_fixed_line",
+    ("INPUT_INVALID", "SESSIONS_NOT_FILE_OR_DIRECTORY"): "test_explore_refusals_are_one_fixed_line",
+    ("NO_JOURNALS", "NO_SESSION_FILES"): "test_explore_refusals_are_one_fixed_line",
 }
 
 _PERMISSION = "needs a permission denial, which a test run as root does not get"
@@ -520,6 +558,7 @@ NOT_THROUGH_THE_CLI: dict[tuple[str, str], str] = {
     ("OUTPUT_REFUSED", "OUTPUT_WRITE_FAILED"): "needs a full file system (tests/inputs)",
     ("OUTPUT_REFUSED", "OUTPUT_PARENT_CHANGED"): _RACE,
     ("SNAPSHOT_CHANGED", "SELECTION_CHANGED"): _RACE,
+    ("INPUT_INVALID", "SESSIONS_UNREADABLE"): _PERMISSION,
     **{
         ("QUALIFIER_FAILED", detail.value): _HARNESS
         for detail in QualificationDetail

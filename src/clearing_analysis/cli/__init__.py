@@ -18,6 +18,7 @@ from clearing_analysis.cli import synth as _synth  # noqa: F401  isort: skip
 from clearing_analysis.cli import qualify as _qualify  # noqa: F401  isort: skip
 from clearing_analysis.cli import replay as _replay  # noqa: F401  isort: skip
 from clearing_analysis.cli import analyze as _analyze  # noqa: F401  isort: skip
+from clearing_analysis.cli import explore as _explore  # noqa: F401  isort: skip
 from clearing_analysis.cli import show as _show  # noqa: F401  isort: skip
 from clearing_analysis.cli import routes as _routes  # noqa: F401  isort: skip
 from clearing_analysis.cli import keygen as _keygen  # noqa: F401  isort: skip

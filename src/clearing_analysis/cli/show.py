@@ -1,4 +1,5 @@
-"""`clearing-analysis show REPORT`: the human view of a saved JSON report (R-CLI-6).
+"""`clearing-analysis show REPORT`: the human view of a saved JSON report (R-CLI-6), of
+`analyze` or of `explore` (its `format` says which).
 
 The file is read strictly: a file that is not a schema-valid report of this version is
 INPUT_INVALID (REPORT_*), exit 2. Nothing else is read and nothing is written.
@@ -22,13 +23,20 @@ from clearing_analysis.policy import limits
 @app.command(cls=Command)
 def show(
     report: Annotated[
-        Path, typer.Argument(metavar="<report.json>", help="A report written by `analyze`.")
+        Path,
+        typer.Argument(metavar="<report.json>", help="A report written by `analyze` or `explore`."),
     ],
 ) -> None:
-    """Render a saved report as tables: verdicts, criteria against thresholds, evidence."""
+    """Render a saved report as tables: verdicts, criteria against thresholds, evidence (an
+    explore report: its upper-bound figures, never a verdict)."""
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
+    from clearing_analysis.report.explore_human import (  # noqa: PLC0415
+        print_explore,
+        render_explore_text,
+    )
+    from clearing_analysis.report.explore_model import ExploreReport  # noqa: PLC0415
     from clearing_analysis.report.human import print_report, render_text  # noqa: PLC0415
 
     try:
@@ -42,7 +50,12 @@ def show(
         decoded = decode_report(data)
     except AnalysisError as error:
         fatal(error)
-    if sys.stdout.isatty():
+    if isinstance(decoded, ExploreReport):
+        if sys.stdout.isatty():
+            print_explore(decoded, Console())
+        else:
+            sys.stdout.write(render_explore_text(decoded))
+    elif sys.stdout.isatty():
         print_report(decoded, Console())
     else:
         sys.stdout.write(render_text(decoded))

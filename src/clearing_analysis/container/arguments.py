@@ -33,6 +33,7 @@ from clearing_analysis.errors import MountContractDetail, MountContractError
 INPUT_PARAMETERS = frozenset(
     {
         "journals",
+        "sessions",  # `explore` reads pi session files
         "sidecar",
         "routes",
         "qualification",

@@ -21,6 +21,7 @@ from clearing_analysis.eligibility.occurrences import OccurrenceTally, classifie
 from clearing_analysis.eligibility.reasons import (
     EXCLUSION_UNIT,
     ApiSignal,
+    Bound,
     EligibilityClass,
     ExclusionReason,
     Limitation,
@@ -32,6 +33,7 @@ __all__ = [
     "ApiAssessment",
     "ApiSignal",
     "Assessment",
+    "Bound",
     "Boundary",
     "ContextCursor",
     "EligibilityClass",

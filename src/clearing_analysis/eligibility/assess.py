@@ -20,6 +20,7 @@ from clearing_analysis.eligibility.identity import IdentityProofs, identity_shor
 from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
 from clearing_analysis.eligibility.reasons import (
     ApiSignal,
+    Bound,
     EligibilityClass,
     ExclusionReason,
     class_of,
@@ -173,12 +174,13 @@ def assess(
     app_allowlist: AppAllowlist | None = None,
     *,
     period_attestation_valid: bool | None = None,
+    bound: Bound = Bound.LOWER,
 ) -> Assessment:
     """Classify every result once, list the counted boundaries and count per API.
 
     Whether a period attestation still holds depends on the whole snapshot's toolset
     fingerprints: pass `period_attestation_valid` when `replay` is only part of it (a unit),
-    else it is decided from `replay` itself.
+    else it is decided from `replay` itself. `bound` UPPER classifies for `explore` (`Bound`).
     """
     fingerprints = [fp for merged in replay.journals for fp in merged.journal.toolset_fingerprints]
     proofs = IdentityProofs.for_snapshot(agent_config, app_allowlist, fingerprints)
@@ -189,7 +191,7 @@ def assess(
     classes: list[tuple[ResultClass, ...]] = []
     for position, merged in enumerate(replay.journals):
         journal = merged.journal
-        classes.append(tuple(classify_result(result, proofs) for result in journal.results))
+        classes.append(tuple(classify_result(result, proofs, bound) for result in journal.results))
         for boundary, skip, runs_before in zip(
             journal.boundaries,
             merged.boundary_skips,

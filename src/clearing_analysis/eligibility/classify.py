@@ -15,7 +15,7 @@ from clearing_analysis.eligibility.identity import (
     class_exclusion,
     identity_shortfall,
 )
-from clearing_analysis.eligibility.reasons import ExclusionReason
+from clearing_analysis.eligibility.reasons import Bound, ExclusionReason
 from clearing_analysis.replay.model import Protection, ResultShape, ToolResult
 from clearing_analysis.replay.retention import RetentionStatus
 
@@ -73,10 +73,13 @@ class ResultClass:
     shortfall: ExclusionReason | None
 
 
-def classify_result(result: ToolResult, proofs: IdentityProofs) -> ResultClass:
-    """The boundary-independent part of every occurrence of `result`."""
+def classify_result(
+    result: ToolResult, proofs: IdentityProofs, bound: Bound = Bound.LOWER
+) -> ResultClass:
+    """The boundary-independent part of every occurrence of `result`; for the UPPER bound no
+    identity or retention shortfall applies (`Bound`)."""
     fixed = result_exclusion(result)
-    if fixed is not None:
+    if fixed is not None or bound is Bound.UPPER:
         return ResultClass(fixed, None)
     shortfall = identity_shortfall(result, proofs) or retention_shortfall(result)
     return ResultClass(None, shortfall)

@@ -84,6 +84,20 @@ def class_of(reason: ExclusionReason | None) -> EligibilityClass:
     return EligibilityClass.EXCLUDED
 
 
+class Bound(enum.StrEnum):
+    """Which set the simulation clears from.
+
+    LOWER (`analyze`): only results with proven identity and byte-identical retention.
+    UPPER (`explore`, docs/explore.md): identity and retention are not required (pi sessions
+    prove neither), so every result that passes the fixed exclusions and is unprotected at
+    the boundary is eligible; the fixed exclusions (tool class, outcome, shape) and protection
+    are the same rules as for LOWER.
+    """
+
+    LOWER = "LOWER"
+    UPPER = "UPPER"
+
+
 class ApiSignal(enum.StrEnum):
     """Per-API evidence signals for the gate (R-RT-3, R-G-1)."""
 

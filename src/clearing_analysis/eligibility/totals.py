@@ -78,6 +78,25 @@ class ApiTotals:
 
 
 @dataclass
+class SessionTotals:
+    """pi session files (explore): format versions and what lay beyond the resumed paths."""
+
+    by_version: Counter[int] = field(default_factory=Counter)
+    entries: int = 0
+    off_path_entries: int = 0
+    branched: int = 0  # sessions with more than one branch tip
+    unrecognized: Counter[str] = field(default_factory=Counter)  # Unrecognized code -> count
+
+    def add(self, other: SessionTotals) -> None:
+        """Add another unit's counts."""
+        self.by_version.update(other.by_version)
+        self.entries += other.entries
+        self.off_path_entries += other.off_path_entries
+        self.branched += other.branched
+        self.unrecognized.update(other.unrecognized)
+
+
+@dataclass
 class Totals:
     """A replay's skip counts and its per-API totals (every key present, zeros included)."""
 
@@ -92,9 +111,11 @@ class Totals:
     )
     boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
     per_api: dict[Api, ApiTotals] = field(default_factory=dict)
+    sessions: SessionTotals = field(default_factory=SessionTotals)
 
     def add(self, other: Totals) -> None:
         """Add another unit's totals."""
+        self.sessions.add(other.sessions)
         self.replayed_journals += other.replayed_journals
         self.turns_without_request += other.turns_without_request
         for reason, count in other.skipped_journals.items():
@@ -134,6 +155,15 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
         skipped_boundaries=dict(replay.skipped_boundaries),
         boundaries_without_route=dict(replay.boundaries_without_route),
     )
+    for merged in replay.journals:
+        shape = merged.journal.session
+        if shape is not None:
+            sessions = totals.sessions
+            sessions.by_version[shape.version] += 1
+            sessions.entries += shape.entries
+            sessions.off_path_entries += shape.off_path_entries
+            sessions.branched += shape.leaves > 1
+            sessions.unrecognized.update({k.value: v for k, v in shape.unrecognized.items()})
     for api, assessed in assessment.per_api.items():
         statuses: Counter[RetentionStatus] = Counter(
             {status: count for status, count in assessed.retention.by_status.items() if count}
@@ -150,4 +180,4 @@ def combine(parts: Iterable[Totals], apis: Iterable[Api]) -> Totals:
     return combined
 
 
-__all__ = ["ApiTotals", "Totals", "combine", "totals_of"]
+__all__ = ["ApiTotals", "SessionTotals", "Totals", "combine", "totals_of"]

@@ -12,7 +12,9 @@ Guarantees of `select_journals`:
   first position in that order.
 - A walk that meets non-journal state of a native session root (entry names listed in
   policy/native-root.json) refuses with INPUT_INVALID / NATIVE_ROOT_NOT_JOURNALS instead of
-  guessing which part of the root was meant (seed: pass `<root>/journals`).
+  guessing which part of the root was meant (seed: pass `<root>/journals`). `explore`
+  selects pi session files by the same rules under its own codes (`SESSION_RULES`), without
+  this check: a pi sessions directory is not a native root.
 - A missing or unreadable argument is INPUT_INVALID; an empty selection is NO_JOURNALS.
 """
 
@@ -73,6 +75,35 @@ def native_root_markers() -> frozenset[str]:
     return frozenset(str(name).casefold() for name in names)
 
 
+@dataclass(frozen=True, slots=True)
+class SelectionRules:
+    """The fixed codes of one selecting option, and whether native-root state is refused."""
+
+    missing: InputInvalidDetail
+    not_file_or_directory: InputInvalidDetail
+    unreadable: InputInvalidDetail
+    empty: NoJournalsDetail
+    refuse_native_root: bool
+
+
+JOURNAL_RULES = SelectionRules(
+    InputInvalidDetail.JOURNALS_MISSING,
+    InputInvalidDetail.JOURNALS_NOT_FILE_OR_DIRECTORY,
+    InputInvalidDetail.JOURNALS_UNREADABLE,
+    NoJournalsDetail.NO_JOURNAL_FILES,
+    refuse_native_root=True,
+)
+# explore --sessions: the same walk; a pi sessions directory is not a native root, so its
+# entry names are not checked against policy/native-root.json (docs/explore.md).
+SESSION_RULES = SelectionRules(
+    InputInvalidDetail.SESSIONS_MISSING,
+    InputInvalidDetail.SESSIONS_NOT_FILE_OR_DIRECTORY,
+    InputInvalidDetail.SESSIONS_UNREADABLE,
+    NoJournalsDetail.NO_SESSION_FILES,
+    refuse_native_root=False,
+)
+
+
 def _identity(status: os.stat_result) -> Identity:
     return (status.st_dev, status.st_ino)
 
@@ -83,6 +114,7 @@ class _Walk:
 
     candidates: list[tuple[bytes, int, SelectedJournal]]
     directories: dict[Path, WalkedDirectory]
+    rules: SelectionRules
 
     def walk(
         self, directory: Path, relative: bytes, argument_index: int, ancestors: frozenset[Identity]
@@ -91,8 +123,8 @@ class _Walk:
             with os.scandir(directory) as entries:
                 listed = sorted(entries, key=lambda entry: os.fsencode(entry.name))
         except OSError:
-            raise InputInvalidError(InputInvalidDetail.JOURNALS_UNREADABLE) from None
-        markers = native_root_markers()
+            raise InputInvalidError(self.rules.unreadable) from None
+        markers = native_root_markers() if self.rules.refuse_native_root else frozenset()
         for entry in listed:
             if entry.name.casefold() in markers:
                 # A native root's legacy imports, aliases or retired state: refuse, not guess.
@@ -102,7 +134,7 @@ class _Walk:
             try:
                 status = entry.stat(follow_symlinks=False)
             except OSError:
-                raise InputInvalidError(InputInvalidDetail.JOURNALS_UNREADABLE) from None
+                raise InputInvalidError(self.rules.unreadable) from None
             if stat.S_ISLNK(status.st_mode):
                 continue  # R-CLI-2: symlinked entries inside a walk are not followed.
             child = Path(entry.path)
@@ -136,7 +168,7 @@ class _Walk:
             status = argument.stat()
         except OSError:
             # Missing, dangling symlink or unreadable: the user named something unusable.
-            raise InputInvalidError(InputInvalidDetail.JOURNALS_MISSING) from None
+            raise InputInvalidError(self.rules.missing) from None
         followed = stat.S_ISLNK(link_status.st_mode)
         if stat.S_ISDIR(status.st_mode):
             self.enter(argument, status, b"", argument_index, frozenset(), followed=followed)
@@ -145,12 +177,15 @@ class _Walk:
             journal = SelectedJournal(argument, _identity(status), followed=followed, explicit=True)
             self.candidates.append((os.fsencode(argument.name), argument_index, journal))
         else:
-            raise InputInvalidError(InputInvalidDetail.JOURNALS_NOT_FILE_OR_DIRECTORY)
+            raise InputInvalidError(self.rules.not_file_or_directory)
 
 
-def select_journals(arguments: Sequence[Path]) -> JournalSelection:
-    """Select the journals named by `arguments` (see the module docstring for the rules)."""
-    walk = _Walk(candidates=[], directories={})
+def select_journals(
+    arguments: Sequence[Path], rules: SelectionRules = JOURNAL_RULES
+) -> JournalSelection:
+    """Select the journals named by `arguments` (see the module docstring for the rules);
+    `rules` names the option's fixed codes (explore's `--sessions`: SESSION_RULES)."""
+    walk = _Walk(candidates=[], directories={}, rules=rules)
     for index, argument in enumerate(arguments):
         walk.add_argument(argument, index)
     ordered = sorted(walk.candidates, key=lambda candidate: (candidate[0], candidate[1]))
@@ -162,7 +197,7 @@ def select_journals(arguments: Sequence[Path]) -> JournalSelection:
         seen.add(journal.identity)
         journals.append(journal)
     if not journals:
-        raise NoJournalsError(NoJournalsDetail.NO_JOURNAL_FILES)
+        raise NoJournalsError(rules.empty)
     return JournalSelection(
         journals=tuple(journals), walked_directories=tuple(walk.directories.values())
     )

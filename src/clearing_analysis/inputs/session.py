@@ -35,7 +35,13 @@ from clearing_analysis.errors import (
     SnapshotChangedError,
 )
 from clearing_analysis.inputs import configs, output, snapshot
-from clearing_analysis.inputs.paths import Identity, JournalSelection, select_journals
+from clearing_analysis.inputs.paths import (
+    JOURNAL_RULES,
+    Identity,
+    JournalSelection,
+    SelectionRules,
+    select_journals,
+)
 from clearing_analysis.inputs.sidecar import (
     COMPANION_SUFFIXES,
     SidecarView,
@@ -76,16 +82,18 @@ def _protect(names: dict[Identity, set[str]], path: Path, extra: Sequence[str] =
 
 
 def _snapshot_plan(
-    selection: JournalSelection, sidecar: Path, others: list[Path]
+    selection: JournalSelection, sidecar: Path | None, others: list[Path]
 ) -> snapshot.SnapshotPlan:
     files = [snapshot.WatchedPath(j.path, follow=j.followed) for j in selection.journals]
-    files.append(snapshot.WatchedPath(sidecar, follow=True))
+    companion_dirs: set[tuple[Path, str]] = set()
+    if sidecar is not None:
+        files.append(snapshot.WatchedPath(sidecar, follow=True))
+        real_sidecar = Path(os.path.realpath(sidecar))
+        companion_dirs = {(sidecar.parent, sidecar.name), (real_sidecar.parent, real_sidecar.name)}
     files.extend(snapshot.WatchedPath(path, follow=True) for path in others)
     directories = [
         snapshot.WatchedPath(d.path, follow=d.followed) for d in selection.walked_directories
     ]
-    real_sidecar = Path(os.path.realpath(sidecar))
-    companion_dirs = {(sidecar.parent, sidecar.name), (real_sidecar.parent, real_sidecar.name)}
     return snapshot.SnapshotPlan(
         files=tuple(files),
         directories=tuple(directories),
@@ -98,7 +106,7 @@ class InputSession:
     """Selected, validated inputs of one analysis, and the guard for its outputs."""
 
     selection: JournalSelection
-    sidecar: Path
+    sidecar: Path | None  # None: explore's pi sessions, which have no sidecar
     routes: configs.Routes
     qualification: Path | None
     agent_config: configs.AgentConfig | None
@@ -116,7 +124,7 @@ class InputSession:
 
     @property
     def journal_sizes(self) -> tuple[int, ...]:
-        """Byte size of each selected journal, as the first snapshot saw it (replay order)."""
+        """Byte size of each selected file, as the first snapshot saw it (replay order)."""
         stamps = self._before.files[: len(self.selection.journals)]
         return tuple(0 if stamp is None else stamp.size for stamp in stamps)
 
@@ -125,7 +133,7 @@ class InputSession:
         cls,
         journal_args: Sequence[Path],
         *,
-        sidecar: Path,
+        sidecar: Path | None,
         routes: Path,
         qualification: Path | None = None,
         agent_config: Path | None = None,
@@ -134,10 +142,16 @@ class InputSession:
         log_file: Path | None = None,
         signature: Path | None = None,
         between_snapshots: Callable[[], None] | None = None,
+        rules: SelectionRules = JOURNAL_RULES,
     ) -> InputSession:
-        """Select and validate every input; `between_snapshots` is a test hook run by finish()."""
-        selection = select_journals(journal_args)
-        named: list[tuple[Path, str]] = [(sidecar, "SIDECAR"), (routes, "ROUTES")]
+        """Select and validate every input; `between_snapshots` is a test hook run by finish().
+
+        `explore` passes `sidecar=None` (pi sessions have none: no sidecar file, companion or
+        offline check) and its own selection `rules`; every other step is the same."""
+        selection = select_journals(journal_args, rules)
+        named: list[tuple[Path, str]] = [(routes, "ROUTES")]
+        if sidecar is not None:
+            named.insert(0, (sidecar, "SIDECAR"))
         for optional, code in (
             (qualification, "QUALIFICATION"),
             (agent_config, "AGENT_CONFIG"),
@@ -154,9 +168,11 @@ class InputSession:
         for journal in selection.journals:
             if journal.explicit:  # walked journals sit in input directories, refused wholesale
                 _protect(protected, journal.path)
-        for path, _code in named[1:]:
+        others = [path for path, code in named if code != "SIDECAR"]
+        for path in others:
             _protect(protected, path)
-        _protect(protected, sidecar, extra=COMPANION_SUFFIXES)
+        if sidecar is not None:
+            _protect(protected, sidecar, extra=COMPANION_SUFFIXES)
         identities = output.InputIdentities(
             input_directories=frozenset(d.identity for d in selection.walked_directories),
             protected_names={key: frozenset(value) for key, value in protected.items()},
@@ -164,14 +180,14 @@ class InputSession:
         )
         _check_outputs_up_front(out, log_file, signature, identities)
 
-        others = [path for path, _code in named[1:]]
         plan = _snapshot_plan(selection, sidecar, others)
         before = snapshot.take(plan)
-        if before.has_missing_input() or select_journals(journal_args) != selection:
+        if before.has_missing_input() or select_journals(journal_args, rules) != selection:
             raise SnapshotChangedError(SnapshotChangedDetail.SELECTION_CHANGED)
         if before.has_companion():
             raise SidecarNotOfflineError(SidecarNotOfflineDetail.COMPANION_PRESENT)
-        check_offline(sidecar)
+        if sidecar is not None:
+            check_offline(sidecar)
         return cls(
             selection=selection,
             sidecar=sidecar,
@@ -189,6 +205,8 @@ class InputSession:
 
     def open_sidecar(self) -> SidecarView:
         """The sidecar, checked offline again and opened read-only and immutable."""
+        if self.sidecar is None:
+            raise RuntimeError("this session has no sidecar")
         return open_sidecar(self.sidecar)
 
     def finish(self) -> None:

@@ -12,6 +12,7 @@ from clearing_analysis.replay.model import (
     CapturedOrigin,
     CheckpointObservation,
     CompletedPromptRun,
+    HistorySource,
     JournalOutcome,
     JournalSkipReason,
     OriginSource,
@@ -23,6 +24,7 @@ from clearing_analysis.replay.model import (
     SkippedJournal,
     ToolResult,
 )
+from clearing_analysis.replay.pi_replay import replay_pi_session
 from clearing_analysis.replay.retention import MATCHED_STATUSES, RetentionStatus
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "CapturedOrigin",
     "CheckpointObservation",
     "CompletedPromptRun",
+    "HistorySource",
     "JournalOutcome",
     "JournalSkipReason",
     "MergedJournal",
@@ -48,4 +51,5 @@ __all__ = [
     "replay_decoded",
     "replay_journal",
     "replay_journals",
+    "replay_pi_session",
 ]

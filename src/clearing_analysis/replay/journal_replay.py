@@ -50,6 +50,7 @@ from clearing_analysis.replay.model import (
     CapturedOrigin,
     CheckpointObservation,
     CompletedPromptRun,
+    HistorySource,
     JournalOutcome,
     JournalSkipReason,
     OriginSource,
@@ -177,8 +178,9 @@ class _Context:
 class _JournalReplay:
     """Single pass over a decoded journal's records."""
 
-    def __init__(self, journal: DecodedJournal) -> None:
+    def __init__(self, journal: DecodedJournal, source: HistorySource) -> None:
         self.journal = journal
+        self.source = source
         self.context = _Context()
         self.turns: dict[str, _Turn] = {}
         self.runs: dict[str, _Run] = {}
@@ -354,11 +356,16 @@ class _JournalReplay:
         for slot in self.context.compact(summary_tokens, record.first_kept_seq):
             self.results[slot].context_until = len(self.turns)
             self.results[slot].compacted_by = len(self.checkpoints)
+        tokens_after = record.tokens_after
+        if self.source is HistorySource.PI_SESSION:
+            # Not recorded by pi: the compacted context's estimate, the E the next boundary
+            # starts from (R-SIM-9), so G's span and its drains are in the same units.
+            tokens_after = self.context.total
         self.checkpoints.append(
             CheckpointObservation(
                 record.trigger,
                 record.tokens_before,
-                record.tokens_after,
+                tokens_after,
                 summary_tokens,
                 record.timestamp,
                 len(self.turns),
@@ -484,8 +491,17 @@ def _input_key(record: TurnStart) -> bytes:
 
 
 def _local_skip(
-    turn: _Turn, api: str, routes: Routes, policy: ConversationPolicy | None
+    turn: _Turn,
+    api: str,
+    routes: Routes,
+    policy: ConversationPolicy | None,
+    source: HistorySource,
 ) -> BoundarySkipReason | None:
+    if source is HistorySource.PI_SESSION:
+        # No owner is recorded and there is no capture window without a sidecar (HistorySource).
+        if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
+            return BoundarySkipReason.UNSUPPORTED_API
+        return None
     if turn.first_owner_missing:
         return BoundarySkipReason.OWNER_MISSING
     if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
@@ -495,9 +511,17 @@ def _local_skip(
     return None
 
 
-def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView) -> JournalOutcome:
-    """Replay an already decoded journal (see the module docstring)."""
-    state = _JournalReplay(journal)
+def replay_decoded(
+    journal: DecodedJournal,
+    routes: Routes,
+    sidecar: SidecarView | None,
+    source: HistorySource = HistorySource.NATIVE_JOURNAL,
+) -> JournalOutcome:
+    """Replay an already decoded journal (see the module docstring). A pi session's records
+    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`)."""
+    if (sidecar is None) != (source is HistorySource.PI_SESSION):
+        raise RuntimeError("a native journal needs the sidecar; a pi session has none")
+    state = _JournalReplay(journal, source)
     try:
         state.run()
     except _Broken as broken:
@@ -507,10 +531,14 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
     header = journal.header
     physical_id = header.physical_conversation_id
     # Only the policy of the conversation this journal touches is copied (R-RP-1).
-    policy = sidecar.conversation_policy(physical_id)
+    policy = None if sidecar is None else sidecar.conversation_policy(physical_id)
     identities = [_identity(state, pending, physical_id) for pending in state.results]
     # The committed ID index is read for this journal's ids in one batch, never copied (R-RP-1).
-    rows = sidecar.retained_many([finalized_tool_id(identity) for identity in identities])
+    rows = (
+        {}
+        if sidecar is None
+        else sidecar.retained_many([finalized_tool_id(identity) for identity in identities])
+    )
     results = tuple(
         _finish_result(state, pending, identity, rows)
         for pending, identity in zip(state.results, identities, strict=True)
@@ -527,7 +555,7 @@ def replay_decoded(journal: DecodedJournal, routes: Routes, sidecar: SidecarView
                 host_turn_id=turn.host_turn_id,
                 turn_index=turn.index,
                 api=turn.api,
-                local_skip=_local_skip(turn, turn.api, routes, policy),
+                local_skip=_local_skip(turn, turn.api, routes, policy, source),
                 estimate=turn.estimate,
                 usage_based=turn.usage_based,
                 request_ms=turn.request_ms,

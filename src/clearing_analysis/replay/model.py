@@ -13,7 +13,23 @@ from dataclasses import dataclass
 
 from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import ConversationPolicy
+from clearing_analysis.pisession.read import SessionShape
 from clearing_analysis.replay.retention import RetentionStatus
+
+
+class HistorySource(enum.StrEnum):
+    """What a replayed journal's records come from, and so which rules replay applies.
+
+    NATIVE_JOURNAL: a native v2 journal with the sidecar (`analyze`, R-RP). PI_SESSION: a pi
+    session mapped onto journal records in memory (`explore`, docs/formats/pi-sessions.md):
+    pi records no run owner, and without a sidecar there is no capture window and no retained
+    copy, so no boundary is skipped as OWNER_MISSING or OUTSIDE_CAPTURE_WINDOW and no
+    retention is looked up; pi records no tokens after a compaction, so the drain is the
+    estimate of the compacted context (the summary and the kept entries, R-SIM-9's E).
+    """
+
+    NATIVE_JOURNAL = "NATIVE_JOURNAL"
+    PI_SESSION = "PI_SESSION"
 
 
 class JournalSkipReason(enum.StrEnum):
@@ -220,6 +236,8 @@ class ReplayedJournal:
     checkpoints: tuple[CheckpointObservation, ...]
     completed_prompt_runs: tuple[CompletedPromptRun, ...]
     conversation_policy: ConversationPolicy | None
+    # A pi session's counts beyond its resumed path (explore only; None for a native journal).
+    session: SessionShape | None = None
 
 
 @dataclass(frozen=True, slots=True)

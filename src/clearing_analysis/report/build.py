@@ -71,7 +71,7 @@ def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
     return 0 if value is None else int(value)
 
 
-def _evidence(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
+def evidence_part(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
     threshold = gate_policy().admitted_net_tokens_per_boundary
     pressured = boundaries.filter(pl.col("pressured"))
     cold = boundaries.filter(pl.col("cold_pressured"))
@@ -100,7 +100,7 @@ def _evidence(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
     return gate, evidence
 
 
-def _simulation(
+def simulation_part(
     boundaries: pl.DataFrame, cleared: pl.DataFrame, placeholder_tokens: int
 ) -> rm.Simulation:
     threshold = gate_policy().admitted_net_tokens_per_boundary
@@ -122,7 +122,7 @@ def _simulation(
     )
 
 
-def _pressure(
+def pressure_part(
     route: Route, sums: ApiSimulation, cleared: pl.DataFrame, rate: Fraction
 ) -> tuple[PressureInputs, PressureModel, rm.Pressure]:
     growth = sums.boundary_span + sums.compaction_removed
@@ -195,7 +195,7 @@ def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category,
     )
 
 
-def _web(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
+def web_part(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     return rm.WebYield(
         results=web.results,
         text_bytes=web.text_bytes,
@@ -207,7 +207,7 @@ def _web(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     )
 
 
-def _escaping(cleared: pl.DataFrame) -> rm.Escaping:
+def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
     original = _int(cleared, pl.col("text_bytes").sum())
     escaped = _int(cleared, pl.col("escaped_bytes").sum())
     return rm.Escaping(original, escaped, share(escaped, original))
@@ -233,8 +233,8 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
     sums = sim.per_api[api]
     boundaries = sim.boundaries.filter(pl.col("api") == api.value)
     cleared = sim.cleared.filter(pl.col("api") == api.value)
-    gate_evidence, evidence = _evidence(boundaries)
-    pressure_inputs, model, pressure = _pressure(route, sums, cleared, stages.retrieval_rate)
+    gate_evidence, evidence = evidence_part(boundaries)
+    pressure_inputs, model, pressure = pressure_part(route, sums, cleared, stages.retrieval_rate)
     qualification = stages.qualification.apis[api]
     requests = sums.requests
     cost_outcome, cost = cost_part(
@@ -282,12 +282,12 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             matched_share=share(retention.matched, retention.proven),
             coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
         ),
-        simulation=_simulation(boundaries, cleared, sim.placeholder_tokens),
+        simulation=simulation_part(boundaries, cleared, sim.placeholder_tokens),
         pressure=pressure,
         observed=_observed(sim.checkpoints.filter(pl.col("api") == api.value)),
         categories=_categories(sums.categories),
-        web=_web(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        escaping=_escaping(cleared),
+        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
+        escaping=escaping_part(cleared),
         requests=rm.Requests(
             requests=requests.requests,
             fallback=requests.fallback,
@@ -334,7 +334,7 @@ def build_report(stages: Stages) -> rm.Report:
         overall=rm.Overall(
             verdict=verdict,
             categories=_categories(every.categories),
-            web=_web(
+            web=web_part(
                 every.web,
                 sum(w.redacted_web_envelopes for w in webs),
                 sum(w.structured_scan_losses for w in webs),
@@ -343,4 +343,14 @@ def build_report(stages: Stages) -> rm.Report:
     )
 
 
-__all__ = ["Stages", "build_report", "histogram", "tool_version"]
+__all__ = [
+    "Stages",
+    "build_report",
+    "escaping_part",
+    "evidence_part",
+    "histogram",
+    "pressure_part",
+    "simulation_part",
+    "tool_version",
+    "web_part",
+]

@@ -45,7 +45,7 @@ _STATEMENT_TEXT = {
 }
 
 
-def _number(value: float | int | None, digits: int = 0) -> str:
+def number(value: float | int | None, digits: int = 0) -> str:
     if value is None:
         return "-"
     if digits == 0 and float(value).is_integer():
@@ -53,7 +53,7 @@ def _number(value: float | int | None, digits: int = 0) -> str:
     return f"{value:,.{digits}f}"
 
 
-def _percent(value: float | None) -> str:
+def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
@@ -66,7 +66,7 @@ def _is_fraction(criterion: Criterion) -> bool:
 
 
 def _show(criterion: Criterion, value: float | None) -> str:
-    return _percent(value) if _is_fraction(criterion) else _number(value)
+    return percent(value) if _is_fraction(criterion) else number(value)
 
 
 def _outcome(criterion: Criterion) -> Text:
@@ -122,7 +122,7 @@ def _criteria_table(gate: ApiGate) -> Table:
     return table
 
 
-def _pairs(title: str, rows: Sequence[tuple[str, str]]) -> Table:
+def pairs_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
     table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -131,7 +131,7 @@ def _pairs(title: str, rows: Sequence[tuple[str, str]]) -> Table:
     return table
 
 
-def _histogram(title: str, histogram: rm.Histogram, unit: str) -> Table:
+def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
     table.add_column("from")
     table.add_column("count", justify="right")
@@ -160,32 +160,32 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     heading.append(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict])
     parts: list[RenderableType] = [heading, _criteria_table(gate)]
     parts.append(
-        _pairs(
+        pairs_table(
             "Evidence (counted boundaries; native E)",
             [
-                ("boundaries", _number(evidence.boundaries)),
-                ("logical conversations", _number(evidence.logical_conversations)),
-                ("pressured", _number(evidence.pressured)),
-                ("cold pressured", _number(evidence.cold_pressured)),
-                ("cold pressured admitting >= 20k", _number(evidence.admitting)),
-                ("requests", _number(report.requests.requests)),
-                ("usage fallback requests", _number(report.requests.fallback)),
-                ("usage fallback share", _percent(report.requests.fallback_share)),
+                ("boundaries", number(evidence.boundaries)),
+                ("logical conversations", number(evidence.logical_conversations)),
+                ("pressured", number(evidence.pressured)),
+                ("cold pressured", number(evidence.cold_pressured)),
+                ("cold pressured admitting >= 20k", number(evidence.admitting)),
+                ("requests", number(report.requests.requests)),
+                ("usage fallback requests", number(report.requests.fallback)),
+                ("usage fallback share", percent(report.requests.fallback_share)),
             ],
         )
     )
     parts.append(
-        _pairs(
+        pairs_table(
             "Simulation (lower bound, step by step)",
             [
-                ("clearing points", _number(sim.clearing_points)),
-                ("batches", _number(sim.batches)),
-                ("cleared results", _number(sim.cleared_results)),
-                ("admitted net tokens S", _number(sim.admitted_net_tokens)),
-                ("admitted text bytes", _number(sim.admitted_text_bytes)),
-                ("retrieved tokens R (escaped)", _number(sim.retrieved_tokens)),
-                ("stopped by the 8 MiB budget", _number(sim.budget_stops)),
-                ("upper bound net tokens (informational)", _number(sim.upper_bound_net_tokens)),
+                ("clearing points", number(sim.clearing_points)),
+                ("batches", number(sim.batches)),
+                ("cleared results", number(sim.cleared_results)),
+                ("admitted net tokens S", number(sim.admitted_net_tokens)),
+                ("admitted text bytes", number(sim.admitted_text_bytes)),
+                ("retrieved tokens R (escaped)", number(sim.retrieved_tokens)),
+                ("stopped by the 8 MiB budget", number(sim.budget_stops)),
+                ("upper bound net tokens (informational)", number(sim.upper_bound_net_tokens)),
             ],
         )
     )
@@ -198,37 +198,37 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
         pressure_table.add_column(header, justify="right")
     for at in pressure.sensitivities:
         pressure_table.add_row(
-            _percent(at.rate),
+            percent(at.rate),
             " ".join(label.value for label in at.labels),
-            _number(at.on, 4),
-            _number(pressure.off, 4),
-            _percent(at.reduction),
+            number(at.on, 4),
+            number(pressure.off, 4),
+            percent(at.reduction),
         )
     parts.append(
-        _pairs(
+        pairs_table(
             "Pressure inputs",
             [
-                ("growth G", _number(pressure.growth)),
-                ("trigger T", _number(pressure.trigger)),
-                ("drain P", _number(pressure.drain)),
-                ("savings per cycle S/C", _number(pressure.savings_per_cycle, 1)),
-                ("summary input per cycle", _number(pressure.summary_input_per_cycle, 1)),
+                ("growth G", number(pressure.growth)),
+                ("trigger T", number(pressure.trigger)),
+                ("drain P", number(pressure.drain)),
+                ("savings per cycle S/C", number(pressure.savings_per_cycle, 1)),
+                ("summary input per cycle", number(pressure.summary_input_per_cycle, 1)),
                 ("summary fits the trigger", "yes" if pressure.summary_fits else "no"),
-                ("gated at retrieval rate", _percent(pressure.gated_rate)),
+                ("gated at retrieval rate", percent(pressure.gated_rate)),
             ],
         )
     )
     parts.append(pressure_table)
-    parts.extend(_waterfall(report.cost, pressure.gated_rate))
+    parts.extend(cost_waterfall(report.cost, pressure.gated_rate))
     retention = report.retention
     parts.append(
-        _pairs(
+        pairs_table(
             "Retention and qualification",
             [
-                ("plain-text candidates", _number(retention.candidates)),
-                ("proven", _number(retention.proven)),
-                ("matched (incl. redacted, truncated)", _number(retention.matched)),
-                ("matched share", _percent(retention.matched_share)),
+                ("plain-text candidates", number(retention.candidates)),
+                ("proven", number(retention.proven)),
+                ("matched (incl. redacted, truncated)", number(retention.matched)),
+                ("matched share", percent(retention.matched_share)),
                 ("qualification", report.qualification.status.value),
                 (
                     "qualification detail",
@@ -237,9 +237,11 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(_histogram("Request gaps", evidence.request_gaps_ms, "ms"))
+    parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))
     observed = report.observed
-    parts.append(_histogram("Observed drains (tokens after compaction)", observed.drains, "tok"))
+    parts.append(
+        histogram_table("Observed drains (tokens after compaction)", observed.drains, "tok")
+    )
     return parts
 
 
@@ -247,14 +249,17 @@ def _signed(value: float) -> str:
     return f"{value:+,.6f}"
 
 
-def _waterfall(cost: rm.Cost, gated_rate: float) -> list[RenderableType]:
+def cost_waterfall(
+    cost: rm.Cost, gated_rate: float, *, label: str = "modeled", gated: bool = True
+) -> list[RenderableType]:
     """Off → each signed component → on, both views, at the supplied rate; then the ratio at
-    every rate (criterion 5 needs all of them within 5%)."""
+    every rate (criterion 5 needs all of them within 5%; `gated=False` leaves that column out,
+    for explore, which gates nothing)."""
     if not cost.defined:
         return [Text("Cost model: undefined (the pressure model is undefined)")]
     at = next((a for a in cost.sensitivities if a.rate == gated_rate), cost.sensitivities[0])
     table = Table(
-        title=f"Cost waterfall at retrieval rate {_percent(at.rate)} (modeled)",
+        title=f"Cost waterfall at retrieval rate {percent(at.rate)} ({label})",
         title_justify="left",
         box=box.SIMPLE_HEAD,
     )
@@ -287,21 +292,23 @@ def _waterfall(cost: rm.Cost, gated_rate: float) -> list[RenderableType]:
             _signed(qs.retrieval.returned_history),
         ),
         ("= on arm", f"{at.list_price.on:,.6f}", f"{at.quota_share.on:,.6f}"),
-        ("on / off", _number(at.list_price.ratio, 4), _number(at.quota_share.ratio, 4)),
+        ("on / off", number(at.list_price.ratio, 4), number(at.quota_share.ratio, 4)),
     ]
     for row in rows:
         table.add_row(*row)
-    rates = Table(title="Cost ratio at every rate", title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("retrieval rate", "list price", "quota share", "within 5%"):
+    title = "Cost ratio at every rate" if gated else f"Cost ratio at every rate ({label})"
+    rates = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    headers = ["retrieval rate", "list price", "quota share"]
+    for header in [*headers, "within 5%"] if gated else headers:
         rates.add_column(header, justify="right")
     for item in cost.sensitivities:
         within = item.list_price.within_threshold and item.quota_share.within_threshold
-        rates.add_row(
-            _percent(item.rate),
-            _number(item.list_price.ratio, 4),
-            _number(item.quota_share.ratio, 4),
-            "yes" if within else "no",
-        )
+        cells = [
+            percent(item.rate),
+            number(item.list_price.ratio, 4),
+            number(item.quota_share.ratio, 4),
+        ]
+        rates.add_row(*cells, *(["yes" if within else "no"] if gated else []))
     return [table, rates]
 
 
@@ -319,19 +326,19 @@ def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield)
     for category in categories:
         table.add_row(
             category.tool_class.value,
-            _number(category.results),
-            _number(category.text_bytes),
-            _number(category.lower_bound_class),
-            _number(category.cleared),
-            _number(category.cleared_text_bytes),
+            number(category.results),
+            number(category.text_bytes),
+            number(category.lower_bound_class),
+            number(category.cleared),
+            number(category.cleared_text_bytes),
         )
     table.add_row(
         "web (subset)",
-        _number(web.results),
-        _number(web.text_bytes),
+        number(web.results),
+        number(web.text_bytes),
         "",
-        _number(web.cleared),
-        f"{_number(web.cleared_text_bytes)} ({_percent(web.yield_share)})",
+        number(web.cleared),
+        f"{number(web.cleared_text_bytes)} ({percent(web.yield_share)})",
     )
     return table
 
@@ -341,7 +348,7 @@ def renderables(report: rm.Report) -> list[RenderableType]:
     title = Text("clearing-analysis ")
     title.append(report.tool_version)
     title.append(f"   pi-ai {report.pi_ai_version or 'not installed'}")
-    title.append(f"   retrieval rate {_percent(report.retrieval_rate)}\n")
+    title.append(f"   retrieval rate {percent(report.retrieval_rate)}\n")
     verdicts = Table(title="Verdict per API", title_justify="left", box=box.SIMPLE_HEAD)
     for header in ("api", "verdict", "DEFER reasons", "STOP reasons"):
         verdicts.add_column(header)
@@ -364,17 +371,17 @@ def renderables(report: rm.Report) -> list[RenderableType]:
     )
     snapshot = report.snapshot
     parts.append(
-        _pairs(
+        pairs_table(
             "Snapshot",
             [
-                ("journals replayed", _number(snapshot.journals_replayed)),
-                ("journal bytes", _number(snapshot.journal_bytes)),
+                ("journals replayed", number(snapshot.journals_replayed)),
+                ("journal bytes", number(snapshot.journal_bytes)),
                 *(
-                    (f"skipped journals {k.value}", _number(v))
+                    (f"skipped journals {k.value}", number(v))
                     for k, v in snapshot.skipped_journals.items()
                 ),
                 *(
-                    (f"skipped boundaries {k.value}", _number(v))
+                    (f"skipped boundaries {k.value}", number(v))
                     for k, v in snapshot.skipped_boundaries.items()
                 ),
             ],
@@ -399,4 +406,13 @@ def print_report(report: rm.Report, console: Console) -> None:
     console.print(Group(*renderables(report)))
 
 
-__all__ = ["print_report", "render_text", "renderables"]
+__all__ = [
+    "cost_waterfall",
+    "histogram_table",
+    "number",
+    "pairs_table",
+    "percent",
+    "print_report",
+    "render_text",
+    "renderables",
+]

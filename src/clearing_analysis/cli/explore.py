@@ -1,0 +1,94 @@
+"""`clearing-analysis explore`: upper-bound exploration of pi coding-agent sessions.
+
+A thin layer over `jobs.explore_job` (docs/explore.md). It never prints a verdict: explore
+reads pi's own session files, which prove neither tool identity nor retention, so every
+figure is an upper bound and no BUILD / DEFER / STOP is ever produced. Where the report goes,
+as for `analyze`: the human view on a terminal without `--json`; the JSON explore report on a
+pipe, a file, in CI or with `--json`; `--out F` creates F exclusively. Exit 0 for a complete
+exploration, 2 for incomplete or invalid inputs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from clearing_analysis.cli._app import app
+from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._exit import fatal
+from clearing_analysis.errors import AnalysisError
+
+
+@app.command(cls=Command.variadic("--sessions"))
+def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
+    sessions: Annotated[
+        list[Path],
+        typer.Option(
+            "--sessions",
+            metavar="<path>...",
+            help="pi session files or directories (recursive *.jsonl), e.g. a copy of"
+            " ~/.pi/agent/sessions: one or more after the flag, or the flag repeated.",
+        ),
+    ],
+    routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    retrieval_rate: Annotated[
+        float,
+        typer.Option(
+            "--retrieval-rate",
+            help="Expected share of cleared results retrieved again, in [0, 1] (default"
+            " 0.05); 0, 5% and 20% are always reported too.",
+        ),
+    ] = 0.05,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Create this new file for the JSON report instead of stdout."),
+    ] = None,
+    log_file: Annotated[
+        Path | None,
+        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Processes reading independent sessions in parallel (default: one per core).",
+        ),
+    ] = None,
+) -> None:
+    """Upper-bound exploration of pi sessions with the same models as analyze; never a
+    verdict (pi sessions prove neither tool identity nor retention)."""
+    # The library and rich load only when the command runs: `--help` starts fast.
+    from rich.console import Console  # noqa: PLC0415
+
+    from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
+    from clearing_analysis.jobs import explore_job  # noqa: PLC0415
+
+    try:
+        with replay_progress() as progress:
+            job = explore_job(
+                sessions,
+                routes=routes,
+                retrieval_rate=retrieval_rate,
+                out=out,
+                log_file=log_file,
+                workers=workers,
+                progress=progress,
+            )
+        human = sys.stdout.isatty() and not json_output
+        if out is not None or not human:
+            job.write(out)
+        else:
+            job.write_log()
+        if human:
+            from clearing_analysis.report.explore_human import print_explore  # noqa: PLC0415
+
+            print_explore(job.report, Console())
+    except AnalysisError as error:
+        fatal(error)

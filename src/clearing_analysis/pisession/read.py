@@ -1,0 +1,364 @@
+"""Read one pi session file into the path the agent would resume, or refuse it whole.
+
+Guarantees (docs/formats/pi-sessions.md):
+- Each line is decoded under the same strict JSON rules as a native journal line
+  (`strictjson`: UTF-8, no duplicate keys, no NaN, nesting and length limits from policy/).
+- The first line is the `session` header; a file without one is not a session (pi ignores it
+  too). Versions 1, 2 and 3 are read; a later version is UNSUPPORTED_VERSION.
+- Every line after it must be a JSON object with a string `type`. A known entry type must have
+  its documented shape; an unknown entry type, or a message of an unknown role, is counted by
+  a fixed code and left out, never decoded or echoed.
+- Versions 2 and 3 form a tree through `id` / `parentId`; ids are unique and a parent precedes
+  its child. The **resumed path** is the one pi resumes: from the last entry of the file (pi's
+  leaf after loading) up through its parents to the root. Entries of other branches are only
+  counted. Version 1 is linear: every entry is on the path.
+- A file whose last line lacks its newline is OPEN (the writer may still be writing it).
+- Any other defect makes the file INVALID with one fixed detail; such a file contributes
+  nothing (as a native journal, R-RP-1). Nothing here keeps text beyond the typed entries, and
+  no error carries input text.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgspec
+
+from clearing_analysis import strictjson
+from clearing_analysis.pisession.entries import (
+    ENTRY_TYPES,
+    KNOWN_VERSIONS,
+    MESSAGE_ROLES,
+    SESSION_TYPE,
+    Compaction,
+    Entry,
+    Message,
+    MessageEntry,
+    SessionHeader,
+)
+from clearing_analysis.policy import limits
+
+
+class SessionOutcome(enum.StrEnum):
+    """Why a session file contributes nothing."""
+
+    UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
+    OPEN = "OPEN"
+    INVALID = "INVALID"
+
+
+class SessionInvalid(enum.StrEnum):
+    """Detail codes of an INVALID session file (docs/formats/pi-sessions.md)."""
+
+    EMPTY_FILE = "EMPTY_FILE"
+    NOT_A_SESSION = "NOT_A_SESSION"
+    LINE_TOO_LONG = "LINE_TOO_LONG"
+    INVALID_UTF8 = strictjson.INVALID_UTF8
+    MALFORMED_JSON = strictjson.MALFORMED_JSON
+    DUPLICATE_KEY = strictjson.DUPLICATE_KEY
+    NON_FINITE_NUMBER = strictjson.NON_FINITE_NUMBER
+    NUMBER_OUT_OF_RANGE = strictjson.NUMBER_OUT_OF_RANGE
+    NESTING_TOO_DEEP = strictjson.NESTING_TOO_DEEP
+    WRONG_SHAPE = strictjson.WRONG_SHAPE
+    NOT_AN_OBJECT = "NOT_AN_OBJECT"
+    HEADER_REPEATED = "HEADER_REPEATED"
+    ENTRY_ID_MISSING = "ENTRY_ID_MISSING"
+    ENTRY_ID_REPEATED = "ENTRY_ID_REPEATED"
+    PARENT_UNKNOWN = "PARENT_UNKNOWN"
+    TIMESTAMP_INVALID = "TIMESTAMP_INVALID"
+    # Found while mapping the resumed path (pisession.mapping).
+    RESULT_WITHOUT_CALL = "RESULT_WITHOUT_CALL"
+    REQUEST_WITHOUT_PROMPT = "REQUEST_WITHOUT_PROMPT"
+
+
+class Unrecognized(enum.StrEnum):
+    """What the reader counts and leaves out, never echoing its name."""
+
+    ENTRY_TYPE = "ENTRY_TYPE"
+    MESSAGE_ROLE = "MESSAGE_ROLE"
+
+
+@dataclass(frozen=True, slots=True)
+class PathEntry:
+    """An entry on the resumed path: its line (the header is line 0), the entry (None for an
+    unknown entry type) and, for a message entry of a known role, its decoded message."""
+
+    line: int
+    entry: Entry | None
+    message: Message | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionShape:
+    """Counts about the file beyond the resumed path (never names, never text)."""
+
+    version: int
+    entries: int
+    off_path_entries: int
+    # Branch tips: entries without children (the resumed leaf is one of them).
+    leaves: int
+    unrecognized: dict[Unrecognized, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSession:
+    """A readable session: its header, the resumed path, and where each compaction's kept
+    entries start (the path position of the first kept entry; None: nothing kept)."""
+
+    header: SessionHeader
+    lineage: str
+    path: tuple[PathEntry, ...]
+    first_kept: dict[int, int | None]
+    shape: SessionShape
+    byte_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedSession:
+    """A session file that contributes nothing, with its fixed outcome and detail."""
+
+    outcome: SessionOutcome
+    detail: SessionInvalid | None = None
+
+
+SessionRead = ReadSession | RejectedSession
+
+
+class _Rejected(Exception):  # noqa: N818  (internal control flow, never escapes this module)
+    def __init__(self, outcome: SessionOutcome, detail: SessionInvalid | None = None) -> None:
+        self.outcome = outcome
+        self.detail = detail
+
+
+def _invalid(detail: SessionInvalid) -> _Rejected:
+    return _Rejected(SessionOutcome.INVALID, detail)
+
+
+def lineage_of(message: object) -> str:
+    """The lineage key of a session: a digest of its first message entry's message, kept in
+    memory only. A fork or branched copy repeats that entry exactly; separate sessions differ
+    (every message carries its millisecond timestamp)."""
+    return hashlib.blake2b(msgspec.json.encode(message), digest_size=16).hexdigest()
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
+    """(line without its newline, whether it ended with one); refuses over-long lines."""
+    limit = limits().max_journal_line_bytes
+    while True:
+        raw = stream.readline(limit + 2)
+        if not raw:
+            return
+        ended = raw.endswith(b"\n")
+        body = raw[:-1] if ended else raw
+        if len(body) > limit:
+            raise _invalid(SessionInvalid.LINE_TOO_LONG)
+        yield body, ended
+
+
+def _object(raw: bytes) -> dict[str, Any]:
+    try:
+        value = strictjson.loads(raw, max_depth=limits().max_nesting_depth)
+    except strictjson.JsonRejected as rejected:
+        raise _invalid(SessionInvalid(rejected.reason)) from None
+    if not isinstance(value, dict):
+        raise _invalid(SessionInvalid.NOT_AN_OBJECT)
+    return value
+
+
+def _convert(value: Any, type_: Any) -> Any:
+    try:
+        return msgspec.convert(value, type=type_)
+    except msgspec.ValidationError:
+        raise _invalid(SessionInvalid.WRONG_SHAPE) from None
+
+
+def _header(raw: bytes) -> SessionHeader:
+    try:
+        value = _object(raw)
+    except _Rejected:
+        raise _invalid(SessionInvalid.NOT_A_SESSION) from None
+    if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
+        raise _invalid(SessionInvalid.NOT_A_SESSION)
+    header: SessionHeader = _convert(value, SessionHeader)
+    if header.format_version not in KNOWN_VERSIONS:
+        raise _Rejected(SessionOutcome.UNSUPPORTED_VERSION)
+    return header
+
+
+def _tree_field(value: dict[str, Any], key: str) -> str | None:
+    field = value.get(key)
+    if field is not None and not isinstance(field, str):
+        raise _invalid(SessionInvalid.WRONG_SHAPE)
+    return field
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.entries: list[tuple[str | None, str | None, PathEntry]] = []  # id, parent, entry
+        self.unrecognized = dict.fromkeys(Unrecognized, 0)
+        self.lineage: str | None = None
+
+    def add(self, line: int, value: dict[str, Any]) -> None:
+        kind = value.get("type")
+        if not isinstance(kind, str):
+            raise _invalid(SessionInvalid.WRONG_SHAPE)
+        if kind == SESSION_TYPE:
+            raise _invalid(SessionInvalid.HEADER_REPEATED)
+        if kind not in ENTRY_TYPES:
+            # Still a node of the tree in versions 2 and 3 (its children hang below it); its
+            # other fields are never decoded.
+            self.unrecognized[Unrecognized.ENTRY_TYPE] += 1
+            node = PathEntry(line, None, None)
+            self.entries.append((_tree_field(value, "id"), _tree_field(value, "parentId"), node))
+            return
+        entry: Entry = _convert(value, Entry)
+        message: Message | None = None
+        if isinstance(entry, MessageEntry):
+            if self.lineage is None:
+                self.lineage = lineage_of(entry.message)
+            if entry.message.get("role") in MESSAGE_ROLES:
+                message = _convert(entry.message, Message)
+            else:
+                self.unrecognized[Unrecognized.MESSAGE_ROLE] += 1
+        self.entries.append((entry.id, entry.parent_id, PathEntry(line, entry, message)))
+
+
+def _resumed_path(
+    entries: list[tuple[str | None, str | None, PathEntry]], version: int
+) -> tuple[list[PathEntry], int]:
+    """(entries on the resumed path in order, branch tips). Version 1 is linear."""
+    if version == 1 or not entries:
+        return [entry for _, _, entry in entries], 1 if entries else 0
+    by_id: dict[str, int] = {}
+    has_child: set[str] = set()
+    for index, (entry_id, parent, _entry) in enumerate(entries):
+        if entry_id is None:
+            raise _invalid(SessionInvalid.ENTRY_ID_MISSING)
+        if entry_id in by_id:
+            raise _invalid(SessionInvalid.ENTRY_ID_REPEATED)
+        if parent is not None:
+            if parent not in by_id:
+                raise _invalid(SessionInvalid.PARENT_UNKNOWN)
+            has_child.add(parent)
+        by_id[entry_id] = index
+    path: list[PathEntry] = []
+    current: int | None = len(entries) - 1
+    while current is not None:
+        _, parent, entry = entries[current]
+        path.append(entry)
+        current = None if parent is None else by_id[parent]
+    path.reverse()
+    leaves = sum(1 for entry_id, _, _ in entries if entry_id not in has_child)
+    return path, leaves
+
+
+def _first_kept(path: list[PathEntry]) -> dict[int, int | None]:
+    """For each compaction on the path (by path position): the path position of its first
+    kept entry when that entry lies on the path before it, else None (nothing kept), as pi's
+    context builder does. Version 1 names the entry by its line (`firstKeptEntryIndex`)."""
+    kept: dict[int, int | None] = {}
+    by_id = {p.entry.id: i for i, p in enumerate(path) if p.entry is not None and p.entry.id}
+    by_line = {p.line: i for i, p in enumerate(path)}
+    for index, parsed in enumerate(path):
+        entry = parsed.entry
+        if not isinstance(entry, Compaction):
+            continue
+        target: int | None = None
+        if entry.first_kept_entry_id is not None:
+            target = by_id.get(entry.first_kept_entry_id)
+        elif entry.first_kept_entry_index is not None:
+            target = by_line.get(entry.first_kept_entry_index)
+        kept[index] = target if target is not None and target < index else None
+    return kept
+
+
+def read_stream(stream: BinaryIO) -> SessionRead:
+    """Read a session from a binary stream (see the module docstring)."""
+    reader = _Reader()
+    header: SessionHeader | None = None
+    size = 0
+    try:
+        for line, (raw, ended) in enumerate(_lines(stream)):
+            size += len(raw) + ended
+            if not ended:
+                # A final fragment: refuse what is wrong before it, then say OPEN.
+                if header is None:
+                    _header(raw)
+                raise _Rejected(SessionOutcome.OPEN)
+            if header is None:
+                header = _header(raw)
+                continue
+            reader.add(line, _object(raw))
+        if header is None:
+            raise _invalid(SessionInvalid.EMPTY_FILE)
+        version = header.format_version
+        path, leaves = _resumed_path(reader.entries, version)
+    except _Rejected as rejected:
+        return RejectedSession(rejected.outcome, rejected.detail)
+    return ReadSession(
+        header=header,
+        lineage=reader.lineage or lineage_of(header.id),
+        path=tuple(path),
+        first_kept=_first_kept(path),
+        shape=SessionShape(
+            version=version,
+            entries=len(reader.entries),
+            off_path_entries=len(reader.entries) - len(path),
+            leaves=leaves,
+            unrecognized=reader.unrecognized,
+        ),
+        byte_size=size,
+    )
+
+
+def read_session(path: Path) -> SessionRead:
+    """Read one session file; an unreadable file is INVALID (EMPTY_FILE when it has nothing)."""
+    try:
+        with path.open("rb") as stream:
+            return read_stream(stream)
+    except OSError:
+        return RejectedSession(SessionOutcome.INVALID, SessionInvalid.EMPTY_FILE)
+
+
+def grouping_keys(path: Path) -> tuple[str, ...]:
+    """The session id and lineage of a file, read from its first lines only, for grouping
+    related sessions into one unit (units.py); none when the file has no readable header."""
+    keys: list[str] = []
+    try:
+        with path.open("rb") as stream:
+            for line, (raw, ended) in enumerate(_lines(stream)):
+                if not ended:
+                    break
+                value = _object(raw)
+                if line == 0:
+                    if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
+                        return ()
+                    keys.append(f"session\0{value['id']}")
+                    continue
+                if value.get("type") == "message":
+                    keys.append(f"lineage\0{lineage_of(value.get('message'))}")
+                    break
+    except (OSError, _Rejected):
+        pass
+    return tuple(keys)
+
+
+__all__ = [
+    "PathEntry",
+    "ReadSession",
+    "RejectedSession",
+    "SessionInvalid",
+    "SessionOutcome",
+    "SessionRead",
+    "SessionShape",
+    "Unrecognized",
+    "grouping_keys",
+    "lineage_of",
+    "read_session",
+    "read_stream",
+]

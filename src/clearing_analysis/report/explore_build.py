@@ -1,0 +1,209 @@
+"""Assemble the explore report from the combined totals and the upper-bound simulation.
+
+The per-API figures come from the same functions as the analysis report's (`report.build`:
+evidence, simulation, pressure, escaping, web; `report.cost_part`: cost), over the tables of
+the same simulation run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import polars as pl
+
+from clearing_analysis.eligibility.identity import ToolClass
+from clearing_analysis.eligibility.reasons import (
+    UPPER_BOUND_REASONS,
+    EligibilityClass,
+    ExclusionReason,
+)
+from clearing_analysis.eligibility.totals import ApiTotals, Totals
+from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.models import sensitivities
+from clearing_analysis.numbers import rounded, share
+from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import histogram_edges
+from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.build import (
+    escaping_part,
+    evidence_part,
+    histogram,
+    pressure_part,
+    simulation_part,
+    tool_version,
+    web_part,
+)
+from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
+from clearing_analysis.simulation.totals import ApiSimulation, CategorySums, SimulationTotals
+
+STATEMENTS = tuple(em.ExploreStatement)
+LIMITATIONS = tuple(em.ExploreLimitation)
+# Reasons that can apply under the upper bound: the fixed exclusions and protection.
+_EXCLUSIONS = tuple(r for r in ExclusionReason if r not in UPPER_BOUND_REASONS)
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreStages:
+    """What the explore report is built from."""
+
+    totals: Totals
+    simulation: SimulationTotals
+    routes: Routes
+    retrieval_rate: Fraction
+    session_bytes: int
+
+
+def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolResults, ...]:
+    return tuple(
+        em.ToolResults(
+            tool_class=tool_class,
+            results=sums.results,
+            text_bytes=sums.text_bytes,
+            # Under Bound.UPPER the simulation's "lower-bound class" is the upper-bound set.
+            upper_bound_eligible=sums.lower_bound_class,
+            upper_bound_cleared=sums.cleared,
+            upper_bound_cleared_text_bytes=sums.cleared_text_bytes,
+        )
+        for tool_class, sums in categories.items()
+    )
+
+
+def _eligibility(totals: ApiTotals) -> em.Eligibility:
+    tally = totals.occurrences
+    return em.Eligibility(
+        exclusion_unit="result-boundary occurrence",
+        occurrences=tally.total,
+        upper_bound_eligible=tally.by_class[EligibilityClass.LOWER_BOUND]
+        + tally.by_class[EligibilityClass.UPPER_BOUND_ONLY],
+        excluded_by_reason={reason: tally.by_reason[reason] for reason in _EXCLUSIONS},
+    )
+
+
+def _compactions(checkpoints: pl.DataFrame) -> em.Compactions:
+    edges = histogram_edges().tokens
+    return em.Compactions(
+        compactions=checkpoints.height,
+        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
+        estimated_drains=histogram(checkpoints.get_column("tokens_after"), edges),
+        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
+    )
+
+
+def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
+    sim = stages.simulation
+    route = stages.routes.by_api[api]
+    totals = stages.totals.per_api[api]
+    sums = sim.per_api[api]
+    boundaries = sim.boundaries.filter(pl.col("api") == api.value)
+    cleared = sim.cleared.filter(pl.col("api") == api.value)
+    counts, evidence = evidence_part(boundaries)
+    pressure_inputs, _model, pressure = pressure_part(route, sums, cleared, stages.retrieval_rate)
+    _outcome, cost = cost_part(
+        CostContext(
+            inputs=cost_inputs(sums.requests, cleared, pressure_inputs.growth),
+            route=route,
+            pressure_inputs=pressure_inputs,
+            rates=sensitivities(stages.retrieval_rate),
+            supplied_rate=stages.retrieval_rate,
+        ),
+        boundaries,
+    )
+    simulated = simulation_part(boundaries, cleared, sim.placeholder_tokens)
+    requests = sums.requests
+    return em.ApiExplore(
+        requests=rm.Requests(
+            requests=requests.requests,
+            fallback=requests.fallback,
+            fallback_share=share(requests.fallback, requests.requests),
+        ),
+        usage=em.ObservedUsage(
+            observed_requests=requests.requests - requests.fallback,
+            input=requests.input,
+            output=requests.output,
+            cache_read=requests.cache_read,
+            cache_write=requests.cache_write,
+        ),
+        prompt_turns=totals.boundaries,
+        evidence=em.Evidence(
+            boundaries=evidence.boundaries,
+            logical_conversations=evidence.logical_conversations,
+            pressured=evidence.pressured,
+            pressured_logical_conversations=evidence.pressured_logical_conversations,
+            cold_pressured=evidence.cold_pressured,
+            cold_pressured_logical_conversations=evidence.cold_pressured_logical_conversations,
+            request_gaps_ms=evidence.request_gaps_ms,
+            estimates=evidence.estimates,
+        ),
+        compactions=_compactions(sim.checkpoints.filter(pl.col("api") == api.value)),
+        tool_results=_tool_results(sums.categories),
+        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
+        eligibility=_eligibility(totals),
+        upper_bound_simulation=em.UpperBoundSimulation(
+            clearing_points=simulated.clearing_points,
+            batches=simulated.batches,
+            cleared_results=simulated.cleared_results,
+            admitted_net_tokens=simulated.admitted_net_tokens,
+            admitted_text_bytes=simulated.admitted_text_bytes,
+            retrieved_tokens=simulated.retrieved_tokens,
+            budget_stops=simulated.budget_stops,
+            placeholder_tokens=simulated.placeholder_tokens,
+            admitted_per_batch=simulated.admitted_per_batch,
+            cold_pressured_admitting=counts.admitting,
+            cold_pressured_admitting_share=rounded(counts.admitting_share),
+            independent_per_boundary_net_tokens=simulated.upper_bound_net_tokens,
+        ),
+        upper_bound_pressure=pressure,
+        upper_bound_cost=cost,
+        upper_bound_escaping=escaping_part(cleared),
+    )
+
+
+def _sessions(stages: ExploreStages) -> em.Sessions:
+    totals = stages.totals
+    sessions = totals.sessions
+    return em.Sessions(
+        sessions_read=totals.replayed_journals,
+        session_bytes=stages.session_bytes,
+        by_version={version: sessions.by_version[int(version)] for version in ("1", "2", "3")},
+        skipped_sessions={
+            skip: totals.skipped_journals[JournalSkipReason(skip.value)] for skip in em.SessionSkip
+        },
+        invalid_session_details=dict(sorted(totals.invalid_details.items())),
+        entries=sessions.entries,
+        off_path_entries=sessions.off_path_entries,
+        branched_sessions=sessions.branched,
+        unrecognized={code: sessions.unrecognized[code.value] for code in Unrecognized},
+        skipped_boundaries={
+            skip: totals.skipped_boundaries[BoundarySkipReason(skip.value)]
+            for skip in em.BoundarySkip
+        },
+        boundaries_without_route=dict(totals.boundaries_without_route),
+        turns_without_request=totals.turns_without_request,
+    )
+
+
+def build_explore(stages: ExploreStages) -> em.ExploreReport:
+    """The whole explore report, APIs in enum order; no gate is evaluated."""
+    per_api = {api: _api(api, stages) for api in Api if api in stages.routes.by_api}
+    every = ApiSimulation()
+    for sums in stages.simulation.per_api.values():
+        every.add(sums)
+    return em.ExploreReport(
+        format=em.EXPLORE_FORMAT,
+        version=em.EXPLORE_VERSION,
+        tool_version=tool_version(),
+        gating=False,
+        bound="UPPER",
+        statements=STATEMENTS,
+        limitations=LIMITATIONS,
+        retrieval_rate=rounded(stages.retrieval_rate),
+        sessions=_sessions(stages),
+        per_api=per_api,
+        tool_results_all_apis=_tool_results(every.categories),
+    )
+
+
+__all__ = ["ExploreStages", "build_explore"]

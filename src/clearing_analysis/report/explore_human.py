@@ -1,0 +1,215 @@
+"""The human view of an explore report, in the manner of `analyze`'s (report.human).
+
+It starts with the fixed statement that explore never yields a verdict and why, then per API
+the sessions' evidence and, under "upper bound" titles, the simulation, the pressure model and
+the cost waterfall in both views. It renders only what the report holds; nothing here reads
+inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.human import (
+    cost_waterfall,
+    histogram_table,
+    number,
+    pairs_table,
+    percent,
+)
+
+_STATEMENT_TEXT = {
+    em.ExploreStatement.NEVER_A_VERDICT: (
+        "Exploration only: never a verdict. pi sessions prove neither a tool's identity nor "
+        "the retention of its result, which the decision gate needs; run `analyze` on native "
+        "journals with the tool-history sidecar for that."
+    ),
+    em.ExploreStatement.UPPER_BOUND_ONLY: (
+        "Every opportunity, pressure and cost figure is an upper bound: identity and retention "
+        "are assumed, and what pi does not record is taken in the favourable direction."
+    ),
+    em.ExploreStatement.MODELED_NOT_OBSERVED: (
+        "All opportunity, pressure and cost figures are modeled, not observed savings."
+    ),
+    em.ExploreStatement.NO_QUALITY_INFERENCE: "No quality improvement is inferred.",
+    em.ExploreStatement.FROZEN_CONTINUATIONS: (
+        "The models replay frozen continuations: no alternate assistant behaviour."
+    ),
+    em.ExploreStatement.DRAINS_ESTIMATED: (
+        "pi records no tokens after a compaction: drains are estimates of the compacted context."
+    ),
+}
+
+
+def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield | None) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("tool class", "results", "text bytes", "eligible", "cleared", "cleared bytes"):
+        table.add_column(header, justify="left" if header == "tool class" else "right")
+    for row in rows:
+        table.add_row(
+            row.tool_class.value,
+            number(row.results),
+            number(row.text_bytes),
+            number(row.upper_bound_eligible),
+            number(row.upper_bound_cleared),
+            number(row.upper_bound_cleared_text_bytes),
+        )
+    if web is not None:
+        table.add_row(
+            "web (subset)",
+            number(web.results),
+            number(web.text_bytes),
+            "",
+            number(web.cleared),
+            number(web.cleared_text_bytes),
+        )
+    return table
+
+
+def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
+    evidence = report.evidence
+    sim = report.upper_bound_simulation
+    pressure = report.upper_bound_pressure
+    parts: list[RenderableType] = [Text(f"\n{api}", style="bold")]
+    parts.append(
+        pairs_table(
+            "Sessions' evidence (prompt-turn boundaries; native E)",
+            [
+                ("requests (assistant messages)", number(report.requests.requests)),
+                ("usage fallback requests", number(report.requests.fallback)),
+                ("prompt turns", number(report.prompt_turns)),
+                ("logical conversations", number(evidence.logical_conversations)),
+                ("pressured boundaries", number(evidence.pressured)),
+                ("cold pressured boundaries", number(evidence.cold_pressured)),
+                ("compactions on the resumed paths", number(report.compactions.compactions)),
+            ],
+        )
+    )
+    parts.append(
+        pairs_table(
+            "Simulation (UPPER BOUND, step by step)",
+            [
+                ("clearing points", number(sim.clearing_points)),
+                ("batches", number(sim.batches)),
+                ("cleared results", number(sim.cleared_results)),
+                ("admitted net tokens S (upper bound)", number(sim.admitted_net_tokens)),
+                ("admitted text bytes (upper bound)", number(sim.admitted_text_bytes)),
+                ("retrieved tokens R (escaped)", number(sim.retrieved_tokens)),
+                (
+                    "cold pressured boundaries admitting >= 20k",
+                    number(sim.cold_pressured_admitting),
+                ),
+                ("stopped by the 8 MiB budget", number(sim.budget_stops)),
+            ],
+        )
+    )
+    parts.append(
+        pairs_table(
+            "Pressure model inputs (upper bound)",
+            [
+                ("growth G", number(pressure.growth)),
+                ("trigger T", number(pressure.trigger)),
+                ("drain P", number(pressure.drain)),
+                ("savings per cycle S/C", number(pressure.savings_per_cycle, 1)),
+                ("summary fits the trigger", "yes" if pressure.summary_fits else "no"),
+            ],
+        )
+    )
+    table = Table(
+        title="Modeled pressure reduction (UPPER BOUND)", title_justify="left", box=box.SIMPLE_HEAD
+    )
+    for header in ("retrieval rate", "labels", "on", "off", "reduction"):
+        table.add_column(header, justify="right")
+    for at in pressure.sensitivities:
+        table.add_row(
+            percent(at.rate),
+            " ".join(label.value for label in at.labels),
+            number(at.on, 4),
+            number(pressure.off, 4),
+            percent(at.reduction),
+        )
+    parts.append(table)
+    parts.extend(
+        cost_waterfall(
+            report.upper_bound_cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False
+        )
+    )
+    parts.append(_tool_results("Tool results by class", report.tool_results, report.web))
+    parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))
+    parts.append(
+        histogram_table(
+            "Estimated drains (tokens after compaction)", report.compactions.estimated_drains, "tok"
+        )
+    )
+    return parts
+
+
+def renderables(report: em.ExploreReport) -> list[RenderableType]:
+    """The whole view, top to bottom."""
+    title = Text("clearing-analysis explore ")
+    title.append(report.tool_version)
+    title.append(f"   retrieval rate {percent(report.retrieval_rate)}\n")
+    banner = Text(_STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT], style="bold yellow")
+    parts: list[RenderableType] = [title, banner]
+    sessions = report.sessions
+    parts.append(
+        pairs_table(
+            "Sessions",
+            [
+                ("sessions read", number(sessions.sessions_read)),
+                ("session bytes", number(sessions.session_bytes)),
+                *((f"format version {k}", number(v)) for k, v in sessions.by_version.items()),
+                *(
+                    (f"skipped sessions {k.value}", number(v))
+                    for k, v in sessions.skipped_sessions.items()
+                ),
+                ("entries on other branches (not counted)", number(sessions.off_path_entries)),
+                ("sessions with several branches", number(sessions.branched_sessions)),
+                *(
+                    (f"unrecognized {k.value} (left out)", number(v))
+                    for k, v in sessions.unrecognized.items()
+                ),
+                *(
+                    (f"skipped boundaries {k.value}", number(v))
+                    for k, v in sessions.skipped_boundaries.items()
+                ),
+            ],
+        )
+    )
+    for api, api_report in report.per_api.items():
+        parts.extend(_api_section(api.value, api_report))
+    parts.append(
+        _tool_results("\nTool results by class, all APIs", report.tool_results_all_apis, None)
+    )
+    notes = [
+        _STATEMENT_TEXT[s]
+        for s in report.statements
+        if s is not em.ExploreStatement.NEVER_A_VERDICT
+    ]
+    notes += [f"Limitation: {limitation.value}" for limitation in report.limitations]
+    parts.append(Text("\n".join(notes)))
+    return parts
+
+
+def render_explore_text(report: em.ExploreReport, *, width: int = 140) -> str:
+    """The view as plain text (no colour), for files, tests and the demo's captured output."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
+    console.print(Group(*renderables(report)))
+    return buffer.getvalue()
+
+
+def print_explore(report: em.ExploreReport, console: Console) -> None:
+    """Print the view to a console (colour when it is a terminal)."""
+    console.print(Group(*renderables(report)))
+
+
+__all__ = ["print_explore", "render_explore_text", "renderables"]
