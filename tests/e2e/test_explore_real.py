@@ -88,7 +88,12 @@ def recount(paths: list[Path]) -> Recount:
                     counted.turns[turn_api] += 1
                 counted.requests[turn_api] += 1
                 usage = message["usage"]
-                recorded = [usage["input"], usage["output"], usage["cacheRead"], usage["cacheWrite"]]
+                recorded = [
+                    usage["input"],
+                    usage["output"],
+                    usage["cacheRead"],
+                    usage["cacheWrite"],
+                ]
                 if message["stopReason"] in ("error", "aborted") or sum(recorded) == 0:
                     counted.fallback[turn_api] += 1
                 else:
@@ -135,9 +140,7 @@ def explored(real_sessions: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     return report
 
 
-def test_counts_equal_an_independent_recount(
-    real_sessions: Path, explored: dict[str, Any]
-) -> None:
+def test_counts_equal_an_independent_recount(real_sessions: Path, explored: dict[str, Any]) -> None:
     """Requests, fallback requests, prompt turns, tool results and their plain-text bytes by
     class, and observed usage sums, per API, are exactly the recount's."""
     counted = recount(sorted(real_sessions.glob("*.jsonl")))

@@ -56,9 +56,7 @@ def session_lines(journal: DecodedJournal) -> list[bytes]:
         nonlocal last_id, last_ms
         entry_id = f"{len(lines):08x}"
         last_ms = max(last_ms, millis)
-        lines.append(
-            {**fields, "id": entry_id, "parentId": last_id, "timestamp": _iso(last_ms)}
-        )
+        lines.append({**fields, "id": entry_id, "parentId": last_id, "timestamp": _iso(last_ms)})
         last_id = entry_id
         return entry_id
 
