@@ -209,7 +209,16 @@ def test_every_command_uses_the_cli_classes() -> None:
     group = typer.main.get_command(app)
     assert isinstance(group, Group)
     commands = dict(group.commands)  # type: ignore[attr-defined]  (a copy: edited below)
-    assert set(commands) == {"demo", "synth", "qualify", "replay", "analyze", "show", "routes"}
+    assert set(commands) == {
+        "demo",
+        "synth",
+        "qualify",
+        "replay",
+        "analyze",
+        "explore",
+        "show",
+        "routes",
+    }
     routes = commands.pop("routes")
     assert isinstance(routes, Group)
     assert set(routes.commands) == {"init"}
