@@ -350,6 +350,35 @@ def test_failure_exits_2_with_one_fixed_line(
     canary_inputs.assert_private(done.stderr, c.values)
 
 
+@pytest.mark.parametrize(
+    ("shape", "code", "detail"),
+    [
+        ("missing", "INPUT_INVALID", "SESSIONS_MISSING"),
+        ("fifo", "INPUT_INVALID", "SESSIONS_NOT_FILE_OR_DIRECTORY"),
+        ("no-session-files", "NO_JOURNALS", "NO_SESSION_FILES"),
+    ],
+)
+def test_explore_session_paths_fail_with_one_fixed_line(
+    shape: str, code: str, detail: str, canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """`explore --sessions` naming a missing path, a FIFO, or a directory without a session
+    file: exit 2, stderr exactly the fixed line, empty stdout, no canary, nothing created."""
+    c = Canaries(seed=zlib.crc32(shape.encode()))
+    if shape == "missing":
+        sessions = tmp_path / c("dir.absent") / f"{c('file.session')}.jsonl"
+    elif shape == "fifo":
+        sessions = _named_dir(tmp_path, c, "fifo") / f"{c('file.fifo')}.jsonl"
+        os.mkfifo(sessions)
+    else:
+        sessions = _named_dir(tmp_path, c, "empty")
+        (sessions / f"{c('file.notSession')}.json").write_text(c("notSession.text"))
+    before = _names(tmp_path)
+    done = run_cli(["explore", "--sessions", str(sessions), "--routes", str(canary_inputs.routes)])
+    assert (done.returncode, done.stderr, done.stdout) == (2, fixed_line(code, detail), b"")
+    assert _names(tmp_path) == before
+    canary_inputs.assert_private(done.stderr, c.values)
+
+
 def test_synth_refuses_an_existing_directory(tmp_path: Path) -> None:
     """`synth --out` on an existing directory: OUTPUT_REFUSED, exit 2, nothing written."""
     existing = tmp_path / "corpus"
@@ -502,6 +531,12 @@ ASSERTED_ELSEWHERE: dict[tuple[str, str], str] = {
         "ANALYZER_FAULT",
         "INTERNAL_ERROR",
     ): "test_canary.test_internal_fault_prints_only_the_fault_code",
+    ("INPUT_INVALID", "SESSIONS_MISSING"): "test_explore_session_paths_fail_with_one_fixed_line",
+    (
+        "INPUT_INVALID",
+        "SESSIONS_NOT_FILE_OR_DIRECTORY",
+    ): "test_explore_session_paths_fail_with_one_fixed_line",
+    ("NO_JOURNALS", "NO_SESSION_FILES"): "test_explore_session_paths_fail_with_one_fixed_line",
 }
 
 _PERMISSION = "needs a permission denial, which a test run as root does not get"
@@ -514,6 +549,7 @@ NOT_THROUGH_THE_CLI: dict[tuple[str, str], str] = {
     ("INPUT_INVALID", "ROUTES_UNREADABLE"): _PERMISSION,
     ("INPUT_INVALID", "AGENT_CONFIG_UNREADABLE"): _PERMISSION,
     ("INPUT_INVALID", "APP_ALLOWLIST_UNREADABLE"): _PERMISSION,
+    ("INPUT_INVALID", "SESSIONS_UNREADABLE"): _PERMISSION,
     ("OUTPUT_REFUSED", "OUTPUT_PARENT_UNREADABLE"): _PERMISSION,
     ("OUTPUT_REFUSED", "OUTPUT_CREATE_FAILED"): _PERMISSION,
     ("OUTPUT_REFUSED", "OUTPUT_WRITE_FAILED"): "needs a full file system (tests/inputs)",

@@ -39,6 +39,7 @@ INPUT_PARAMETERS = frozenset(
         "agent_config",
         "app_allowlist",
         "report",  # `show` reads a saved report
+        "sessions",  # `explore` reads pi session files
     }
 )
 OUTPUT_PARAMETERS = frozenset({"out", "log_file"})
