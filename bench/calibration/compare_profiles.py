@@ -34,7 +34,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clearing_analysis.pisession import ReadSession, read_session
+from clearing_analysis.journal import DecodedJournal
+from clearing_analysis.journal.messages import ToolResultMessage as MappedResult
+from clearing_analysis.journal.records import MessageRecord, TurnStart
+from clearing_analysis.pisession import ReadSession, map_session, read_session
 from clearing_analysis.pisession.entries import (
     AssistantMessage,
     Compaction,
@@ -43,6 +46,7 @@ from clearing_analysis.pisession.entries import (
     UserMessage,
 )
 from clearing_analysis.policy import tool_classes
+from clearing_analysis.replay.heuristic import message_tokens
 from clearing_analysis.synth import PROFILES, generate
 from clearing_analysis.synth.pi_export import export_sessions
 
@@ -71,6 +75,9 @@ class Distributions:
     """The measured samples of one source, by distribution label."""
 
     samples: dict[str, list[float]] = field(default_factory=dict)
+    # Heuristic tokens of every message on the paths, and of the tool results among them.
+    message_tokens: int = 0
+    result_tokens: int = 0
 
     def add(self, label: str, value: float) -> None:
         self.samples.setdefault(label, []).append(value)
@@ -78,6 +85,14 @@ class Distributions:
     def extend(self, other: Distributions) -> None:
         for label, values in other.samples.items():
             self.samples.setdefault(label, []).extend(values)
+        self.message_tokens += other.message_tokens
+        self.result_tokens += other.result_tokens
+
+    def observation_share(self) -> float | None:
+        """Tool results' share of message tokens (%), the figure the profiles were tuned to."""
+        if not self.message_tokens:
+            return None
+        return 100 * self.result_tokens / self.message_tokens
 
 
 def _tool_class(name: str) -> str:
@@ -161,6 +176,20 @@ def measure_session(session: ReadSession) -> Distributions:
     return found
 
 
+def count_tokens(session: ReadSession, found: Distributions) -> None:
+    """Add the session's message tokens as the analyzer counts them: the path mapped onto
+    journal records (`map_session`) and measured with replay's heuristic."""
+    mapped = map_session(session)
+    if not isinstance(mapped, DecodedJournal):
+        return
+    for record in mapped.records:
+        if isinstance(record, MessageRecord | TurnStart):
+            size = message_tokens(record.message)
+            found.message_tokens += size
+            if isinstance(record.message, MappedResult):
+                found.result_tokens += size
+
+
 def measure_files(paths: Iterable[Path]) -> tuple[Distributions, int]:
     """(distributions over every readable session, how many sessions were readable)."""
     total = Distributions()
@@ -169,7 +198,9 @@ def measure_files(paths: Iterable[Path]) -> tuple[Distributions, int]:
         session = read_session(path)
         if isinstance(session, ReadSession):
             readable += 1
-            total.extend(measure_session(session))
+            found = measure_session(session)
+            count_tokens(session, found)
+            total.extend(found)
     return total, readable
 
 
@@ -228,6 +259,13 @@ def table(
                 value = stat(found.samples.get(label), name)
                 cells += [_fmt(value), "" if name == "count" else _ratio(value, real_value)]
             rows.append("| " + " | ".join(cells) + " |")
+    share = real.observation_share()
+    cells = ["tool results' share of message tokens (%)", "all", _fmt(share)]
+    if writer is not None:
+        cells.append(_fmt(writer.observation_share()))
+    for found in synth.values():
+        cells += [_fmt(found.observation_share()), _ratio(found.observation_share(), share)]
+    rows.append("| " + " | ".join(cells) + " |")
     return rows
 
 
