@@ -86,10 +86,20 @@ class TestProfiles:
 
 
 class TestRealism:
-    def test_observations_dominate_context_tokens(self, mixed_corpus: Path) -> None:
-        """Tool results are ~80-85% of message tokens (the published calibration figure)."""
-        seen = recount(mixed_corpus)
+    def test_observations_dominate_context_tokens(
+        self, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        """The profiles tuned to the published figure (all but `mixed`): tool results are
+        ~80-85% of message tokens."""
+        seen = recount(make_corpus(tmp_path_factory, "warm", 4))
         assert 0.78 <= seen.result_tokens / seen.message_tokens <= 0.88
+
+    def test_mixed_observation_share_follows_real_history(self, mixed_corpus: Path) -> None:
+        """`mixed` is calibrated on the two public pi sessions, where tool results are 56% of
+        the message tokens (docs/synthetic-corpus.md, "Calibration against real history"):
+        within six points of that, far from the published 80-85%."""
+        seen = recount(mixed_corpus)
+        assert 0.50 <= seen.result_tokens / seen.message_tokens <= 0.62
 
     def test_results_respect_pi_output_caps(self, mixed_corpus: Path) -> None:
         """No result text exceeds 2,000 lines / 50 KB before pi's continuation notice."""

@@ -115,6 +115,7 @@ class CorpusWriter:
             rng,
             pools,
             weights=profile.tool_weights,
+            sizes=profile.result_sizes,
             scale=profile.result_scale,
             error_rate=profile.error_result_rate,
             image_rate=profile.image_read_rate,

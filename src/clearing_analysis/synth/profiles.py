@@ -86,6 +86,8 @@ class Profile:
     cold_turn_gap_share: float
     # Tool weights (names from policy/tools.json classes, apps resolved in `toolmix`).
     tool_weights: dict[str, float]
+    # Per tool with a sized result: median characters and lognormal sigma.
+    result_sizes: dict[str, tuple[float, float]]
     # Multiplier on every tool's median result size.
     result_scale: float
     defects: DefectRates
@@ -134,6 +136,9 @@ class Profile:
     guaranteed_shapes: bool = False
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
+    # A bash call's run time: lognormal median (ms) and sigma; other tools take under a second.
+    bash_ms_median: float = 2_500.0
+    bash_ms_sigma: float = 1.5
 
 
 _CODING_MIX: dict[str, float] = {
@@ -148,6 +153,23 @@ _CODING_MIX: dict[str, float] = {
     "app": 7.0,
 }
 
+# `mixed` follows real pi history (docs/synthetic-corpus.md, "Calibration against real
+# history"): 81% of the real results come from bash, edit and write, 19% from read, none from
+# tools outside pi's default set. Those tools keep a small weight, since `mixed` must still
+# plant every shape that needs them (grep collisions, proven find/ls, web envelopes, MCP
+# origins).
+_MIXED_MIX: dict[str, float] = {
+    "read": 15.0,
+    "grep": 2.0,
+    "find": 1.0,
+    "ls": 1.0,
+    "bash": 46.0,
+    "edit": 29.0,
+    "write": 2.0,
+    "web_fetch": 1.0,
+    "app": 3.0,
+}
+
 _BUILD_MIX: dict[str, float] = {
     "read": 48.0,
     "grep": 14.0,
@@ -158,6 +180,32 @@ _BUILD_MIX: dict[str, float] = {
     "write": 2.0,
     "web_fetch": 1.0,
     "app": 3.0,
+}
+
+# Median result characters and lognormal sigma per tool (before the profile's `result_scale`),
+# tuned so that tool results are ~81% of message tokens, the published figure
+# (docs/synthetic-corpus.md, "Calibration"). Every profile but `mixed` keeps them.
+_PUBLISHED_SIZES: dict[str, tuple[float, float]] = {
+    "read": (5_000, 1.1),
+    "grep": (1_400, 1.3),
+    "find": (700, 1.0),
+    "ls": (420, 0.8),
+    "bash": (900, 1.6),
+    "web_fetch": (6_000, 0.9),
+    "docs_search": (2_500, 0.9),
+    "issue_get": (1_800, 0.8),
+    "web_search": (3_000, 0.7),
+    "db_query": (1_500, 1.2),
+}
+
+# `mixed` on real pi history: the two public sessions' read results have a median of 1,985
+# bytes, their bash results 180, with spreads the published sigmas already match; these
+# medians make the generated ones land there (1,904 and 188 bytes on seed 1). The tools those
+# sessions never call keep their published sizes.
+_MIXED_SIZES: dict[str, tuple[float, float]] = {
+    **_PUBLISHED_SIZES,
+    "read": (2_200, 1.1),
+    "bash": (190, 1.6),
 }
 
 _NO_PLANS: dict[JournalPlan, float] = {JournalPlan.NORMAL: 1.0}
@@ -219,6 +267,7 @@ _CODING_SESSIONS = Profile(
     turns_max=120,
     cold_turn_gap_share=0.5,
     tool_weights=_CODING_MIX,
+    result_sizes=_PUBLISHED_SIZES,
     result_scale=1.0,
     defects=DefectRates(missing=0.02, redacted=0.03, truncated=0.02),
     proof_mode=ProofMode.PERIOD,
@@ -232,9 +281,14 @@ PROFILES: dict[str, Profile] = {
         turns_sigma=0.8,
         turns_min=6,
         turns_max=160,
-        cold_turn_gap_share=0.45,
-        tool_weights=_CODING_MIX,
+        # 4 of the 140 real turn gaps outlive the prompt cache.
+        cold_turn_gap_share=0.03,
+        tool_weights=_MIXED_MIX,
+        result_sizes=_MIXED_SIZES,
         result_scale=1.0,
+        # Bash is half of the calls now: its run time keeps the loop gaps near the real ones.
+        bash_ms_median=1_500.0,
+        bash_ms_sigma=1.0,
         defects=_MIXED_DEFECTS,
         proof_mode=ProofMode.PER_RUN,
         plan_weights=_MIXED_PLANS,
@@ -258,6 +312,7 @@ PROFILES: dict[str, Profile] = {
         turns_max=80,
         cold_turn_gap_share=0.7,
         tool_weights=_BUILD_MIX,
+        result_sizes=_PUBLISHED_SIZES,
         result_scale=2.0,
         defects=DefectRates(missing=0.01, redacted=0.02, truncated=0.01),
         proof_mode=ProofMode.PERIOD,

@@ -530,7 +530,10 @@ class Session:
             start["payload"] = {"origin": outcome.origin}
         self.emit(start)
         if name == "bash":
-            self.now += int(rng.lognormvariate(math.log(2_500), 1.5))
+            profile = self.s.profile
+            self.now += int(
+                rng.lognormvariate(math.log(profile.bash_ms_median), profile.bash_ms_sigma)
+            )
         else:
             self.now += rng.randint(15, 600)
         status = "error" if outcome.is_error else "success"

@@ -1,6 +1,6 @@
 """Tool calls and their results: arguments, heavy-tailed result sizes, pi's output caps.
 
-Result sizes are lognormal per tool (median and spread below), scaled by the profile, and then
+Result sizes are lognormal per tool (median and spread from the profile), scaled by it, then
 cut the way pi's tools cut output: at 2,000 lines or 50 KB, whichever comes first, with pi's
 continuation notice appended (docs/synthetic-corpus.md cites the constants). App (MCP) tools
 come from a small fixed inventory of servers; whether their origin is captured, allowlisted,
@@ -55,20 +55,6 @@ APP_TOOLS: tuple[AppTool, ...] = (
 )
 APP_BY_NAME: dict[str, AppTool] = {tool.tool: tool for tool in APP_TOOLS}
 
-# Median result characters and lognormal sigma per tool (before the profile's scale).
-_SIZE: dict[str, tuple[float, float]] = {
-    "read": (5_000, 1.1),
-    "grep": (1_400, 1.3),
-    "find": (700, 1.0),
-    "ls": (420, 0.8),
-    "bash": (900, 1.6),
-    "web_fetch": (6_000, 0.9),
-    "docs_search": (2_500, 0.9),
-    "issue_get": (1_800, 0.8),
-    "web_search": (3_000, 0.7),
-    "db_query": (1_500, 1.2),
-}
-
 
 @dataclass(slots=True)
 class ToolOutcome:
@@ -101,8 +87,10 @@ def fake_credential(rng: random.Random) -> str:
     return f"-----BEGIN {label}-----\n{body}\n-----END {label}-----"
 
 
-def _size(rng: random.Random, tool: str, scale: float) -> int:
-    median, sigma = _SIZE[tool]
+def _size(
+    rng: random.Random, sizes: dict[str, tuple[float, float]], tool: str, scale: float
+) -> int:
+    median, sigma = sizes[tool]
     return max(8, int(rng.lognormvariate(math.log(median * scale), sigma)))
 
 
@@ -144,6 +132,7 @@ class ToolRunner:
         pools: TextPools,
         *,
         weights: dict[str, float],
+        sizes: dict[str, tuple[float, float]],
         scale: float,
         error_rate: float,
         image_rate: float,
@@ -155,6 +144,7 @@ class ToolRunner:
         self._pools = pools
         self._names = list(weights)
         self._cum = list(_cumulative(weights.values()))
+        self._sizes = sizes
         self._scale = scale
         self._error_rate = error_rate
         self._image_rate = image_rate
@@ -229,7 +219,8 @@ class ToolRunner:
     def _error_text(self, name: str) -> str:
         rng = self._rng
         if name == "bash":
-            tail = cap_output(slice_lines(self._pools.shell, rng, _size(rng, "bash", 0.5)))
+            lines = _size(rng, self._sizes, "bash", 0.5)
+            tail = cap_output(slice_lines(self._pools.shell, rng, lines))
             return f"{tail}\n\nCommand exited with code {rng.choice((1, 2, 127))}"
         if name == "edit":
             return "Could not find the exact text in the file. The old text must match exactly."
@@ -238,15 +229,15 @@ class ToolRunner:
         )
 
     def _text(self, name: str, args: dict[str, Any], credential: bool) -> str:
-        rng, pools, scale = self._rng, self._pools, self._scale
+        rng, pools, sizes, scale = self._rng, self._pools, self._sizes, self._scale
         if name == "read":
-            return cap_output(slice_lines(pools.code, rng, _size(rng, name, scale)))
+            return cap_output(slice_lines(pools.code, rng, _size(rng, sizes, name, scale)))
         if name in {"grep", "db_query"}:
-            return cap_output(slice_lines(pools.grep, rng, _size(rng, name, scale)))
+            return cap_output(slice_lines(pools.grep, rng, _size(rng, sizes, name, scale)))
         if name in ("find", "ls"):
-            return cap_output(slice_lines(pools.paths, rng, _size(rng, name, scale)))
+            return cap_output(slice_lines(pools.paths, rng, _size(rng, sizes, name, scale)))
         if name == "bash":
-            return cap_output(slice_lines(pools.shell, rng, _size(rng, name, scale)))
+            return cap_output(slice_lines(pools.shell, rng, _size(rng, sizes, name, scale)))
         if name == "edit":
             return f"Successfully replaced text in {args['path']}."
         if name == "write":
@@ -257,7 +248,7 @@ class ToolRunner:
                 "status": 200,
                 "contentType": "text/html; charset=utf-8",
                 "title": slice_words(pools.prose, rng, 30),
-                "content": slice_words(pools.prose, rng, _size(rng, name, scale)),
+                "content": slice_words(pools.prose, rng, _size(rng, sizes, name, scale)),
             }
             if credential:
                 # At the start, so pi's output cap (which keeps the head) never cuts it.
@@ -267,7 +258,7 @@ class ToolRunner:
             return "Dropped table staging_events (0 rows remain)."
         if name == "notes_append":
             return "Appended 1 note."
-        return cap_output(slice_words(pools.prose, rng, _size(rng, name, scale)))
+        return cap_output(slice_words(pools.prose, rng, _size(rng, sizes, name, scale)))
 
 
 def _text(text: str) -> dict[str, Any]:
