@@ -294,8 +294,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_VERIFY, VerifyDetail.WRONG_KEY): (
         f"{_DO_NOT_TRUST} unless you trust the other key that signed it"
     ),
+    (_VERIFY, VerifyDetail.PAYLOAD_CHANGED): (f"{_DO_NOT_TRUST}: its signed statement was altered"),
     (_VERIFY, VerifyDetail.BAD_SIGNATURE): (
-        f"{_DO_NOT_TRUST}: its signed statement or its signature was altered"
+        f"{_DO_NOT_TRUST}: its signature was altered or made by another key"
     ),
     (_VERIFY, VerifyDetail.STATEMENT_INVALID): (
         f"{_DO_NOT_TRUST}: the key signed something other than a run attestation"

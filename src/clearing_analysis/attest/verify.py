@@ -6,11 +6,14 @@ R-REL-1), and nothing of the report, the key or the envelope ever printed (R-OUT
 2. the report: an existing regular file (`REPORT_MISSING`), and beside it `R.intoto.jsonl`
    (`ATTESTATION_MISSING`);
 3. the envelope decodes (`ENVELOPE_MALFORMED`, `attest.dsse`);
-4. the signature verifies with this key over PAE(payloadType, payload). If it does not, the
-   envelope's `keyid` tells which refusal it is: another key's ID is `WRONG_KEY`, this key's
-   ID (or none) is `BAD_SIGNATURE` (a changed payload, payloadType or signature). The key ID
-   is an unauthenticated hint, so, as DSSE requires, it never decides acceptance: it only
-   names the reason of a refusal the signature already made;
+4. the signature verifies with this key over PAE(payloadType, payload). If it does not, what
+   the envelope still shows names the refusal (`_unverified_reason`): a `keyid` of another key
+   is `WRONG_KEY`; a payload that no longer reads as this product's statement about this
+   report (another type, not a run statement, another subject digest) is `PAYLOAD_CHANGED`;
+   otherwise `BAD_SIGNATURE` (the signature changed, or the payload changed only where it still
+   reads as such a statement: the subject's name). These are unauthenticated hints, so, as
+   DSSE requires of the key ID, they never decide acceptance: they only name the reason of a
+   refusal the signature already made;
 5. the payload type is in-toto's and the payload a run statement of this product
    (`STATEMENT_INVALID`);
 6. the report's SHA-256 equals the subject's (`REPORT_CHANGED`). The subject's name is not
@@ -25,8 +28,14 @@ import os
 import stat
 from pathlib import Path
 
-from clearing_analysis.attest.dsse import MAX_ENVELOPE_BYTES, PAYLOAD_TYPE, decode_envelope, pae
-from clearing_analysis.attest.keys import load_verifying_key
+from clearing_analysis.attest.dsse import (
+    MAX_ENVELOPE_BYTES,
+    PAYLOAD_TYPE,
+    Envelope,
+    decode_envelope,
+    pae,
+)
+from clearing_analysis.attest.keys import VerifyingKey, load_verifying_key
 from clearing_analysis.attest.sign import attestation_path
 from clearing_analysis.attest.statement import Statement, decode_statement
 from clearing_analysis.container.sealed import ContractStatus
@@ -74,14 +83,28 @@ def _read_attestation(path: Path) -> bytes:
         os.close(fd)
 
 
+def _unverified_reason(envelope: Envelope, key: VerifyingKey, report_digest: str) -> VerifyDetail:
+    """Which refusal a signature that did not verify is, from unsigned evidence only."""
+    if envelope.keyid is not None and envelope.keyid != key.keyid:
+        return VerifyDetail.WRONG_KEY
+    if envelope.payload_type != PAYLOAD_TYPE:
+        return VerifyDetail.PAYLOAD_CHANGED
+    try:
+        statement = decode_statement(envelope.payload)
+    except VerifyError:
+        return VerifyDetail.PAYLOAD_CHANGED
+    if statement.subject[0].digest.sha256 != report_digest:
+        return VerifyDetail.PAYLOAD_CHANGED
+    return VerifyDetail.BAD_SIGNATURE
+
+
 def verify_report(report: Path, pubkey: Path, *, require_sealed: bool = False) -> Statement:
     """The verified statement about `report`, or VerifyError (module docstring)."""
     key = load_verifying_key(pubkey)
     report_digest = _report_sha256(report)
     envelope = decode_envelope(_read_attestation(attestation_path(report)))
     if not key.verifies(envelope.signature, pae(envelope.payload_type, envelope.payload)):
-        other_key = envelope.keyid is not None and envelope.keyid != key.keyid
-        raise VerifyError(VerifyDetail.WRONG_KEY if other_key else VerifyDetail.BAD_SIGNATURE)
+        raise VerifyError(_unverified_reason(envelope, key, report_digest))
     if envelope.payload_type != PAYLOAD_TYPE:
         raise VerifyError(VerifyDetail.STATEMENT_INVALID)
     statement = decode_statement(envelope.payload)
