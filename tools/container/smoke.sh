@@ -6,7 +6,8 @@
 #     the same `analyze` in this checkout: through `--out` on the output mount, on stdout, and
 #     with two pool workers.
 #     The qualification record both use is written by the image's own `qualify` (its Node and
-#     pinned pi-ai), and `demo` runs in the image too.
+#     pinned pi-ai), and `demo` runs in the image too. `explore` of the pi writer's sessions
+#     gives the same upper-bound report inside and outside.
 #     The `--out` run is signed inside the container exactly as docs/attestation.md tells a CI
 #     job to (a key made by the checkout's `keygen`, owned by the image's user, mode 0400, in
 #     a directory of its own mounted read-only at /key) and verified outside it with the
@@ -152,6 +153,19 @@ podman run "${SEALED[@]}" -v "$in:/in:ro" "$IMAGE" "${IN_ANALYZE[@]}" --workers 
 cmp -s "$work/checkout-report.json" "$work/workers-report.json" \
     || fail "the image's report with two workers differs from the checkout's"
 echo "image_two_workers_report_equals_checkout=yes"
+# `explore` of pi sessions written by pi's own writer (tests/data/pi-sessions/writer/), sealed:
+# the same upper-bound report, byte for byte, as the checkout's.
+mkdir "$in/pi"
+cp "$repo"/tests/data/pi-sessions/writer/*.jsonl "$in/pi/"
+cp "$repo/tools/pi-sessions/routes.json" "$in/pi-routes.json"
+"$cli" explore --sessions "$in/pi" --routes "$in/pi-routes.json" --json \
+    >"$work/checkout-explore.json" || fail "explore in the checkout exited $?"
+podman run "${SEALED[@]}" -v "$in:/in:ro" "$IMAGE" explore --sessions /in/pi \
+    --routes /in/pi-routes.json --json >"$work/image-explore.json" \
+    || fail "sealed explore exited $?"
+cmp -s "$work/checkout-explore.json" "$work/image-explore.json" \
+    || fail "the image's explore report differs from the checkout's"
+echo "image_explore_report_equals_checkout=yes"
 start="$(now)"
 podman run "${SEALED[@]}" --tmpfs /tmp "$IMAGE" demo >/dev/null || fail "demo in the image exited $?"
 echo "smoke_sealed_demo_seconds=$(elapsed "$start" "$(now)")"
