@@ -27,6 +27,7 @@ from tests.cli._guarded import Done, invoke, usage_line
 from tests.container._host import fake_host
 from tests.container.test_contract import OTHER_USER, _drop_dac_capabilities
 from tests.e2e._cli import fixed_line
+from tests.synth.corpora import corpus_options
 
 # The (code, detail) pairs this module asserts as exact stderr lines through the CLI (the
 # exit-status inventory, tests/e2e/test_exit_status.py, counts them as covered).
@@ -82,15 +83,7 @@ def key(tmp_path: Path) -> Path:
 
 
 def _args(corpus: Path) -> list[str]:
-    return [
-        "analyze",
-        "--journals",
-        str(corpus / "journals"),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
-    ]
+    return ["analyze", *corpus_options(corpus)]
 
 
 def _line(detail_code: str, detail: str) -> str:
