@@ -24,6 +24,7 @@ from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import remove_created
 from clearing_analysis.inputs.paths import SESSION_RULES
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.pisession import grouping_keys
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
@@ -31,12 +32,15 @@ from clearing_analysis.replay.model import HistorySource
 from clearing_analysis.units import (
     Settings,
     SnapshotAnalysis,
+    Unit,
     analyze_snapshot,
     default_workers,
     plan_units,
 )
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from clearing_analysis.attest.sign import SignedRun
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
@@ -58,8 +62,13 @@ class CompletedJob:
     def write(self, out: Path | None) -> None:
         """Write to stdout (None) or create `out` exclusively; then the --log-file, if any."""
         self._session.write_output(self.data, out)
-        if self._log is not None and self._log_file is not None:
-            self._session.write_log(self._log.to_bytes(), self._log_file)
+        _write_log(self._session, self._log, self._log_file)
+
+
+def _write_log(session: InputSession, log: logsink.LogBuffer | None, log_file: Path | None) -> None:
+    """Create the --log-file, if one was asked for (exclusively, after the checks)."""
+    if log is not None and log_file is not None:
+        session.write_log(log.to_bytes(), log_file)
 
 
 def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[str, Any]:
@@ -82,6 +91,37 @@ def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[s
     return {"piAiVersion": status.pi_ai_version, "perApi": per_api}
 
 
+def _worker_count(session: InputSession, workers: int | None) -> int:
+    return default_workers(sum(session.journal_sizes)) if workers is None else workers
+
+
+def _run_units(
+    session: InputSession,
+    units: list[Unit],
+    settings: Settings,
+    sidecar: SidecarView | None,
+    *,
+    workers: int,
+    progress: ProgressCallback | None,
+) -> SnapshotAnalysis:
+    """Every unit of the snapshot, in a pool when workers > 1, with progress over all of the
+    snapshot's files."""
+    sizes = session.journal_sizes
+
+    def report(done: int, done_bytes: int) -> None:
+        if progress is not None:
+            progress(done, len(sizes), done_bytes, sum(sizes))
+
+    return analyze_snapshot(
+        units,
+        settings,
+        sidecar=sidecar,
+        sidecar_path=session.sidecar,
+        workers=workers,
+        progress=report,
+    )
+
+
 def _analyze_units(
     session: InputSession,
     *,
@@ -91,15 +131,9 @@ def _analyze_units(
 ) -> SnapshotAnalysis:
     """Replay, assess (and simulate) every unit of the snapshot, in a pool when workers > 1."""
     logger = logsink.get_logger()
-    sizes = session.journal_sizes
-    count = default_workers(sum(sizes)) if workers is None else workers
+    count = _worker_count(session, workers)
     logger.info("replay.started", journals_total=len(session.journals), workers=count)
-    units = plan_units(session.journals, sizes)
-
-    def report(done: int, done_bytes: int) -> None:
-        if progress is not None:
-            progress(done, len(sizes), done_bytes, sum(sizes))
-
+    units = plan_units(session.journals, session.journal_sizes)
     settings = Settings(
         routes=session.routes,
         agent_config=session.agent_config,
@@ -108,14 +142,7 @@ def _analyze_units(
         period_attestation_valid=True,
     )
     with session.open_sidecar() as view:
-        analysis = analyze_snapshot(
-            units,
-            settings,
-            sidecar=view,
-            sidecar_path=session.sidecar,
-            workers=count,
-            progress=report,
-        )
+        analysis = _run_units(session, units, settings, view, workers=count, progress=progress)
     totals = analysis.totals
     for reason, skipped in sorted(totals.skipped_journals.items()):
         logger.info("replay.journals_skipped", reason=reason.value, count=skipped)
@@ -205,8 +232,13 @@ class CompletedAnalysis:
 
     def write_log(self) -> None:
         """Create the --log-file, if one was asked for (exclusively, after the checks)."""
-        if self._log is not None and self._log_file is not None:
-            self._session.write_log(self._log.to_bytes(), self._log_file)
+        _write_log(self._session, self._log, self._log_file)
+
+    def print_view(self, console: Console) -> None:
+        """Print the report's human view (verdicts first) to the console."""
+        from clearing_analysis.report.human import print_report  # noqa: PLC0415
+
+        print_report(self.report, console)
 
 
 def parse_retrieval_rate(rate: float) -> Fraction:
@@ -214,6 +246,13 @@ def parse_retrieval_rate(rate: float) -> Fraction:
     if not math.isfinite(rate) or not 0 <= rate <= 1:
         raise InputInvalidError(InputInvalidDetail.RETRIEVAL_RATE_OUT_OF_RANGE)
     return Fraction(repr(rate))
+
+
+def _rate(retrieval_rate: float | None) -> Fraction:
+    """The supplied rate, or the policy's default when none was supplied."""
+    return parse_retrieval_rate(
+        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
+    )
 
 
 def analyze_job(
@@ -244,9 +283,7 @@ def analyze_job(
     from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
 
-    rate = parse_retrieval_rate(
-        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
-    )
+    rate = _rate(retrieval_rate)
     signed = None
     if sign_key is not None:
         if out is None:
@@ -316,8 +353,13 @@ class CompletedExplore:
 
     def write_log(self) -> None:
         """Create the --log-file, if one was asked for (exclusively, after the checks)."""
-        if self._log is not None and self._log_file is not None:
-            self._session.write_log(self._log.to_bytes(), self._log_file)
+        _write_log(self._session, self._log, self._log_file)
+
+    def print_view(self, console: Console) -> None:
+        """Print the explore report's human view (never a verdict) to the console."""
+        from clearing_analysis.report.explore_human import print_explore  # noqa: PLC0415
+
+        print_explore(self.report, console)
 
 
 def explore_job(
@@ -340,9 +382,7 @@ def explore_job(
         build_explore,
     )
 
-    rate = parse_retrieval_rate(
-        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
-    )
+    rate = _rate(retrieval_rate)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
     # before and after, exclusive output; there is no sidecar (HistorySource.PI_SESSION).
     session = InputSession.open(
@@ -357,8 +397,7 @@ def explore_job(
     # The log carries what analyze's does: event names, codes and counts, never an input.
     log = logsink.configure(enabled=log_file is not None)
     logger = logsink.get_logger()
-    sizes = session.journal_sizes
-    count = default_workers(sum(sizes)) if workers is None else workers
+    count = _worker_count(session, workers)
     logger.info("explore.started", sessions_total=len(session.journals), workers=count)
     settings = Settings(
         routes=session.routes,
@@ -369,19 +408,8 @@ def explore_job(
         source=HistorySource.PI_SESSION,
         bound=Bound.UPPER,
     )
-
-    def report(done: int, done_bytes: int) -> None:
-        if progress is not None:
-            progress(done, len(sizes), done_bytes, sum(sizes))
-
-    analysis = analyze_snapshot(
-        plan_units(session.journals, sizes, keys=grouping_keys),
-        settings,
-        sidecar=None,
-        sidecar_path=None,
-        workers=count,
-        progress=report,
-    )
+    units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
+    analysis = _run_units(session, units, settings, None, workers=count, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")
     explored = build_explore(
@@ -390,7 +418,7 @@ def explore_job(
             simulation=analysis.simulation,
             routes=session.routes,
             retrieval_rate=rate,
-            session_bytes=sum(sizes),
+            session_bytes=sum(session.journal_sizes),
         )
     )
     data = encode_explore(explored)

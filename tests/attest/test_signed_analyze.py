@@ -19,14 +19,15 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
 from clearing_analysis.attest.keys import load_signing_key, write_key_pair
 from clearing_analysis.cli.verify import VERIFIED, VERIFIED_SEALED
-from clearing_analysis.container import contract
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
 from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.synth import generate
 from tests.cli._guarded import Done, invoke, usage_line
+from tests.container._host import fake_host
 from tests.container.test_contract import OTHER_USER, _drop_dac_capabilities
 from tests.e2e._cli import fixed_line
+from tests.synth.corpora import corpus_options
 
 # The (code, detail) pairs this module asserts as exact stderr lines through the CLI (the
 # exit-status inventory, tests/e2e/test_exit_status.py, counts them as covered).
@@ -82,15 +83,7 @@ def key(tmp_path: Path) -> Path:
 
 
 def _args(corpus: Path) -> list[str]:
-    return [
-        "analyze",
-        "--journals",
-        str(corpus / "journals"),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
-    ]
+    return ["analyze", *corpus_options(corpus)]
 
 
 def _line(detail_code: str, detail: str) -> str:
@@ -424,20 +417,14 @@ def sealed_mounts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
     places = {name: tmp_path / name for name in ("in", "out", "key", "rw-key")}
     for path in places.values():
         path.mkdir(exist_ok=True)
-    mountinfo = tmp_path / "mountinfo"
-    mountinfo.write_text(
-        "1 0 0:48 / / ro - overlay overlay rw\n"
+    fake_host(
+        tmp_path,
+        monkeypatch,
         f"2 1 8:1 /srv/in {places['in']} ro - ext4 /dev/vda1 rw\n"
         f"3 1 8:1 /srv/out {places['out']} rw - ext4 /dev/vda1 rw\n"
         f"4 1 8:1 /srv/key {places['key']} ro - ext4 /dev/vda1 rw\n"
         f"5 1 8:1 /srv/rw-key {places['rw-key']} rw - ext4 /dev/vda1 rw\n",
-        encoding="utf-8",
     )
-    net = tmp_path / "net"
-    (net / "lo").mkdir(parents=True)
-    (net / "lo" / "type").write_text("772\n", encoding="ascii")
-    monkeypatch.setattr(contract, "MOUNTINFO", mountinfo)
-    monkeypatch.setattr(contract, "NET_CLASS", net)
     return places
 
 

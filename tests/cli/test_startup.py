@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e._cli import run_cli
+from tests.synth.corpora import corpus_options
 
 HEAVY = (
     "polars",
@@ -79,15 +80,7 @@ def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> Non
     (tmp_path / "in").mkdir()
     corpus = tmp_path / "in" / "corpus"
     generate(corpus, seed=2, conversations=1, profile="mixed")
-    analyze = [
-        "analyze",
-        "--journals",
-        str(corpus / "journals"),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
-    ]
+    analyze = ["analyze", *corpus_options(corpus)]
 
     def crypto(modules: list[str]) -> bool:
         return any(m == "cryptography" or m.startswith("cryptography.") for m in modules)

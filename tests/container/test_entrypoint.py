@@ -9,6 +9,7 @@ import pytest
 
 from clearing_analysis.container import contract, entrypoint
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
+from tests.container._host import fake_host
 
 
 class Exec(Exception):  # noqa: N818  (a recorded exec, not an error)
@@ -30,16 +31,7 @@ def sealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fake /proc/self/mountinfo (read-only root, writable /out) and loopback-only net."""
     out = tmp_path / "out"
     out.mkdir()
-    mountinfo = tmp_path / "mountinfo"
-    mountinfo.write_text(
-        f"1 0 0:48 / / ro - overlay overlay rw\n2 1 8:1 /srv/out {out} rw - ext4 /dev/vda1 rw\n",
-        encoding="utf-8",
-    )
-    net = tmp_path / "net"
-    (net / "lo").mkdir(parents=True)
-    (net / "lo" / "type").write_text("772\n", encoding="ascii")
-    monkeypatch.setattr(contract, "MOUNTINFO", mountinfo)
-    monkeypatch.setattr(contract, "NET_CLASS", net)
+    fake_host(tmp_path, monkeypatch, f"2 1 8:1 /srv/out {out} rw - ext4 /dev/vda1 rw\n")
     monkeypatch.setattr(entrypoint.os, "execve", _fake_exec)
     return out
 

@@ -17,6 +17,7 @@ from clearing_analysis.container.sealed import (
     entrypoint_environment,
 )
 from clearing_analysis.errors import MountContractError
+from tests.container._host import fake_host
 
 
 @pytest.fixture
@@ -24,18 +25,12 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fake mount table: ro root, ro in/, rw out/; loopback-only network."""
     for name in ("in", "out"):
         (tmp_path / name).mkdir()
-    mountinfo = tmp_path / "mountinfo"
-    mountinfo.write_text(
-        "1 0 0:48 / / ro - overlay overlay rw\n"
+    fake_host(
+        tmp_path,
+        monkeypatch,
         f"2 1 8:1 /srv/in {tmp_path / 'in'} ro - ext4 /dev/vda1 rw\n"
         f"3 1 8:1 /srv/out {tmp_path / 'out'} rw - ext4 /dev/vda1 rw\n",
-        encoding="utf-8",
     )
-    net = tmp_path / "net"
-    (net / "lo").mkdir(parents=True)
-    (net / "lo" / "type").write_text("772\n", encoding="ascii")
-    monkeypatch.setattr(contract, "MOUNTINFO", mountinfo)
-    monkeypatch.setattr(contract, "NET_CLASS", net)
     return tmp_path
 
 

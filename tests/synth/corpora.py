@@ -23,3 +23,15 @@ def make_corpus(
     out = tmp_path_factory.mktemp(f"synth-{profile}") / "corpus"
     generate(out, seed, conversations=conversations, profile=profile)
     return out
+
+
+def corpus_options(corpus: Path) -> list[str]:
+    """The options every command reading a corpus takes: its journals, sidecar and routes."""
+    return [
+        "--journals",
+        str(corpus / "journals"),
+        "--sidecar",
+        str(corpus / "history.sqlite"),
+        "--routes",
+        str(corpus / "routes.json"),
+    ]

@@ -16,7 +16,6 @@ inputs (R-CLI-3).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -25,7 +24,8 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
+from clearing_analysis.cli._report_job import run_report_job
+from clearing_analysis.errors import UsageDetail, UsageError
 
 
 @app.command(cls=Command.variadic("--journals"))
@@ -92,39 +92,27 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""
-    # The library and rich load only when the command runs: `--help` starts fast.
-    from rich.console import Console  # noqa: PLC0415
-
-    from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
+    if sign_key is not None and out is None:
+        # --sign-key signs the --out file: refused before anything is read.
+        fatal(UsageError(UsageDetail.MISSING_OPTION, ("--out",)))
+    # The library loads only when the command runs: `--help` starts fast.
     from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
 
-    try:
-        if sign_key is not None and out is None:
-            # --sign-key signs the --out file: refused before anything is read.
-            raise UsageError(UsageDetail.MISSING_OPTION, ("--out",))
-        with replay_progress() as progress:
-            job = analyze_job(
-                journals,
-                sidecar=sidecar,
-                routes=routes,
-                qualification=qualification,
-                agent_config=agent_config,
-                app_allowlist=app_allowlist,
-                retrieval_rate=retrieval_rate,
-                out=out,
-                log_file=log_file,
-                sign_key=sign_key,
-                workers=workers,
-                progress=progress,
-            )
-        human = sys.stdout.isatty() and not json_output
-        if out is not None or not human:
-            job.write(out)
-        else:
-            job.write_log()
-        if human:
-            from clearing_analysis.report.human import print_report  # noqa: PLC0415
-
-            print_report(job.report, Console())
-    except AnalysisError as error:
-        fatal(error)
+    run_report_job(
+        lambda progress: analyze_job(
+            journals,
+            sidecar=sidecar,
+            routes=routes,
+            qualification=qualification,
+            agent_config=agent_config,
+            app_allowlist=app_allowlist,
+            retrieval_rate=retrieval_rate,
+            out=out,
+            log_file=log_file,
+            sign_key=sign_key,
+            workers=workers,
+            progress=progress,
+        ),
+        out=out,
+        json_output=json_output,
+    )

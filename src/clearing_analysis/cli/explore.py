@@ -10,7 +10,6 @@ exploration, 2 for incomplete or invalid inputs.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -18,8 +17,7 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
-from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.cli._report_job import run_report_job
 
 
 @app.command(cls=Command.variadic("--sessions"))
@@ -64,31 +62,19 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
 ) -> None:
     """Upper-bound exploration of pi sessions with the same models as analyze; never a
     verdict (pi sessions prove neither tool identity nor retention)."""
-    # The library and rich load only when the command runs: `--help` starts fast.
-    from rich.console import Console  # noqa: PLC0415
-
-    from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
+    # The library loads only when the command runs: `--help` starts fast.
     from clearing_analysis.jobs import explore_job  # noqa: PLC0415
 
-    try:
-        with replay_progress() as progress:
-            job = explore_job(
-                sessions,
-                routes=routes,
-                retrieval_rate=retrieval_rate,
-                out=out,
-                log_file=log_file,
-                workers=workers,
-                progress=progress,
-            )
-        human = sys.stdout.isatty() and not json_output
-        if out is not None or not human:
-            job.write(out)
-        else:
-            job.write_log()
-        if human:
-            from clearing_analysis.report.explore_human import print_explore  # noqa: PLC0415
-
-            print_explore(job.report, Console())
-    except AnalysisError as error:
-        fatal(error)
+    run_report_job(
+        lambda progress: explore_job(
+            sessions,
+            routes=routes,
+            retrieval_rate=retrieval_rate,
+            out=out,
+            log_file=log_file,
+            workers=workers,
+            progress=progress,
+        ),
+        out=out,
+        json_output=json_output,
+    )

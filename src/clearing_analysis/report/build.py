@@ -16,9 +16,9 @@ import polars as pl
 
 from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import Limitation
-from clearing_analysis.eligibility.totals import Totals
+from clearing_analysis.eligibility.totals import ApiTotals, Totals
+from clearing_analysis.gate import CostOutcome, GateInputs, evaluate, overall
 from clearing_analysis.gate import Evidence as GateEvidence
-from clearing_analysis.gate import GateInputs, evaluate, overall
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
 from clearing_analysis.numbers import rounded, share
@@ -26,7 +26,12 @@ from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
-from clearing_analysis.simulation.totals import ApiSimulation, CategorySums, SimulationTotals
+from clearing_analysis.simulation.totals import (
+    ApiSimulation,
+    CategorySums,
+    RequestSums,
+    SimulationTotals,
+)
 
 STATEMENTS = tuple(rm.Statement)
 
@@ -226,35 +231,88 @@ def _qualification(status: ApiQualification) -> rm.Qualification:
     )
 
 
-def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
-    sim = stages.simulation
-    route = stages.routes.by_api[api]
-    totals = stages.totals.per_api[api]
-    sums = sim.per_api[api]
-    boundaries = sim.boundaries.filter(pl.col("api") == api.value)
-    cleared = sim.cleared.filter(pl.col("api") == api.value)
+def requests_part(requests: RequestSums) -> rm.Requests:
+    return rm.Requests(
+        requests=requests.requests,
+        fallback=requests.fallback,
+        fallback_share=share(requests.fallback, requests.requests),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ApiParts:
+    """One API's share of the simulation and the parts every report builds from it alike:
+    evidence, pressure and cost (the analysis report gates on them, explore only shows them)."""
+
+    totals: ApiTotals
+    sums: ApiSimulation
+    boundaries: pl.DataFrame
+    cleared: pl.DataFrame
+    checkpoints: pl.DataFrame
+    gate_evidence: GateEvidence
+    evidence: rm.Evidence
+    pressure_model: PressureModel
+    pressure: rm.Pressure
+    cost_outcome: CostOutcome
+    cost: rm.Cost
+
+
+def api_parts(
+    api: Api, totals: Totals, simulation: SimulationTotals, routes: Routes, rate: Fraction
+) -> ApiParts:
+    """Each API filtered on its own, so that no denominator is pooled across APIs (R-G-3)."""
+    route = routes.by_api[api]
+    sums = simulation.per_api[api]
+    boundaries = simulation.boundaries.filter(pl.col("api") == api.value)
+    cleared = simulation.cleared.filter(pl.col("api") == api.value)
     gate_evidence, evidence = evidence_part(boundaries)
-    pressure_inputs, model, pressure = pressure_part(route, sums, cleared, stages.retrieval_rate)
-    qualification = stages.qualification.apis[api]
-    requests = sums.requests
+    pressure_inputs, model, pressure = pressure_part(route, sums, cleared, rate)
     cost_outcome, cost = cost_part(
         CostContext(
-            inputs=cost_inputs(requests, cleared, pressure_inputs.growth),
+            inputs=cost_inputs(sums.requests, cleared, pressure_inputs.growth),
             route=route,
             pressure_inputs=pressure_inputs,
-            rates=sensitivities(stages.retrieval_rate),
-            supplied_rate=stages.retrieval_rate,
+            rates=sensitivities(rate),
+            supplied_rate=rate,
         ),
         boundaries,
     )
+    return ApiParts(
+        totals=totals.per_api[api],
+        sums=sums,
+        boundaries=boundaries,
+        cleared=cleared,
+        checkpoints=simulation.checkpoints.filter(pl.col("api") == api.value),
+        gate_evidence=gate_evidence,
+        evidence=evidence,
+        pressure_model=model,
+        pressure=pressure,
+        cost_outcome=cost_outcome,
+        cost=cost,
+    )
+
+
+def all_apis(simulation: SimulationTotals) -> ApiSimulation:
+    """The per-API sums added up, for the all-APIs tables."""
+    every = ApiSimulation()
+    for sums in simulation.per_api.values():
+        every.add(sums)
+    return every
+
+
+def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
+    parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
+    totals, sums = parts.totals, parts.sums
+    qualification = stages.qualification.apis[api]
+    requests = sums.requests
     signals = totals.signals
     gate = evaluate(
         GateInputs(
             api=api,
-            evidence=gate_evidence,
-            pressure=model,
+            evidence=parts.gate_evidence,
+            pressure=parts.pressure_model,
             supplied_rate=stages.retrieval_rate,
-            cost=cost_outcome,
+            cost=parts.cost_outcome,
             signals=signals,
             qualification=qualification,
             requests=requests.requests,
@@ -265,7 +323,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
     retention = totals.retention_counts
     return rm.ApiReport(
         gate=gate,
-        evidence=evidence,
+        evidence=parts.evidence,
         eligibility=rm.Eligibility(
             exclusion_unit="result-boundary occurrence",
             occurrences=occurrences.total,
@@ -282,18 +340,16 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             matched_share=share(retention.matched, retention.proven),
             coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
         ),
-        simulation=simulation_part(boundaries, cleared, sim.placeholder_tokens),
-        pressure=pressure,
-        observed=_observed(sim.checkpoints.filter(pl.col("api") == api.value)),
+        simulation=simulation_part(
+            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
+        ),
+        pressure=parts.pressure,
+        observed=_observed(parts.checkpoints),
         categories=_categories(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        escaping=escaping_part(cleared),
-        requests=rm.Requests(
-            requests=requests.requests,
-            fallback=requests.fallback,
-            fallback_share=share(requests.fallback, requests.requests),
-        ),
-        cost=cost,
+        escaping=escaping_part(parts.cleared),
+        requests=requests_part(requests),
+        cost=parts.cost,
         qualification=_qualification(qualification),
     )
 
@@ -314,9 +370,7 @@ def _snapshot(stages: Stages) -> rm.Snapshot:
 def build_report(stages: Stages) -> rm.Report:
     """The whole report, APIs in enum order."""
     per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
-    every = ApiSimulation()
-    for sums in stages.simulation.per_api.values():
-        every.add(sums)
+    every = all_apis(stages.simulation)
     webs = [report.web for report in per_api.values()]
     verdict = overall(report.gate.verdict for report in per_api.values())
     return rm.Report(
@@ -344,12 +398,16 @@ def build_report(stages: Stages) -> rm.Report:
 
 
 __all__ = [
+    "ApiParts",
     "Stages",
+    "all_apis",
+    "api_parts",
     "build_report",
     "escaping_part",
     "evidence_part",
     "histogram",
     "pressure_part",
+    "requests_part",
     "simulation_part",
     "tool_version",
     "web_part",

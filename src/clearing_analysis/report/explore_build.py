@@ -20,24 +20,22 @@ from clearing_analysis.eligibility.reasons import (
 )
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.models import sensitivities
-from clearing_analysis.numbers import rounded, share
+from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import histogram_edges
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
-from clearing_analysis.report import model as rm
 from clearing_analysis.report.build import (
+    all_apis,
+    api_parts,
     escaping_part,
-    evidence_part,
     histogram,
-    pressure_part,
+    requests_part,
     simulation_part,
     tool_version,
     web_part,
 )
-from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
-from clearing_analysis.simulation.totals import ApiSimulation, CategorySums, SimulationTotals
+from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
 
 STATEMENTS = tuple(em.ExploreStatement)
 LIMITATIONS = tuple(em.ExploreLimitation)
@@ -93,32 +91,13 @@ def _compactions(checkpoints: pl.DataFrame) -> em.Compactions:
 
 
 def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
-    sim = stages.simulation
-    route = stages.routes.by_api[api]
-    totals = stages.totals.per_api[api]
-    sums = sim.per_api[api]
-    boundaries = sim.boundaries.filter(pl.col("api") == api.value)
-    cleared = sim.cleared.filter(pl.col("api") == api.value)
-    counts, evidence = evidence_part(boundaries)
-    pressure_inputs, _model, pressure = pressure_part(route, sums, cleared, stages.retrieval_rate)
-    _outcome, cost = cost_part(
-        CostContext(
-            inputs=cost_inputs(sums.requests, cleared, pressure_inputs.growth),
-            route=route,
-            pressure_inputs=pressure_inputs,
-            rates=sensitivities(stages.retrieval_rate),
-            supplied_rate=stages.retrieval_rate,
-        ),
-        boundaries,
-    )
-    simulated = simulation_part(boundaries, cleared, sim.placeholder_tokens)
+    parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
+    totals, sums, cleared = parts.totals, parts.sums, parts.cleared
+    counts, evidence = parts.gate_evidence, parts.evidence
+    simulated = simulation_part(parts.boundaries, cleared, stages.simulation.placeholder_tokens)
     requests = sums.requests
     return em.ApiExplore(
-        requests=rm.Requests(
-            requests=requests.requests,
-            fallback=requests.fallback,
-            fallback_share=share(requests.fallback, requests.requests),
-        ),
+        requests=requests_part(requests),
         usage=em.ObservedUsage(
             observed_requests=requests.requests - requests.fallback,
             input=requests.input,
@@ -137,7 +116,7 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
             request_gaps_ms=evidence.request_gaps_ms,
             estimates=evidence.estimates,
         ),
-        compactions=_compactions(sim.checkpoints.filter(pl.col("api") == api.value)),
+        compactions=_compactions(parts.checkpoints),
         tool_results=_tool_results(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         eligibility=_eligibility(totals),
@@ -155,8 +134,8 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
             cold_pressured_admitting_share=rounded(counts.admitting_share),
             independent_per_boundary_net_tokens=simulated.upper_bound_net_tokens,
         ),
-        upper_bound_pressure=pressure,
-        upper_bound_cost=cost,
+        upper_bound_pressure=parts.pressure,
+        upper_bound_cost=parts.cost,
         upper_bound_escaping=escaping_part(cleared),
     )
 
@@ -188,9 +167,7 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
 def build_explore(stages: ExploreStages) -> em.ExploreReport:
     """The whole explore report, APIs in enum order; no gate is evaluated."""
     per_api = {api: _api(api, stages) for api in Api if api in stages.routes.by_api}
-    every = ApiSimulation()
-    for sums in stages.simulation.per_api.values():
-        every.add(sums)
+    every = all_apis(stages.simulation)
     return em.ExploreReport(
         format=em.EXPLORE_FORMAT,
         version=em.EXPLORE_VERSION,

@@ -8,10 +8,8 @@ inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
-from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -24,6 +22,9 @@ from clearing_analysis.report.human import (
     number,
     pairs_table,
     percent,
+    plain_text,
+    pressure_table,
+    tool_class_table,
 )
 
 _STATEMENT_TEXT = {
@@ -50,11 +51,8 @@ _STATEMENT_TEXT = {
 
 
 def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield | None) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("tool class", "results", "text bytes", "eligible", "cleared", "cleared bytes"):
-        table.add_column(header, justify="left" if header == "tool class" else "right")
-    for row in rows:
-        table.add_row(
+    cells = [
+        (
             row.tool_class.value,
             number(row.results),
             number(row.text_bytes),
@@ -62,16 +60,20 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
             number(row.upper_bound_cleared),
             number(row.upper_bound_cleared_text_bytes),
         )
-    if web is not None:
-        table.add_row(
-            "web (subset)",
+        for row in rows
+    ]
+    web_row = (
+        None
+        if web is None
+        else (
             number(web.results),
             number(web.text_bytes),
             "",
             number(web.cleared),
             number(web.cleared_text_bytes),
         )
-    return table
+    )
+    return tool_class_table(title, "eligible", cells, web_row)
 
 
 def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
@@ -123,20 +125,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
             ],
         )
     )
-    table = Table(
-        title="Modeled pressure reduction (UPPER BOUND)", title_justify="left", box=box.SIMPLE_HEAD
-    )
-    for header in ("retrieval rate", "labels", "on", "off", "reduction"):
-        table.add_column(header, justify="right")
-    for at in pressure.sensitivities:
-        table.add_row(
-            percent(at.rate),
-            " ".join(label.value for label in at.labels),
-            number(at.on, 4),
-            number(pressure.off, 4),
-            percent(at.reduction),
-        )
-    parts.append(table)
+    parts.append(pressure_table("Modeled pressure reduction (UPPER BOUND)", pressure))
     parts.extend(
         cost_waterfall(
             report.upper_bound_cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False
@@ -201,10 +190,7 @@ def renderables(report: em.ExploreReport) -> list[RenderableType]:
 
 def render_explore_text(report: em.ExploreReport, *, width: int = 140) -> str:
     """The view as plain text (no colour), for files, tests and the demo's captured output."""
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-    console.print(Group(*renderables(report)))
-    return buffer.getvalue()
+    return plain_text(renderables(report), width)
 
 
 def print_explore(report: em.ExploreReport, console: Console) -> None:

@@ -151,6 +151,37 @@ def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     return table
 
 
+def pressure_table(title: str, pressure: rm.Pressure) -> Table:
+    """On, off and reduction at every retrieval rate of the pressure model."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("retrieval rate", "labels", "on", "off", "reduction"):
+        table.add_column(header, justify="right")
+    for at in pressure.sensitivities:
+        table.add_row(
+            percent(at.rate),
+            " ".join(label.value for label in at.labels),
+            number(at.on, 4),
+            number(pressure.off, 4),
+            percent(at.reduction),
+        )
+    return table
+
+
+def tool_class_table(
+    title: str, class_header: str, rows: Sequence[Sequence[str]], web: Sequence[str] | None
+) -> Table:
+    """Results per tool class (the class's own figure under `class_header`), then the web
+    subset's row when there is one."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("tool class", "results", "text bytes", class_header, "cleared", "cleared bytes"):
+        table.add_column(header, justify="left" if header == "tool class" else "right")
+    for row in rows:
+        table.add_row(*row)
+    if web is not None:
+        table.add_row("web (subset)", *web)
+    return table
+
+
 def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     gate = report.gate
     evidence = report.evidence
@@ -189,21 +220,6 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    pressure_table = Table(
-        title="Pressure model (modeled compaction cycles)",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-    )
-    for header in ("retrieval rate", "labels", "on", "off", "reduction"):
-        pressure_table.add_column(header, justify="right")
-    for at in pressure.sensitivities:
-        pressure_table.add_row(
-            percent(at.rate),
-            " ".join(label.value for label in at.labels),
-            number(at.on, 4),
-            number(pressure.off, 4),
-            percent(at.reduction),
-        )
     parts.append(
         pairs_table(
             "Pressure inputs",
@@ -218,7 +234,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(pressure_table)
+    parts.append(pressure_table("Pressure model (modeled compaction cycles)", pressure))
     parts.extend(cost_waterfall(report.cost, pressure.gated_rate))
     retention = report.retention
     parts.append(
@@ -313,18 +329,8 @@ def cost_waterfall(
 
 
 def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-    for header in (
-        "tool class",
-        "results",
-        "text bytes",
-        "lower-bound class",
-        "cleared",
-        "cleared bytes",
-    ):
-        table.add_column(header, justify="right" if header != "tool class" else "left")
-    for category in categories:
-        table.add_row(
+    rows = [
+        (
             category.tool_class.value,
             number(category.results),
             number(category.text_bytes),
@@ -332,15 +338,16 @@ def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield)
             number(category.cleared),
             number(category.cleared_text_bytes),
         )
-    table.add_row(
-        "web (subset)",
+        for category in categories
+    ]
+    web_row = (
         number(web.results),
         number(web.text_bytes),
         "",
         number(web.cleared),
         f"{number(web.cleared_text_bytes)} ({percent(web.yield_share)})",
     )
-    return table
+    return tool_class_table(title, "lower-bound class", rows, web_row)
 
 
 def renderables(report: rm.Report) -> list[RenderableType]:
@@ -393,12 +400,17 @@ def renderables(report: rm.Report) -> list[RenderableType]:
     return parts
 
 
-def render_text(report: rm.Report, *, width: int = 140) -> str:
-    """The view as plain text (no colour), for files, tests and the demo's captured output."""
+def plain_text(parts: Sequence[RenderableType], width: int) -> str:
+    """A view as plain text (no colour), whatever the terminal."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-    console.print(Group(*renderables(report)))
+    console.print(Group(*parts))
     return buffer.getvalue()
+
+
+def render_text(report: rm.Report, *, width: int = 140) -> str:
+    """The view as plain text (no colour), for files, tests and the demo's captured output."""
+    return plain_text(renderables(report), width)
 
 
 def print_report(report: rm.Report, console: Console) -> None:
@@ -412,7 +424,10 @@ __all__ = [
     "number",
     "pairs_table",
     "percent",
+    "plain_text",
+    "pressure_table",
     "print_report",
     "render_text",
     "renderables",
+    "tool_class_table",
 ]
