@@ -9,6 +9,7 @@ import pytest
 
 from clearing_analysis.logsink import ALLOWED_FIELDS
 from clearing_analysis.synth import generate
+from tests.synth.corpora import corpus_options
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +25,7 @@ def _run(corpus: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         "-m",
         "clearing_analysis.cli",
         "replay",
-        "--journals",
-        str(corpus / "journals"),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
+        *corpus_options(corpus),
         *extra,
     ]
     return subprocess.run(argv, capture_output=True, text=True, check=False)

@@ -25,6 +25,7 @@ import pytest
 from clearing_analysis.jobs import analyze_job, replay_job
 from clearing_analysis.synth import generate
 from tests.e2e._cli import run_cli
+from tests.synth.corpora import corpus_options
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
 SEED = 20261129
@@ -49,12 +50,7 @@ def corpus(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 def _args(corpus: Path) -> list[str]:
     return [
-        "--journals",
-        str(corpus / "journals"),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
+        *corpus_options(corpus),
         "--agent-config",
         str(corpus / "agent-config.json"),
         "--app-allowlist",

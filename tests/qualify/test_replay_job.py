@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from clearing_analysis.cli import app
 from clearing_analysis.qualify.record import QualificationRecord, encode_record
 from clearing_analysis.synth import generate
+from tests.synth.corpora import corpus_options
 
 RUNNER = CliRunner()
 
@@ -25,12 +26,7 @@ def _replay(corpus: Path, *extra: str) -> dict[str, object]:
         app,
         [
             "replay",
-            "--journals",
-            str(corpus / "journals"),
-            "--sidecar",
-            str(corpus / "history.sqlite"),
-            "--routes",
-            str(corpus / "routes.json"),
+            *corpus_options(corpus),
             "--agent-config",
             str(corpus / "agent-config.json"),
             *extra,
