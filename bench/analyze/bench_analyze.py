@@ -120,8 +120,10 @@ def _run(argv: list[str]) -> Measured:
             time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample)
+    started = time.perf_counter()
     sampler.start()
     _, stderr = process.communicate()
+    elapsed = time.perf_counter() - started
     sampler.join()
     if process.returncode != 0:
         sys.exit(f"benchmark command failed ({process.returncode}): {argv[0]}\n{stderr[-2000:]}")
@@ -131,6 +133,9 @@ def _run(argv: list[str]) -> Measured:
     if wall is None or user is None or system is None:
         sys.exit("could not parse /usr/bin/time -v output")
     seconds = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
+    # /usr/bin/time prints wall time to 10 ms, which rounds a bare interpreter's start to 0:
+    # below a second, the parent's own clock around the process is the finer measure.
+    seconds = seconds if seconds >= 1 else elapsed
     return Measured(seconds, float(user.group(1)) + float(system.group(1)), peak[0], peak[1])
 
 
