@@ -80,7 +80,7 @@ def test_base_corpus_criteria_are_exact(tmp_path: Path, real_record: Qualificati
     assert by_id[CriterionId.ADMITTING_SHARE].measured == 0.25
     assert by_id[CriterionId.PRESSURE_REDUCTION].measured == rounded(EXPECTED_REDUCTION)
     assert by_id[CriterionId.PAYLOAD_DIFFERENCES].measured == 0.0
-    assert by_id[CriterionId.COST_INCREASE].measured == 0.048390236
+    assert by_id[CriterionId.COST_INCREASE].measured == 0.0483902359422
     assert [c.passed for c in report.gate.criteria] == [True] * 6
     assert report.gate.verdict.value == "BUILD"
     assert (report.gate.defer_reasons, report.gate.stop_reasons) == ((), ())

@@ -1,10 +1,13 @@
 """The report's cost part: sums from the simulation's tables into the cost model, then each
 figure rounded so that the printed components add up exactly (`numbers.apportion`).
 
-Rounding: each view's off arm is rounded on its own to the 10^-9 grid, and its seven signed
-sub-components are put on the same grid by largest remainder, so they add up to their rounded
-exact total; `on` is printed as off + that total, so a reader who adds the printed components
-gets the printed on - off digit for digit. Ratios and the gate use the exact values.
+Rounding: each view has one decimal grid for its off arm, on arms and components at every rate
+(`numbers.shared_grid`: 12 significant digits of its smallest figure, at most 15 of its
+largest). The off arm is rounded to it on its own, so it prints the same at every rate; the
+seven signed sub-components are put on it by largest remainder, so they add up to their
+rounded exact total; `on` is printed as off + that total, so a reader who adds the printed
+components gets the printed on - off digit for digit. Other figures are rounded to 12
+significant digits each. Ratios and the gate use the exact values.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from clearing_analysis.models.cost import (
     mean_prefix,
 )
 from clearing_analysis.models.rates import exact
-from clearing_analysis.numbers import Rounded, apportion, on_grid, rounded
+from clearing_analysis.numbers import Rounded, apportion, on_grid, rounded, shared_grid
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
 from clearing_analysis.simulation.totals import RequestSums
@@ -70,43 +73,59 @@ def _ratio(on: Fraction, off: Fraction) -> Rounded | None:
     return rounded(on / off)
 
 
-def _view(cost: ViewCost) -> tuple[rm.ViewFigures, rm.Delta]:
-    delta: Delta = cost.delta
-    (off,) = apportion([cost.off])  # on its own, so off prints the same at every rate
-    k = apportion(
-        [
-            delta.retained,
-            delta.removed_observed,
-            delta.removed_extension,
-            delta.summary_cycle_change,
-            delta.summary_enlarged,
-            delta.retrieval_round_trips,
-            delta.retrieval_returned_history,
-        ]
-    )
+def _components(delta: Delta) -> list[Fraction]:
+    """The seven signed sub-components, in the report's order."""
+    return [
+        delta.retained,
+        delta.removed_observed,
+        delta.removed_extension,
+        delta.summary_cycle_change,
+        delta.summary_enlarged,
+        delta.retrieval_round_trips,
+        delta.retrieval_returned_history,
+    ]
+
+
+def _view_grid(model: CostModel, view: View) -> int:
+    """One grid for a view's off arm, on arms and components at every rate (`shared_grid`), so
+    off prints the same at every rate and on - off is the printed components' sum."""
+    figures: list[Fraction] = []
+    for at in model.at:
+        cost = at.views[view]
+        figures += [cost.off, cost.on, *_components(cost.delta)]
+    return shared_grid(figures)
+
+
+def _view(cost: ViewCost, decimals: int) -> tuple[rm.ViewFigures, rm.Delta]:
+    (off,) = apportion([cost.off], decimals)
+    k = apportion(_components(cost.delta), decimals)
     total = sum(k)
     ratio = cost.ratio
     threshold = exact(gate_policy().max_cost_increase)
+
+    def grid(units: int) -> Rounded:
+        return on_grid(units, decimals)
+
     figures = rm.ViewFigures(
-        off=on_grid(off),
-        on=on_grid(off + total),
+        off=grid(off),
+        on=grid(off + total),
         ratio=None if ratio is None else rounded(ratio),
         increase=None if ratio is None else rounded(ratio - 1),
         within_threshold=ratio is not None and ratio - 1 <= threshold,
     )
     printed = rm.Delta(
-        retained=on_grid(k[0]),
-        removed=rm.RemovedDelta(on_grid(k[1] + k[2]), on_grid(k[1]), on_grid(k[2])),
-        summary=rm.SummaryDelta(on_grid(k[3] + k[4]), on_grid(k[3]), on_grid(k[4])),
-        retrieval=rm.RetrievalDelta(on_grid(k[5] + k[6]), on_grid(k[5]), on_grid(k[6])),
-        total=on_grid(total),
+        retained=grid(k[0]),
+        removed=rm.RemovedDelta(grid(k[1] + k[2]), grid(k[1]), grid(k[2])),
+        summary=rm.SummaryDelta(grid(k[3] + k[4]), grid(k[3]), grid(k[4])),
+        retrieval=rm.RetrievalDelta(grid(k[5] + k[6]), grid(k[5]), grid(k[6])),
+        total=grid(total),
     )
     return figures, printed
 
 
-def _at_rate(at: CostAtRate) -> rm.CostAtRate:
-    list_figures, list_delta = _view(at.views[View.LIST_PRICE])
-    quota_figures, quota_delta = _view(at.views[View.QUOTA_SHARE])
+def _at_rate(at: CostAtRate, grids: dict[View, int]) -> rm.CostAtRate:
+    list_figures, list_delta = _view(at.views[View.LIST_PRICE], grids[View.LIST_PRICE])
+    quota_figures, quota_delta = _view(at.views[View.QUOTA_SHARE], grids[View.QUOTA_SHARE])
     return rm.CostAtRate(
         rate=rounded(at.sensitivity.rate),
         labels=at.sensitivity.labels,
@@ -201,12 +220,15 @@ def cost_part(context: CostContext, boundaries: pl.DataFrame) -> tuple[CostOutco
     blends = {view: blend_rate(inputs, Weights.for_view(route, view)) for view in View}
     defined = model.defined
     summary_tokens = route.summary_input_tokens
+    grids = {view: _view_grid(model, view) for view in View}
     report = rm.Cost(
         defined=defined,
         list_price_blend=rounded(blends[View.LIST_PRICE]) if defined else None,
         quota_share_blend=rounded(blends[View.QUOTA_SHARE]) if defined else None,
         mean_observed_prefix=rounded(mean_prefix(inputs)) if defined else None,
-        sensitivities=tuple(_at_rate(at) for at in model.at),
+        removed_observed_tokens=inputs.removed_observed,
+        summary_cleared_tokens=inputs.summary_cleared,
+        sensitivities=tuple(_at_rate(at, grids) for at in model.at),
         all_uncached_informational=_uncached(model),
         warm_rewrite_informational=_warm_rewrite(boundaries, route),
         summary_input_informational=rm.SummaryInputSensitivity(

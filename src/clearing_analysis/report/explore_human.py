@@ -47,6 +47,10 @@ _STATEMENT_TEXT = {
     em.ExploreStatement.DRAINS_ESTIMATED: (
         "pi records no tokens after a compaction: drains are estimates of the compacted context."
     ),
+    em.ExploreStatement.DEFAULT_RETRIEVAL_RATE_PENDING: (
+        "The default 5% retrieval rate is pending lookup-pilot evidence: 0%, 5%, 20% and the "
+        "supplied rate are all reported."
+    ),
 }
 
 

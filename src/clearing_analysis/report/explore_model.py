@@ -51,6 +51,8 @@ class ExploreStatement(enum.StrEnum):
     FROZEN_CONTINUATIONS = "FROZEN_CONTINUATIONS"
     # pi records no tokens after a compaction: drains are the compacted context's estimate.
     DRAINS_ESTIMATED = "DRAINS_ESTIMATED"
+    # The default 5% retrieval rate is pending lookup-pilot evidence (R-OUT-5).
+    DEFAULT_RETRIEVAL_RATE_PENDING = "DEFAULT_RETRIEVAL_RATE_PENDING"
 
 
 class ExploreLimitation(enum.StrEnum):
@@ -80,8 +82,8 @@ class BoundarySkip(enum.StrEnum):
 
 
 class ObservedUsage(_Part, frozen=True):
-    """Recorded usage summed over the requests whose usage counts (R-CM-1: stopReason neither
-    error nor aborted, and some token recorded): the off arm's observed basis."""
+    """Recorded usage summed over the requests whose usage counts (R-CM-1: some count recorded,
+    whatever the stopReason): the off arm's observed basis."""
 
     observed_requests: Count
     input: Count

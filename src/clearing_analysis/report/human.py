@@ -42,6 +42,10 @@ _STATEMENT_TEXT = {
     rm.Statement.UPPER_BOUNDS_INFORMATIONAL: (
         "Per-boundary upper bounds (unproven identity included) are informational only."
     ),
+    rm.Statement.DEFAULT_RETRIEVAL_RATE_PENDING: (
+        "The default 5% retrieval rate is pending lookup-pilot evidence: 0%, 5%, 20% and the "
+        "supplied rate are all reported and cost-gated."
+    ),
 }
 
 

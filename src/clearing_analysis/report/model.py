@@ -43,6 +43,9 @@ class Statement(enum.StrEnum):
     NO_QUALITY_INFERENCE = "NO_QUALITY_INFERENCE"  # no quality improvement is inferred
     FROZEN_CONTINUATIONS = "FROZEN_CONTINUATIONS"  # no alternate assistant behaviour
     UPPER_BOUNDS_INFORMATIONAL = "UPPER_BOUNDS_INFORMATIONAL"  # per-boundary upper bounds
+    # The default 5% retrieval rate is pending lookup-pilot evidence (R-OUT-5): 0%, 5%, 20%
+    # and the supplied rate are all reported and cost-gated.
+    DEFAULT_RETRIEVAL_RATE_PENDING = "DEFAULT_RETRIEVAL_RATE_PENDING"
 
 
 class QualificationStatusCode(enum.StrEnum):
@@ -317,6 +320,11 @@ class Cost(_Part, frozen=True):
     list_price_blend: Rounded | None
     quota_share_blend: Rounded | None
     mean_observed_prefix: Rounded | None
+    # The two sums of the components that no other part prints, so that a reader rebuilds
+    # every component from the printed blends and counts (R-OUT-4): Σ over observed requests
+    # of min(cleared tokens carried, prefix), and Σ over cleared results of min(500, tokens).
+    removed_observed_tokens: Count
+    summary_cleared_tokens: Count
     sensitivities: tuple[CostAtRate, ...]
     all_uncached_informational: AllUncached
     warm_rewrite_informational: WarmRewrite

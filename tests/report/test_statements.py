@@ -1,0 +1,48 @@
+"""Fixed statements (R-OUT-5): both report kinds and their human views say that the default 5%
+retrieval rate is pending lookup-pilot evidence, whatever rate was supplied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.jobs import analyze_job, explore_job
+from clearing_analysis.report.explore_human import render_explore_text
+from clearing_analysis.report.explore_model import ExploreStatement
+from clearing_analysis.report.human import render_text
+from clearing_analysis.report.model import Statement
+from clearing_analysis.synth import generate
+from clearing_analysis.synth.pi_export import export_sessions
+
+PENDING = "pending lookup-pilot evidence"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small synthetic corpus."""
+    out = tmp_path_factory.mktemp("statements") / "corpus"
+    generate(out, 3, conversations=2, profile="build")
+    return out
+
+
+def test_analysis_report_states_the_default_rate_is_pending(corpus: Path) -> None:
+    """With a supplied 20% rate the report still carries DEFAULT_RETRIEVAL_RATE_PENDING, and
+    the human view prints it."""
+    job = analyze_job(
+        [corpus / "journals"],
+        sidecar=corpus / "history.sqlite",
+        routes=corpus / "routes.json",
+        retrieval_rate=0.2,
+    )
+    assert Statement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
+    assert PENDING in render_text(job.report)
+
+
+def test_explore_report_states_the_default_rate_is_pending(corpus: Path, tmp_path: Path) -> None:
+    """The explore report and its human view make the same statement."""
+    sessions = tmp_path / "sessions"
+    export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
+    job = explore_job([sessions], routes=corpus / "routes.json")
+    assert ExploreStatement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
+    assert PENDING in render_explore_text(job.report)
