@@ -88,13 +88,10 @@ def recount(paths: list[Path]) -> Recount:
                     counted.turns[turn_api] += 1
                 counted.requests[turn_api] += 1
                 usage = message["usage"]
-                recorded = [
-                    usage["input"],
-                    usage["output"],
-                    usage["cacheRead"],
-                    usage["cacheWrite"],
-                ]
-                if message["stopReason"] in ("error", "aborted") or sum(recorded) == 0:
+                keys = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+                # R-CM-1: only a missing or all-zero usage is a fallback; an aborted or
+                # errored request that reports usage is costed from it.
+                if not any(usage.get(key) for key in keys):
                     counted.fallback[turn_api] += 1
                 else:
                     for key in ("input", "output", "cacheRead", "cacheWrite"):

@@ -308,3 +308,46 @@ def test_completed_prompt_runs_count_per_conversation_across_files(
     copy.plain_turn("t5")
     counts = _runs_before(tmp_path, open_view(sidecar_builder), first, continuation, copy)
     assert counts == [(0, 1, 2), (3,), (0, 1, 2, 4)]
+
+
+def test_all_zero_usage_is_no_measurement_for_the_estimate(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """A completed request whose usage is all zero measured nothing (R-CM-1 decision): E keeps
+    the earlier valid usage plus the heuristic after it, instead of collapsing to ~1."""
+    b = JournalBuilder()
+    b.turn("t1", text="aaaa")
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(input_=90, output=10))
+    b.assistant("r1", text="y" * 10, use=usage())  # stopReason "stop", every count 0
+    b.run_end("r1")
+    b.turn("t2", text="b" * 8)
+    b.run("r2", "t2")
+    b.assistant("r2")
+    b.run_end("r2")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    second = journal.boundaries[1]
+    assert second.estimate == 100 + 3 + 2
+    assert second.usage_based
+    recorded = [request.usage_recorded for request in journal.boundaries[0].requests]
+    assert recorded == [True, False]
+
+
+def test_aborted_request_with_usage_is_recorded_but_not_an_estimate(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """An aborted request that reports usage is recorded (billed, so costed from it), while E
+    still skips it as pi does (R-SIM-1)."""
+    b = JournalBuilder()
+    b.turn("t1", text="aaaa")
+    b.run("r1", "t1")
+    b.assistant("r1", text="x" * 8, use=usage(input_=500, output=5), stop="aborted")
+    b.run_end("r1", "aborted")
+    b.turn("t2", text="b" * 8)
+    b.run("r2", "t2")
+    b.assistant("r2")
+    b.run_end("r2")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    assert journal.boundaries[0].requests[0].usage_recorded
+    assert not journal.boundaries[1].usage_based
+    assert journal.boundaries[1].estimate == 1 + 2 + 2

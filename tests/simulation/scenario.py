@@ -61,22 +61,26 @@ class Conversation:
         retain: bool = True,
         api: str = ANTHROPIC,
         failed: int = 0,
+        failed_usage: dict[str, int] | None = None,
         busy: int = 0,
         busy_prefix: int = 150_000,
     ) -> None:
         """A prompt turn whose request comes `gap` ms after the previous answer, with a read
         result of each size in `reads` (characters), ending so that the next boundary's E is
-        `e_next`. `failed` adds that many failed requests (stopReason error, no usage) to the
-        turn, each in its own failed run before the successful one; `busy` adds that many
-        requests (each with an uncached prefix of `busy_prefix` tokens) before the final
-        answer, so more requests carry what was cleared."""
+        `e_next`. `failed` adds that many failed requests (stopReason error, with
+        `failed_usage`, none by default) to the turn, each in its own failed run before the
+        successful one; `busy` adds that many requests (each with an uncached prefix of
+        `busy_prefix` tokens) before the final answer, so more requests carry what was
+        cleared."""
         b = self.builder
         start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
         b.turn(turn_id, at=start - 2_000)
         for attempt in range(failed):
             failed_run = f"{turn_id}-failed{attempt}"
             b.run(failed_run, turn_id, reason="prompt" if attempt == 0 else "retry")
-            b.assistant(failed_run, "", api=api, stop="error", at=start + attempt * 10)
+            b.assistant(
+                failed_run, "", api=api, stop="error", at=start + attempt * 10, use=failed_usage
+            )
             b.run_end(failed_run, "failed")
         run = f"{turn_id}-r"
         b.run(run, turn_id, reason="retry" if failed else "prompt")

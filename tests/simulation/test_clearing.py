@@ -233,3 +233,48 @@ def test_growth_spans_the_counted_window_plus_compaction(tmp_path: Path) -> None
     assert growth.compaction_removed == 190_000 - 30_000
     assert growth.total == growth.boundary_span + 160_000
     assert len(growth.checkpoints) == 1
+
+
+def test_errored_request_with_usage_is_costed_from_it(tmp_path: Path) -> None:
+    """R-CM-1: an errored (or aborted) request that reports usage is an observed request, its
+    counts in the cost sums; only the all-zero usage of a failed request is a fallback."""
+    billed = {"input": 7_000, "output": 30, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
+    c = Conversation()
+    c.turn("t0", e_next=100_000, failed=1, failed_usage=billed)
+    c.turn("t1", e_next=100_000, failed=1)
+    _, sim = run(tmp_path, [c])
+    assert sim.requests.select("input", "output", "fallback").rows() == [
+        (7_000, 30, False),  # t0's errored request, billed
+        (1_000, 0, False),
+        (99_999, 0, False),
+        (0, 0, True),  # t1's errored request, no usage: the labeled fallback
+        (1_000, 0, False),
+        (99_999, 0, False),
+    ]
+
+
+def test_a_resumed_copy_compacting_a_cleared_result_releases_its_pin(tmp_path: Path) -> None:
+    """R-SIM-4 decision: pins belong to the physical conversation. The original journal clears
+    t0's 3 MiB result at t4 and ends; its resumed copy (same physical conversation, t0-t4
+    copied, so DUPLICATE there) compacts t0's copy away, and t10's 6 MiB result then fits the
+    budget. Keyed by journal file, the pin would never return and t10 would stop at the budget."""
+    original = Conversation()
+    original.turn("t0", reads=[3 * MIB], e_next=100_000)
+    original.turn("t1", reads=PADS, e_next=100_000)
+    original.quiet("t2")
+    original.turn("t3", e_next=3_500_000)
+    original.turn("t4", gap=COLD, e_next=100_000)  # clears t0 (3 MiB pinned)
+    copy = Conversation(journal_id="j-p1-resumed")
+    copy.builder.copy_records(original.builder, len(original.builder.records))
+    copy.last_final = original.last_final
+    copy.turn("t5", reads=[6 * MIB], e_next=100_000)
+    copy.turn("t6", reads=PADS, e_next=100_000)
+    copy.checkpoint(keep_from_turn="t5")  # compacts the copy of t0's placeholder away
+    copy.quiet("t7", "t8")
+    copy.turn("t9", e_next=3_900_000)
+    copy.turn("t10", gap=COLD, e_next=100_000)
+    _, sim = run(tmp_path, [original, copy], trigger=4_000_000)
+    assert sim.cleared.get_column("text_bytes").to_list() == [3 * MIB, 6 * MIB]
+    last = _rows(sim)[-1]
+    assert (last["clearing_point"], last["budget_stopped"]) == (True, False)
+    assert last["budget_left"] == 8 * MIB - 6 * MIB

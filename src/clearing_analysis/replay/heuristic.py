@@ -6,9 +6,10 @@ code units) of: user text; assistant text, thinking, and each tool call's name p
 summary's text. Usage of an assistant message counts only when its stopReason is neither
 "error" nor "aborted", and is `totalTokens`, else input + output + cacheRead + cacheWrite.
 
-One deliberate difference: pi ignores images inside user messages; R-SIM-1 charges every image
-1,200 tokens, so user images are charged too (docs/replay.md). The numbers come from
-policy/eligibility.json.
+Two deliberate differences (docs/replay.md): pi ignores images inside user messages, while
+R-SIM-1 charges every image 1,200 tokens, so user images are charged too; and an all-zero usage
+(a provider that reported nothing) is no measurement for E, as it is no usage for cost
+(R-CM-1). The numbers come from policy/eligibility.json.
 """
 
 from __future__ import annotations
@@ -145,9 +146,22 @@ def text_tokens(text: str) -> int:
     return tokens_for_units(utf16_units(text))
 
 
+def usage_recorded(usage: Usage) -> bool:
+    """Whether a usage was recorded at all: any of its five counts is non-zero.
+
+    An all-zero usage is "no usage" everywhere (R-CM-1 decision): the request is a cost
+    fallback, and it measures no context, so E skips it. Replay and the cost model both ask
+    this one function, so they never disagree about the same message.
+    """
+    return bool(
+        usage.input or usage.output or usage.cache_read or usage.cache_write or usage.total_tokens
+    )
+
+
 def valid_usage(message: AssistantMessage) -> Usage | None:
-    """The message's usage if it counts as a context measurement (not error / aborted)."""
-    if message.stop_reason in _INVALID_USAGE_STOP_REASONS:
+    """The message's usage if it counts as a context measurement for E (R-SIM-1): recorded,
+    and the stopReason is neither error nor aborted (pi's own rule)."""
+    if message.stop_reason in _INVALID_USAGE_STOP_REASONS or not usage_recorded(message.usage):
         return None
     return message.usage
 

@@ -269,7 +269,7 @@ class _JournalReplay:
                     u.cache_read,
                     u.cache_write,
                     u.total_tokens,
-                    usage is not None,
+                    heuristic.usage_recorded(u),
                     message.timestamp,
                     message.stop_reason,
                     message.api,

@@ -154,12 +154,13 @@ class RequestUsage:
     cache_read: int
     cache_write: int
     total_tokens: int
-    usage_valid: bool
+    # Any of the five counts non-zero (`heuristic.usage_recorded`): else a cost fallback.
+    usage_recorded: bool
     timestamp: int
     stop_reason: str
     api: str
     # Heuristic tokens of the context the request was sent with, and of the message itself:
-    # the labeled uncached fallback when usage is missing or invalid (R-CM-1).
+    # the labeled uncached fallback when usage is missing (R-CM-1).
     context_tokens: int
     message_tokens: int
     # Checkpoints of the journal before this request: a cleared result rides along in the

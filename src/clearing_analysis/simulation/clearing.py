@@ -11,8 +11,11 @@ is classified (`eligibility.classified_context`) and counted once, and:
 - it clears lower-bound results not counted before, oldest first, each pinning its original
   text bytes against the conversation's 8 MiB budget; a result whose net tokens are <= 0 is
   skipped, and clearing stops at the first result that does not fit (R-SIM-10);
-- a result cleared once is counted once, ever; a checkpoint that compacts it out of its
-  journal's context releases its pin, never its counted status (R-SIM-9).
+- a result cleared once is counted once, ever; a checkpoint that compacts it out of the
+  context releases its pin, never its counted status (R-SIM-9). Pins and the budget belong to
+  the physical conversation, not to a journal file (R-SIM-4 decision): a checkpoint in any
+  journal of the conversation (a resumed copy of it, say) that compacts away its copy of a
+  cleared result releases that result's pin.
 
 The outputs are plain columns (one row per counted boundary, per cleared result, per request)
 with ordinal keys, no identifier and no text; `simulation.tables` turns them into polars tables.
@@ -46,11 +49,11 @@ _UPPER_CLASSES = frozenset({EligibilityClass.LOWER_BOUND, EligibilityClass.UPPER
 def usage_is_fallback(request: RequestUsage) -> bool:
     """Whether a request's cost falls back to the labeled uncached heuristic (R-CM-1).
 
-    Its usage is invalid (stopReason error / aborted, as for E, R-SIM-1) or missing (all four
-    token counts zero).
+    Only a missing usage does: all four token counts zero. An aborted or errored request that
+    reports usage was billed for it and is costed from it, whatever its stopReason (R-CM-1
+    decision; R-SIM-1's exclusion of error / aborted usage is for the estimate E only).
     """
-    recorded = request.input + request.output + request.cache_read + request.cache_write
-    return not request.usage_valid or recorded == 0
+    return not request.usage_recorded
 
 
 def is_cold(route: Route, gap_ms: int | None) -> bool:
@@ -102,7 +105,7 @@ class _Conversation:
 
     budget_left: int
     counted: dict[str, int] = field(default_factory=dict)  # finalized id -> net tokens
-    pins: dict[tuple[int, int], int] = field(default_factory=dict)  # (journal, slot) -> bytes
+    pins: dict[str, int] = field(default_factory=dict)  # finalized id -> original text bytes
     last_batch_runs: int | None = None
 
 
@@ -142,11 +145,14 @@ class ConversationSimulator:
         it cleared (in memory only)."""
         state = _Conversation(budget_left=self._policy.conversation_budget_bytes)
         cursors: dict[int, ContextCursor] = {}
+        slots: dict[int, dict[str, int]] = {}  # per journal: finalized id -> result slot
         for boundary in _time_order(boundaries):
             journal = self._assessment.replay.journals[boundary.journal].journal
             cursor = cursors.get(boundary.journal)
             if cursor is None:
                 cursor = cursors[boundary.journal] = ContextCursor(journal.results)
+                slots[boundary.journal] = {r.finalized_id: s for s, r in enumerate(journal.results)}
+            self._release_pins(boundary, journal.results, slots[boundary.journal], state)
             self._boundary(boundary, journal.results, cursor, state, keys=(conversation, lineage))
         return set(state.counted)
 
@@ -170,11 +176,9 @@ class ConversationSimulator:
         replayed = boundary.replayed
         candidates: list[int] = []
         cleared_in_context: list[int] = []  # slots of counted results still in this context
-        in_context: set[int] = set()
         upper_bound = 0
         for slot, reason in classified_context(cursor, replayed, results, classes):
             tally.add(reason)
-            in_context.add(slot)
             result = results[slot]
             if result.finalized_id in state.counted:
                 cleared_in_context.append(slot)
@@ -182,7 +186,6 @@ class ConversationSimulator:
                 candidates.append(slot)
             if class_of(reason) in _UPPER_CLASSES:
                 upper_bound += max(0, self.net_tokens(result))
-        self._release_pins(boundary.journal, in_context, state)
         already = sum(state.counted[results[s].finalized_id] for s in cleared_in_context)
         effective = replayed.estimate - already
         cold = is_cold(route, replayed.gap_ms)
@@ -204,7 +207,7 @@ class ConversationSimulator:
                     budget_stopped = True
                     break
                 state.counted[result.finalized_id] = net
-                state.pins[(boundary.journal, slot)] = result.text_bytes
+                state.pins[result.finalized_id] = result.text_bytes
                 state.budget_left -= result.text_bytes
                 cleared_in_context.append(slot)
                 admitted += net
@@ -243,10 +246,25 @@ class ConversationSimulator:
         )
         self._requests(boundary, row, results, cleared_in_context, state)
 
-    def _release_pins(self, journal: int, in_context: set[int], state: _Conversation) -> None:
-        """A cleared result compacted out of its journal's context returns its bytes."""
-        for key in [k for k in state.pins if k[0] == journal and k[1] not in in_context]:
-            state.budget_left += state.pins.pop(key)
+    @staticmethod
+    def _release_pins(
+        boundary: Boundary,
+        results: Sequence[ToolResult],
+        slots: dict[str, int],
+        state: _Conversation,
+    ) -> None:
+        """A cleared result that this boundary's journal holds and has compacted away before
+        the boundary's turn returns its bytes to the conversation's budget, whichever journal
+        of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
+        result says nothing about it."""
+        turn = boundary.replayed.turn_index
+        for finalized_id in list(state.pins):
+            slot = slots.get(finalized_id)
+            if slot is None:
+                continue
+            until = results[slot].context_until
+            if until is not None and until <= turn:
+                state.budget_left += state.pins.pop(finalized_id)
 
     def _cleared_row(
         self,
