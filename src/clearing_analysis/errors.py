@@ -99,10 +99,29 @@ class InputInvalidDetail(enum.StrEnum):
 
 
 class NoJournalsDetail(enum.StrEnum):
-    """NO_JOURNALS: the selection is empty (journals for `analyze`, sessions for `explore`)."""
+    """NO_JOURNALS: the selection is empty (journals for `analyze`, sessions for `explore`), or
+    nothing in it replays, so there is no evidence to give a verdict on (R-RP-5 decision). Then
+    the detail names what the files are when their first line shows it (`inputs.recognize`),
+    else the most frequent skip reason."""
 
     NO_JOURNAL_FILES = "NO_JOURNAL_FILES"
     NO_SESSION_FILES = "NO_SESSION_FILES"
+    # Nothing replayed, and most files are of another kind.
+    PI_SESSION_FILES = "PI_SESSION_FILES"  # given to analyze
+    NATIVE_JOURNAL_FILES = "NATIVE_JOURNAL_FILES"  # given to explore
+    CLAUDE_CODE_TRANSCRIPTS = "CLAUDE_CODE_TRANSCRIPTS"
+    CODEX_TRANSCRIPTS = "CODEX_TRANSCRIPTS"
+    # Nothing replayed: the most frequent reason a journal was skipped (analyze) ...
+    NONE_REPLAYED_UNSUPPORTED_VERSION = "NONE_REPLAYED_UNSUPPORTED_VERSION"
+    NONE_REPLAYED_IMPORTED = "NONE_REPLAYED_IMPORTED"
+    NONE_REPLAYED_INHERITED = "NONE_REPLAYED_INHERITED"
+    NONE_REPLAYED_INTERRUPTED = "NONE_REPLAYED_INTERRUPTED"
+    NONE_REPLAYED_INVALID = "NONE_REPLAYED_INVALID"
+    NONE_REPLAYED_OPEN = "NONE_REPLAYED_OPEN"
+    # ... or a session file was skipped (explore).
+    NONE_READ_UNSUPPORTED_VERSION = "NONE_READ_UNSUPPORTED_VERSION"
+    NONE_READ_INVALID = "NONE_READ_INVALID"
+    NONE_READ_OPEN = "NONE_READ_OPEN"
 
 
 class SidecarNotOfflineDetail(enum.StrEnum):
@@ -274,7 +293,7 @@ class InputInvalidError(GloballyIncompleteError):
 
 
 class NoJournalsError(GloballyIncompleteError):
-    """The journal selection holds no journal file."""
+    """The selection holds no journal (session) file, or none of its files replays."""
 
     code: ClassVar[str] = "NO_JOURNALS"
     detail_enum: ClassVar[type[enum.StrEnum]] = NoJournalsDetail

@@ -19,16 +19,22 @@ from clearing_analysis import logsink
 from clearing_analysis.container.runtime import CONTAINERENV, stated_image
 from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.eligibility.reasons import Bound
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.errors import (
+    InputInvalidDetail,
+    InputInvalidError,
+    NoJournalsDetail,
+    NoJournalsError,
+)
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import remove_created
 from clearing_analysis.inputs.paths import SESSION_RULES
+from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.pisession import grouping_keys
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
-from clearing_analysis.replay.model import HistorySource
+from clearing_analysis.replay.model import HistorySource, JournalSkipReason
 from clearing_analysis.units import (
     Settings,
     SnapshotAnalysis,
@@ -241,6 +247,51 @@ class CompletedAnalysis:
         print_report(self.report, console)
 
 
+_FOREIGN_DETAIL = {
+    HistoryFormat.PI_SESSION: NoJournalsDetail.PI_SESSION_FILES,
+    HistoryFormat.NATIVE_JOURNAL: NoJournalsDetail.NATIVE_JOURNAL_FILES,
+    HistoryFormat.CLAUDE_CODE: NoJournalsDetail.CLAUDE_CODE_TRANSCRIPTS,
+    HistoryFormat.CODEX: NoJournalsDetail.CODEX_TRANSCRIPTS,
+}
+
+
+_J = JournalSkipReason
+_SKIP_DETAIL = {
+    HistoryFormat.NATIVE_JOURNAL: {
+        _J.UNSUPPORTED_VERSION: NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION,
+        _J.IMPORTED: NoJournalsDetail.NONE_REPLAYED_IMPORTED,
+        _J.INHERITED: NoJournalsDetail.NONE_REPLAYED_INHERITED,
+        _J.INTERRUPTED: NoJournalsDetail.NONE_REPLAYED_INTERRUPTED,
+        _J.INVALID: NoJournalsDetail.NONE_REPLAYED_INVALID,
+        _J.OPEN: NoJournalsDetail.NONE_REPLAYED_OPEN,
+    },
+    # A pi session is skipped only for these (docs/formats/pi-sessions.md).
+    HistoryFormat.PI_SESSION: {
+        _J.UNSUPPORTED_VERSION: NoJournalsDetail.NONE_READ_UNSUPPORTED_VERSION,
+        _J.INVALID: NoJournalsDetail.NONE_READ_INVALID,
+        _J.OPEN: NoJournalsDetail.NONE_READ_OPEN,
+    },
+}
+
+
+def _require_evidence(
+    session: InputSession, skipped: dict[JournalSkipReason, int], expected: HistoryFormat
+) -> None:
+    """No evidence, no verdict (R-RP-5 decision): when no file of the selection replayed,
+    NO_JOURNALS, naming what the files are when their first line shows another kind of
+    history, else the most frequent skip reason (ties: enum order). The second snapshot is
+    taken first, so a selection that changed meanwhile is reported as such."""
+    session.finish()
+    foreign = foreign_format(session.journals, expected)
+    if foreign is not None:
+        raise NoJournalsError(_FOREIGN_DETAIL[foreign])
+    # DUPLICATE needs a replayed original, so it cannot lead when nothing replayed.
+    details = _SKIP_DETAIL[expected]
+    order = list(JournalSkipReason)
+    reason = max(details, key=lambda r: (skipped[r], -order.index(r)))
+    raise NoJournalsError(details[reason])
+
+
 def parse_retrieval_rate(rate: float) -> Fraction:
     """The supplied rate as an exact decimal fraction in [0, 1] (R-CLI-4), else INPUT_INVALID."""
     if not math.isfinite(rate) or not 0 <= rate <= 1:
@@ -316,6 +367,8 @@ def analyze_job(
     analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("analyze ran without its simulation")
+    if analysis.totals.replayed_journals == 0:
+        _require_evidence(session, analysis.totals.skipped_journals, HistoryFormat.NATIVE_JOURNAL)
     stated = stated_image(containerenv)
     report = build_report(
         Stages(
@@ -412,6 +465,8 @@ def explore_job(
     analysis = _run_units(session, units, settings, None, workers=count, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")
+    if analysis.totals.replayed_journals == 0:
+        _require_evidence(session, analysis.totals.skipped_journals, HistoryFormat.PI_SESSION)
     explored = build_explore(
         ExploreStages(
             totals=analysis.totals,

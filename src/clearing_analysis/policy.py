@@ -57,6 +57,9 @@ class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="ca
     max_nesting_depth: int
     max_config_file_bytes: int
     max_qualification_file_bytes: int
+    # How much of a file's first line is read to recognize what kind of history it is, when
+    # nothing in the selection replayed (inputs.recognize, R-RP-5).
+    max_recognition_line_bytes: int
 
 
 @functools.cache

@@ -155,6 +155,45 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_NO_JOURNALS, NoJournalsDetail.NO_SESSION_FILES): (
         "pass the directory that holds the pi session .jsonl files, or the files"
     ),
+    (_NO_JOURNALS, NoJournalsDetail.PI_SESSION_FILES): (
+        "these are pi session files: explore them with clearing-analysis explore --sessions"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NATIVE_JOURNAL_FILES): (
+        "these are native journals: analyze them with clearing-analysis analyze --journals"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.CLAUDE_CODE_TRANSCRIPTS): (
+        "these are Claude Code transcripts, not supported yet: pass pi sessions or native journals"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
+        "these are Codex CLI transcripts, not supported yet: pass pi sessions or native journals"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
+        "these journals are not format version 2: write them with a v2 journal writer"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_IMPORTED): (
+        "these journals hold imported history: pass the agent's own native journals"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INHERITED): (
+        "these journals hold inherited history: pass the agent's own native journals"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INTERRUPTED): (
+        "these journals hold interrupted runs: pass journals of runs that ended"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INVALID): (
+        "these journals are invalid: clearing-analysis replay counts their fixed details"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_OPEN): (
+        "these journals are still open: copy them after the agent closed the sessions"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_UNSUPPORTED_VERSION): (
+        "these sessions are of a pi format newer than version 3: update clearing-analysis"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_INVALID): (
+        "these session files are invalid: check they are pi session .jsonl files, unedited"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_OPEN): (
+        "these sessions are still being written: copy them after pi has stopped"
+    ),
     # SIDECAR_NOT_OFFLINE: one remedy for both reasons.
     (_OFFLINE, SidecarNotOfflineDetail.COMPANION_PRESENT): _OFFLINE_COPY,
     (_OFFLINE, SidecarNotOfflineDetail.WAL_MODE): _OFFLINE_COPY,
