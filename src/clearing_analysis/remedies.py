@@ -368,6 +368,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_USAGE, UsageDetail.MODEL_API_MISMATCH): (
         "give <option> the API the model uses (routes init --list prints each API's models)"
     ),
+    (_USAGE, UsageDetail.MODEL_API_REPEATED): (
+        "give <option> one model per API: a routes file holds one route per API"
+    ),
     (_USAGE, UsageDetail.MODEL_UNPRICED): (
         "the catalog has no price for this model: write its route by hand (docs/formats/routes.md)"
     ),

@@ -54,13 +54,13 @@ def model_names(api: Api) -> list[str]:
     return [f"{m.provider}/{m.id}" for m in pi_ai_catalog().models if m.api == api.value]
 
 
-def find_model(api: Api, name: str) -> CatalogModel:
-    """The catalog model `name` (PROVIDER/ID, split at the first slash) of `api`."""
+def find_model(api: Api | None, name: str) -> CatalogModel:
+    """The catalog model `name` (PROVIDER/ID, split at the first slash), of `api` if given."""
     provider, slash, model_id = name.partition("/")
     model = pi_ai_catalog().find(provider, model_id) if slash else None
     if model is None:
         raise UsageError(UsageDetail.MODEL_UNKNOWN, (MODEL_OPTION,))
-    if model.api != api.value:
+    if api is not None and model.api != api.value:
         raise UsageError(UsageDetail.MODEL_API_MISMATCH, (API_OPTION,))
     return model
 
@@ -111,6 +111,15 @@ def template_route(model: CatalogModel, policy: RouteTemplatePolicy | None = Non
         quota=weights,
         quota_budget=policy.quota_budget,
     )
+
+
+def template_routes(names: list[str], api: Api | None = None) -> list[Route]:
+    """One template per named model, in the order given; a routes file holds one route per
+    API, so two models of one API are refused (MODEL_API_REPEATED)."""
+    models = [find_model(api, name) for name in names]
+    if len({model.api for model in models}) != len(models):
+        raise UsageError(UsageDetail.MODEL_API_REPEATED, (MODEL_OPTION,))
+    return [template_route(model) for model in models]
 
 
 def encode_routes(routes: list[Route]) -> bytes:

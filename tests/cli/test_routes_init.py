@@ -57,6 +57,17 @@ GPT_ROUTE = {
 }
 
 
+def test_one_file_for_several_apis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Repeated --model values (no --api: each model's API comes from the catalog) give one
+    routes file with one hand-computed route per API, in the order given, that loads."""
+    out = tmp_path / "routes.json"
+    args = ["--model", "openai/gpt-5.1", "--model", "anthropic/claude-sonnet-4-5"]
+    done = _init([*args, "--out", str(out)], capsys)
+    assert (done.status, done.stdout, done.stderr) == (0, "", "")
+    assert _written(out) == [GPT_ROUTE, SONNET_ROUTE]
+    assert sorted(load_routes(out).by_api) == [Api.ANTHROPIC_MESSAGES, Api.OPENAI_RESPONSES]
+
+
 def _init(args: list[str], capsys: pytest.CaptureFixture[str]) -> Done:
     return invoke(["routes", "init", *args], capsys)
 

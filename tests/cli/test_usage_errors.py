@@ -143,6 +143,20 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "MODEL_API_MISMATCH",
         "--api",
     ),
+    (
+        "routes-init-two-models-of-one-api",
+        [
+            *INIT,
+            "--model",
+            "anthropic/claude-sonnet-4-5",
+            "--model",
+            "anthropic/claude-3-5-haiku-20241022",
+            "--out",
+            "o",
+        ],
+        "MODEL_API_REPEATED",
+        "--model",
+    ),
     ("routes-init-unpriced-model", _init(UNPRICED), "MODEL_UNPRICED", None),
     ("routes-init-window-too-small", _init(TOO_SMALL), "MODEL_WINDOW_TOO_SMALL", None),
 ]

@@ -2,10 +2,11 @@
 
 `routes` is a command group (the CLI's own `Group`, so an unknown subcommand is a fixed
 USAGE_ERROR) with one subcommand, `init`:
-- `routes init --api A --model PROVIDER/ID [--out F]` writes one routes.json array holding one
-  entry for that model (`route_template.template_route`), to stdout or to a new file created
-  exclusively, as every `--out` is (R-FS); there are no input files to protect, so the input
-  identities are empty.
+- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A] [--out F]` writes one
+  routes.json array holding one entry per model (`route_template.template_routes`), each model
+  of another API (a second model of one API is refused: one route per API), to stdout or to a
+  new file created exclusively, as every `--out` is (R-FS); there are no input files to
+  protect, so the input identities are empty. With `--api`, every model must use that API.
 - `routes init --api A --list [--out F]` prints the catalog's PROVIDER/ID names for that API,
   one a line: catalog data only, never anything typed.
 A --model the catalog refuses is a fixed USAGE_ERROR detail; the typed value is never printed.
@@ -28,9 +29,8 @@ from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_s
 from clearing_analysis.route_template import (
     encode_names,
     encode_routes,
-    find_model,
     model_names,
-    template_route,
+    template_routes,
 )
 
 routes_app = typer.Typer(
@@ -53,14 +53,20 @@ def _routes() -> None:
 @routes_app.command("init", cls=Command)
 def init(
     api: Annotated[
-        Api, typer.Option("--api", help="The provider API the route is for.", show_choices=True)
-    ],
-    model: Annotated[
-        str | None,
+        Api | None,
+        typer.Option(
+            "--api",
+            help="The provider API: required with --list; with --model, every model must use it.",
+            show_choices=True,
+        ),
+    ] = None,
+    models: Annotated[
+        list[str] | None,
         typer.Option(
             "--model",
             metavar="PROVIDER/ID",
-            help="A catalog model of that API (see --list).",
+            help="A catalog model (see --list); repeat it, one model per API, for a routes "
+            "file covering several APIs.",
         ),
     ] = None,
     list_models: Annotated[
@@ -72,18 +78,21 @@ def init(
         typer.Option("--out", help="Create this new file (exclusively) instead of stdout."),
     ] = None,
 ) -> None:
-    """Write one routes.json entry for a pi-ai catalog model: prices from the catalog, T and P
-    from pi's compaction defaults, an estimated summary size and a documented cache lifetime.
-    A template to review, not the truth about your agent (docs/formats/routes.md)."""
-    if (model is None) == (not list_models):
+    """Write routes.json entries for pi-ai catalog models, one per API: prices from the
+    catalog, T and P from pi's compaction defaults, an estimated summary size and a documented
+    cache lifetime. A template to review, not the truth about your agent
+    (docs/formats/routes.md)."""
+    if (not models) == (not list_models):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", "--model"))
     try:
-        # The model is resolved first: a refused --model is a usage error, which comes before
+        # The models are resolved first: a refused --model is a usage error, which comes before
         # any look at the output path; the output is then checked and created in one step.
-        if model is None:
+        if not models:
+            if api is None:
+                raise UsageError(UsageDetail.MISSING_OPTION, ("--api",))
             data = encode_names(model_names(api))
         else:
-            data = encode_routes([template_route(find_model(api, model))])
+            data = encode_routes(template_routes(models, api))
         if out is None:
             write_stdout(data)
         else:
