@@ -11,7 +11,7 @@ assessment runs after the merge, in one process, in merge order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, result_exclusion
@@ -108,6 +108,8 @@ class Assessment:
     boundaries: tuple[Boundary, ...]
     classes: tuple[tuple[ResultClass, ...], ...]
     per_api: Mapping[Api, ApiAssessment]
+    # Per journal and result slot, the API cohort the result belongs to (`result_cohorts`).
+    cohorts: tuple[tuple[Api | None, ...], ...]
 
     def occurrences(self, boundary: Boundary) -> tuple[Occurrence, ...]:
         """The classified occurrences at one boundary, oldest first (for tests and views;
@@ -115,10 +117,11 @@ class Assessment:
         journal = self.replay.journals[boundary.journal].journal
         classes = self.classes[boundary.journal]
         cursor = ContextCursor(journal.results)
+        cohorts = self.cohorts[boundary.journal]
         return tuple(
             Occurrence(journal.results[slot], class_of(reason), reason)
             for slot, reason in classified_context(
-                cursor, boundary.replayed, journal.results, classes
+                cursor, boundary.replayed, journal.results, classes, cohorts
             )
         )
 
@@ -233,7 +236,35 @@ def assess(
             structured_scan_losses=sum(r.scan_loss for r in tally.unique.values()),
         )
     return Assessment(
-        replay=replay, boundaries=tuple(boundaries), classes=tuple(classes), per_api=per_api
+        replay=replay,
+        boundaries=tuple(boundaries),
+        classes=tuple(classes),
+        per_api=per_api,
+        cohorts=result_cohorts(replay, boundaries),
+    )
+
+
+def result_cohorts(
+    replay: ReplayResult, counted: Sequence[Boundary]
+) -> tuple[tuple[Api | None, ...], ...]:
+    """Per journal and result slot, the API cohort the result belongs to (docs/model.md,
+    "Per-API cohorts"): the API of the counted boundary of the turn that produced it, found by
+    finalized id, so a resumed copy's copied results belong where the original counted them.
+    A result of a skipped turn (owner missing, unsupported or unrouted API, outside the capture
+    window) belongs to no cohort. After a switch of API, another cohort's results still sit in
+    the context (and in E) but are no occurrence, candidate or clearing of the new API."""
+    of_turn: dict[tuple[int, int], Api] = {
+        (b.journal, b.replayed.turn_index): b.api for b in counted
+    }
+    by_id: dict[str, Api] = {}
+    for position, merged in enumerate(replay.journals):
+        for result in merged.journal.results:
+            api = of_turn.get((position, result.turn_index))
+            if api is not None:
+                by_id.setdefault(result.finalized_id, api)
+    return tuple(
+        tuple(by_id.get(result.finalized_id) for result in merged.journal.results)
+        for merged in replay.journals
     )
 
 
@@ -247,10 +278,11 @@ def count_occurrences(assessment: Assessment) -> dict[Api, OccurrenceTally]:
         journal = assessment.replay.journals[position].journal
         cursor = ContextCursor(journal.results)
         classes = assessment.classes[position]
+        cohorts = assessment.cohorts[position]
         for boundary in counted:  # merge order within a journal is turn order
             tally = tallies[boundary.api]
             for _slot, reason in classified_context(
-                cursor, boundary.replayed, journal.results, classes
+                cursor, boundary.replayed, journal.results, classes, cohorts
             ):
                 tally.add(reason)
     return tallies

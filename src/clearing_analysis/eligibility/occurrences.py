@@ -1,8 +1,10 @@
 """Result-boundary occurrences (R-EL-8): classified where they arise, counted, never stored.
 
-`classified_context` yields, for one boundary, each result in its context (oldest first) with
-its single reason; `OccurrenceTally` counts them by class and reason. The replay summary and the
-simulation both walk boundaries with these, so the two always agree.
+`classified_context` yields, for one boundary, each result of the boundary's API cohort in its
+context (oldest first) with its single reason; `OccurrenceTally` counts them by class and
+reason. The replay summary and the simulation both walk boundaries with these, so the two
+always agree. A result of another cohort (`assess.result_cohorts`) in the context is no
+occurrence of this boundary: its tokens are part of E, nothing more.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from clearing_analysis.eligibility.classify import ResultClass, occurrence_reason
 from clearing_analysis.eligibility.context import ContextCursor, protection
 from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionReason, class_of
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.replay.model import ReplayedBoundary, ToolResult
 
 
@@ -21,10 +24,15 @@ def classified_context(
     boundary: ReplayedBoundary,
     results: Sequence[ToolResult],
     classes: Sequence[ResultClass],
+    cohorts: Sequence[Api | None],
 ) -> Iterator[tuple[int, ExclusionReason | None]]:
-    """(result slot, reason) for each result in `boundary`'s context, oldest first."""
+    """(result slot, reason) for each result of `boundary`'s API cohort in its context, oldest
+    first (`cohorts`: each result slot's cohort)."""
     cursor.advance(boundary.turn_index)
+    api = boundary.api
     for slot in cursor.active():
+        if cohorts[slot] != api:
+            continue
         result_class = classes[slot]
         if result_class.fixed is not None:
             yield slot, result_class.fixed

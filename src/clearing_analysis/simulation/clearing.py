@@ -175,17 +175,20 @@ class ConversationSimulator:
         tally = self._tallies[boundary.api]
         replayed = boundary.replayed
         candidates: list[int] = []
-        cleared_in_context: list[int] = []  # slots of counted results still in this context
         upper_bound = 0
-        for slot, reason in classified_context(cursor, replayed, results, classes):
+        cohorts = self._assessment.cohorts[boundary.journal]
+        for slot, reason in classified_context(cursor, replayed, results, classes, cohorts):
             tally.add(reason)
             result = results[slot]
-            if result.finalized_id in state.counted:
-                cleared_in_context.append(slot)
-            elif reason is None:
+            if reason is None and result.finalized_id not in state.counted:
                 candidates.append(slot)
             if class_of(reason) in _UPPER_CLASSES:
                 upper_bound += max(0, self.net_tokens(result))
+        # Cleared results still in this context, whichever API cleared them: the placeholder
+        # is what this request carries (effective occupancy, removed.observed).
+        cleared_in_context = [
+            slot for slot in cursor.active() if results[slot].finalized_id in state.counted
+        ]
         already = sum(state.counted[results[s].finalized_id] for s in cleared_in_context)
         effective = replayed.estimate - already
         cold = is_cold(route, replayed.gap_ms)
