@@ -57,6 +57,14 @@ def _rich(c: Canaries, label: str) -> Session:
         for index, (call, name) in enumerate(zip(ids, tools, strict=True)):
             session.result(call, name, text=c(f"{label}.result{turn}.{index}") * 20)
             session.lines[-1]["message"]["toolCallId"] = call_ids[index]
+        if turn == 2:
+            # An orphan result, named by a canary: its call is in no assistant message.
+            session.result(
+                c(f"{label}.orphanCallId"),
+                c(f"{label}.orphanTool"),
+                text=c(f"{label}.orphanResult"),
+                error=True,
+            )
         session.assistant()
         session.lines[-1]["message"]["content"][0]["text"] = c(f"{label}.answer{turn}")
         if turn == 3:

@@ -324,13 +324,19 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         "OPEN": 1,
         "UNSUPPORTED_VERSION": 1,
     }
-    # One unknown type and one unknown role each in rich, its fork and the branched file.
-    assert sessions["unrecognized"] == {"ENTRY_TYPE": 3, "MESSAGE_ROLE": 3}
+    # One unknown type and one unknown role each in rich, its fork and the branched file; one
+    # orphan tool result on the resumed paths of rich and its fork (the branched file resumes
+    # from before it).
+    assert sessions["unrecognized"] == {
+        "ENTRY_TYPE": 3,
+        "MESSAGE_ROLE": 3,
+        "ORPHAN_TOOL_RESULT": 2,
+    }
     assert sessions["offPathEntries"] > 0
     assert sessions["skippedBoundaries"]["DUPLICATE"] > 0
     anthropic = report["perApi"]["anthropic-messages"]
     assert {row["toolClass"] for row in anthropic["toolResults"] if row["results"]} >= {
-        "APP",
+        "UNKNOWN",
         "READ_ONLY_BUILTIN",
         "EFFECTFUL_BUILTIN",
     }

@@ -1,6 +1,7 @@
 """Bound.UPPER eligibility on pi sessions (docs/explore.md, "The upper bound"): a result is
-eligible when it is plain text, successful, not an error, from a tool outside the instruction /
-history / effectful lists, and outside the protection windows; identity and retention are not
+eligible when it is plain text, successful, not an error, from a tool the reviewed pi-family
+table names and classes read-only (policy/tools.json: instruction, history, effectful and
+unknown names are excluded), and outside the protection windows; identity and retention are not
 required. Each exclusion is shown by changing one result of an otherwise eligible history and
 watching exactly its occurrences move from eligible to the expected reason."""
 
@@ -75,8 +76,11 @@ def base(tmp_path: Path) -> dict[str, Any]:
         ({"name": "bash"}, "EFFECTFUL_BUILTIN"),
         ({"name": "edit"}, "EFFECTFUL_BUILTIN"),
         ({"name": "write"}, "EFFECTFUL_BUILTIN"),
-        ({"name": "skill"}, "INSTRUCTION_BUILTIN"),
-        ({"name": "session_history"}, "HISTORY_BUILTIN"),
+        ({"name": "exec"}, "EFFECTFUL_BUILTIN"),  # OpenClaw's shell
+        ({"name": "process"}, "EFFECTFUL_BUILTIN"),  # OpenClaw's background shell sessions
+        ({"name": "todo_write"}, "INSTRUCTION_BUILTIN"),  # oh-my-pi
+        ({"name": "sessions_history"}, "HISTORY_BUILTIN"),  # OpenClaw
+        ({"name": "zz_extension_tool"}, "UNKNOWN_TOOL"),  # in no reviewed table
     ],
     ids=lambda value: value if isinstance(value, str) else "",
 )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from clearing_analysis import strictjson
@@ -24,7 +25,7 @@ from clearing_analysis.inputs.configs import (
     load_app_allowlist,
     load_routes,
 )
-from clearing_analysis.policy import Limits, limits
+from clearing_analysis.policy import limits
 
 C = InputInvalidDetail
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "formats" / "examples"
@@ -313,12 +314,7 @@ def test_unreadable(tmp_path: Path, file_code: str) -> None:
 def test_too_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file_code: str) -> None:
     """A file above maxConfigFileBytes is <FILE>_TOO_LARGE; exactly at the limit is read."""
     data = j(VALID[file_code])
-    small = Limits(
-        max_journal_line_bytes=limits().max_journal_line_bytes,
-        max_nesting_depth=limits().max_nesting_depth,
-        max_config_file_bytes=len(data),
-        max_qualification_file_bytes=limits().max_qualification_file_bytes,
-    )
+    small = msgspec.structs.replace(limits(), max_config_file_bytes=len(data))
     monkeypatch.setattr(configs, "limits", lambda: small)
     path = tmp_path / "config.json"
     path.write_bytes(data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from clearing_analysis.journal import (
@@ -20,7 +21,7 @@ from clearing_analysis.journal import (
     decode_file,
 )
 from clearing_analysis.journal import decode as decode_module
-from clearing_analysis.policy import Limits, limits
+from clearing_analysis.policy import limits
 from tests.journal._build import CLOSE, HEADER, RUN, RUN_END, TURN, journal, line, valid
 
 OUT = JournalOutcome
@@ -292,12 +293,7 @@ def test_crlf_line_endings_are_json_whitespace() -> None:
 
 
 def _small_limits(monkeypatch: pytest.MonkeyPatch, max_line: int) -> None:
-    small = Limits(
-        max_journal_line_bytes=max_line,
-        max_nesting_depth=limits().max_nesting_depth,
-        max_config_file_bytes=limits().max_config_file_bytes,
-        max_qualification_file_bytes=limits().max_qualification_file_bytes,
-    )
+    small = msgspec.structs.replace(limits(), max_journal_line_bytes=max_line)
     monkeypatch.setattr(decode_module, "limits", lambda: small)
 
 

@@ -17,6 +17,7 @@ from clearing_analysis.pisession import (
     map_session,
     read_stream,
 )
+from clearing_analysis.pisession.read import Unrecognized
 from tests.pisession.builder import Session
 
 
@@ -178,21 +179,46 @@ def test_a_request_before_any_prompt_is_invalid() -> None:
     )
 
 
-def test_a_result_without_its_call_is_invalid() -> None:
-    """A toolResult whose call is not open in the current prompt turn is refused."""
+def test_an_orphan_result_gets_a_call_of_its_own() -> None:
+    """A toolResult whose call no assistant message of its prompt turn requested (real OpenClaw
+    sessions hold such results, with an empty tool name) is in the context: it is mapped with a
+    call started just before it under its own tool name, and the reader counts it."""
     session = Session()
     session.user()
-    session.assistant(["read"])
-    session.result("toolu_9999", "read")
+    (call,) = session.assistant(["read"])
+    session.result("toolu_9999", "", text="Tool  not found", error=True)
+    session.result(call, "read")
+    session.assistant()
+    session.user("next turn")
+    session.result(call, "read")  # its call belongs to the previous turn: an orphan here
+    session.assistant()
+    read = read_stream(io.BytesIO(session.text().encode()))
+    assert isinstance(read, ReadSession)
+    assert read.shape.unrecognized[Unrecognized.ORPHAN_TOOL_RESULT] == 2
+    records = _records(session)
+    starts = [r for r in records if isinstance(r, jr.ToolCallStart)]
+    assert [s.tool_name for s in starts] == ["read", "", "read"]
+    results = [
+        r.message
+        for r in records
+        if isinstance(r, jr.MessageRecord) and isinstance(r.message, jm.ToolResultMessage)
+    ]
+    assert [(m.tool_call_id, m.tool_name) for m in results] == [
+        (starts[1].call_id, ""),
+        (starts[0].call_id, "read"),
+        (starts[2].call_id, "read"),
+    ]
+
+
+def test_a_result_before_any_prompt_is_invalid() -> None:
+    """A toolResult with no prompt turn open has no run to join: RESULT_WITHOUT_CALL."""
+    session = Session()
+    session.result("toolu_0001", "read")
+    session.user()
+    session.assistant()
     assert _map(session) == RejectedSession(
         SessionOutcome.INVALID, SessionInvalid.RESULT_WITHOUT_CALL
     )
-    late = Session()
-    late.user()
-    late.assistant(["read"])
-    late.user("next turn")
-    late.result("toolu_0001", "read")
-    assert _map(late) == RejectedSession(SessionOutcome.INVALID, SessionInvalid.RESULT_WITHOUT_CALL)
 
 
 def test_an_invalid_timestamp_the_mapping_needs_is_invalid() -> None:

@@ -164,7 +164,11 @@ def test_unknown_entry_types_and_roles_are_counted_by_fixed_code_never_named() -
     session.message({"role": "zz_canary_role", "timestamp": 1})
     session.assistant()
     read = _ok(session)
-    assert read.shape.unrecognized == {Unrecognized.ENTRY_TYPE: 1, Unrecognized.MESSAGE_ROLE: 1}
+    assert read.shape.unrecognized == {
+        Unrecognized.ENTRY_TYPE: 1,
+        Unrecognized.MESSAGE_ROLE: 1,
+        Unrecognized.ORPHAN_TOOL_RESULT: 0,
+    }
     assert len(read.path) == 4
     assert "zz_canary" not in repr(read.shape)
     assert [p.entry for p in read.path].count(None) == 1

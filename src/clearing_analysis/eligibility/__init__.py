@@ -16,7 +16,7 @@ from clearing_analysis.eligibility.assess import (
 )
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, occurrence_reason
 from clearing_analysis.eligibility.context import ContextCursor, protection
-from clearing_analysis.eligibility.identity import IdentityProofs, ToolClass, is_web, tool_class
+from clearing_analysis.eligibility.identity import IdentityProofs
 from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
 from clearing_analysis.eligibility.reasons import (
     EXCLUSION_UNIT,
@@ -27,6 +27,7 @@ from clearing_analysis.eligibility.reasons import (
     Limitation,
 )
 from clearing_analysis.eligibility.summary import dumps_summary, replay_summary
+from clearing_analysis.toolclass import ToolClass, is_web, tool_class
 
 __all__ = [
     "EXCLUSION_UNIT",

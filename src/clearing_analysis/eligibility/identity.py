@@ -16,58 +16,25 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clearing_analysis.eligibility.reasons import ExclusionReason
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist
-from clearing_analysis.policy import tool_classes
 from clearing_analysis.replay.model import ToolResult
-
-
-class ToolClass(enum.StrEnum):
-    """Tool class by name (policy/tools.json)."""
-
-    READ_ONLY_BUILTIN = "READ_ONLY_BUILTIN"
-    EFFECTFUL_BUILTIN = "EFFECTFUL_BUILTIN"
-    INSTRUCTION_BUILTIN = "INSTRUCTION_BUILTIN"
-    HISTORY_BUILTIN = "HISTORY_BUILTIN"
-    APP = "APP"
-
-
-def tool_class(name: str) -> ToolClass:
-    """The class of a tool by its message name."""
-    classes = tool_classes()
-    if name in classes.read_only_builtins:
-        return ToolClass.READ_ONLY_BUILTIN
-    if name in classes.effectful_builtins:
-        return ToolClass.EFFECTFUL_BUILTIN
-    if name in classes.instruction_builtins:
-        return ToolClass.INSTRUCTION_BUILTIN
-    if name in classes.history_builtins:
-        return ToolClass.HISTORY_BUILTIN
-    return ToolClass.APP
-
-
-def is_web(name: str) -> bool:
-    """The web category: web built-ins and app tools whose name has the web prefix."""
-    classes = tool_classes()
-    if name in classes.web_builtins:
-        return True
-    return tool_class(name) is ToolClass.APP and name.startswith(classes.web_app_tool_prefix)
-
+from clearing_analysis.toolclass import ToolClass
 
 _EXCLUDED_CLASSES = {
     ToolClass.INSTRUCTION_BUILTIN: ExclusionReason.INSTRUCTION_BUILTIN,
     ToolClass.HISTORY_BUILTIN: ExclusionReason.HISTORY_BUILTIN,
     ToolClass.EFFECTFUL_BUILTIN: ExclusionReason.EFFECTFUL_BUILTIN,
+    ToolClass.UNKNOWN: ExclusionReason.UNKNOWN_TOOL,
 }
 
 
 def class_exclusion(result: ToolResult) -> ExclusionReason | None:
     """Exclusions that need no proof: known built-in names, then a captured destructive hint."""
-    reason = _EXCLUDED_CLASSES.get(tool_class(result.tool_name))
+    reason = _EXCLUDED_CLASSES.get(result.tool_class)
     if reason is not None:
         return reason
     if result.origin is not None and result.origin.destructive_hint is True:
@@ -132,6 +99,6 @@ def identity_shortfall(result: ToolResult, proofs: IdentityProofs) -> ExclusionR
 
     Call only for results `class_exclusion` does not exclude.
     """
-    if tool_class(result.tool_name) is ToolClass.READ_ONLY_BUILTIN:
+    if result.tool_class is ToolClass.READ_ONLY_BUILTIN:
         return _builtin_identity(result, proofs)
     return _app_identity(result, proofs)

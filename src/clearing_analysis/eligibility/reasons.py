@@ -6,7 +6,8 @@ from permanent facts about the result to per-boundary protection, then identity,
 retention, so a reason never hides a more fundamental one:
 
 1. tool class by name (instruction / history / effectful built-ins: both bounds, no proof
-   needed, R-EL-6), then a captured destructive hint;
+   needed, R-EL-6; in a pi session, a name no reviewed table has), then a captured destructive
+   hint;
 2. the result itself: error, not successful, run not completed, not returned and placed,
    image, opaque or mixed blocks (R-EL-1/2);
 3. protection at this boundary: current turn, three latest prompt turns, ten latest tool
@@ -37,6 +38,9 @@ class ExclusionReason(enum.StrEnum):
     INSTRUCTION_BUILTIN = "INSTRUCTION_BUILTIN"
     HISTORY_BUILTIN = "HISTORY_BUILTIN"
     EFFECTFUL_BUILTIN = "EFFECTFUL_BUILTIN"
+    # A pi session's tool name that no reviewed pi-family table has (toolclass): nothing says
+    # what it does, so it is excluded from the upper bound too.
+    UNKNOWN_TOOL = "UNKNOWN_TOOL"
     DESTRUCTIVE_HINT = "DESTRUCTIVE_HINT"
     ERROR_RESULT = "ERROR_RESULT"
     NOT_SUCCESSFUL = "NOT_SUCCESSFUL"

@@ -52,10 +52,11 @@ class Thinking(_Shape, frozen=True, tag_field="type", tag="thinking"):
 
 
 class ToolCallBlock(_Shape, frozen=True, tag_field="type", tag="toolCall"):
-    """A tool call requested by an assistant message."""
+    """A tool call requested by an assistant message. The name may be empty: a model can ask for
+    a tool without naming one (pi answers "Tool  not found"); such a name is in no table."""
 
     id: NonEmptyStr
-    name: NonEmptyStr
+    name: str
     arguments: dict[str, Any]
     thought_signature: str | None = None
 
@@ -90,10 +91,11 @@ class AssistantMessage(_Shape, frozen=True, tag_field="role", tag="assistant"):
 
 
 class ToolResultMessage(_Shape, frozen=True, tag_field="role", tag="toolResult"):
-    """A tool's result as placed into the context (pi-ai `ToolResultMessage`)."""
+    """A tool's result as placed into the context (pi-ai `ToolResultMessage`); the tool name
+    may be empty, as its call's (seen in real OpenClaw sessions)."""
 
     tool_call_id: NonEmptyStr
-    tool_name: NonEmptyStr
+    tool_name: str
     content: list[Text | Image]
     is_error: bool
     timestamp: Millis

@@ -15,7 +15,9 @@ field; what it does not record is taken in the direction that can only enlarge t
 - each `toolCall` block of an assistant message starts a call; its `toolResult` ends it with
   status `success`, or `error` when `isError`, returned and placed (the result is in the
   session, hence in the context). Call ids are renumbered per run so a provider that reuses an
-  id within a turn still pairs each result with its own call;
+  id within a turn still pairs each result with its own call; a result whose call no message
+  of its turn requested (an orphan, seen in real sessions) gets a call of its own, started
+  just before it under the result's tool name (counted as ORPHAN_TOOL_RESULT by the reader);
 - a `compaction` is a checkpoint whose kept entries start at the record of its first kept
   entry; pi records no trigger and no tokens after compaction: the trigger is `threshold` and
   `tokensAfter` 0, both unread under the imported-history rules (replay estimates the drain);
@@ -193,10 +195,19 @@ class _Mapper:
             self.add(jr.ToolCallStart(self.seq, self.run, ours, name, {}, message.timestamp))
 
     def tool_result(self, message: pe.ToolResultMessage) -> None:
-        pending = self.calls.get(message.tool_call_id)
-        if self.run is None or not pending:
+        if self.run is None:
             raise _Refused(SessionInvalid.RESULT_WITHOUT_CALL)
-        ours = pending.pop(0)
+        pending = self.calls.get(message.tool_call_id)
+        if pending:
+            ours = pending.pop(0)
+        else:
+            # An orphan result (read.orphan_results counts it): it is in the context, so it is
+            # mapped with a call of its own, named as the result names it.
+            self.call_count += 1
+            ours = f"c{self.call_count}"
+            self.add(
+                jr.ToolCallStart(self.seq, self.run, ours, message.tool_name, {}, message.timestamp)
+            )
         status: jr.ToolStatus = "error" if message.is_error else "success"
         self.add(jr.ToolCallEnd(self.seq, self.run, ours, status, True, True, message.timestamp))
         self.in_run(

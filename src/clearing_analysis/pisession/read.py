@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -35,11 +35,15 @@ from clearing_analysis.pisession.entries import (
     KNOWN_VERSIONS,
     MESSAGE_ROLES,
     SESSION_TYPE,
+    AssistantMessage,
     Compaction,
     Entry,
     Message,
     MessageEntry,
     SessionHeader,
+    ToolCallBlock,
+    ToolResultMessage,
+    UserMessage,
 )
 from clearing_analysis.policy import limits
 
@@ -81,6 +85,9 @@ class Unrecognized(enum.StrEnum):
 
     ENTRY_TYPE = "ENTRY_TYPE"
     MESSAGE_ROLE = "MESSAGE_ROLE"
+    # A tool result on the path whose call no assistant message of its turn requested (seen in
+    # real OpenClaw sessions): mapped with a call of its own, counted here.
+    ORPHAN_TOOL_RESULT = "ORPHAN_TOOL_RESULT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +284,27 @@ def _first_kept(path: list[PathEntry]) -> dict[int, int | None]:
     return kept
 
 
+def orphan_results(path: Sequence[PathEntry]) -> int:
+    """Tool results on the path whose call id no earlier assistant message of the same prompt
+    turn requested (each call pairs with one result, as `mapping` pairs them)."""
+    orphans = 0
+    open_calls: dict[str, int] = {}
+    for item in path:
+        message = item.message
+        if isinstance(message, UserMessage):
+            open_calls = {}
+        elif isinstance(message, AssistantMessage):
+            for block in message.content:
+                if isinstance(block, ToolCallBlock):
+                    open_calls[block.id] = open_calls.get(block.id, 0) + 1
+        elif isinstance(message, ToolResultMessage):
+            if open_calls.get(message.tool_call_id, 0) > 0:
+                open_calls[message.tool_call_id] -= 1
+            else:
+                orphans += 1
+    return orphans
+
+
 def read_stream(stream: BinaryIO) -> SessionRead:
     """Read a session from a binary stream (see the module docstring)."""
     reader = _Reader()
@@ -300,6 +328,7 @@ def read_stream(stream: BinaryIO) -> SessionRead:
         path, leaves = _resumed_path(reader.entries, version)
     except _Rejected as rejected:
         return RejectedSession(rejected.outcome, rejected.detail)
+    reader.unrecognized[Unrecognized.ORPHAN_TOOL_RESULT] = orphan_results(path)
     return ReadSession(
         header=header,
         lineage=reader.lineage or lineage_of(header.id),

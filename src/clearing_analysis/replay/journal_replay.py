@@ -62,8 +62,14 @@ from clearing_analysis.replay.model import (
     ToolResult,
 )
 from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
+from clearing_analysis.toolclass import ToolNames, is_web, tool_class
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
+# A native journal names its agent's tools; a pi session those of the pi family (toolclass).
+_TOOL_NAMES = {
+    HistorySource.NATIVE_JOURNAL: ToolNames.NATIVE,
+    HistorySource.PI_SESSION: ToolNames.PI_FAMILY,
+}
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -434,6 +440,7 @@ def _finish_result(
     rows: dict[str, RetainedRow],
 ) -> ToolResult:
     message = pending.message
+    names = _TOOL_NAMES[state.source]
     run = state.runs[pending.run_id]
     call = state.calls[(pending.run_id, message.tool_call_id)]
     finalized_id = finalized_tool_id(identity)
@@ -461,6 +468,8 @@ def _finish_result(
         turn_index=pending.turn_index,
         start_index=call.start_index,
         tool_name=call.tool_name,
+        tool_class=tool_class(call.tool_name, names),
+        web=is_web(call.tool_name, names),
         is_error=message.is_error,
         call_status=None if end is None else end.status,
         returned_and_placed=end is not None and end.returned and end.placed,

@@ -15,6 +15,7 @@ from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import ConversationPolicy
 from clearing_analysis.pisession.read import SessionShape
 from clearing_analysis.replay.retention import RetentionStatus
+from clearing_analysis.toolclass import ToolClass
 
 
 class HistorySource(enum.StrEnum):
@@ -119,6 +120,8 @@ class ToolResult:
     turn_index: int
     start_index: int
     tool_name: str
+    tool_class: ToolClass  # by name, in the table of the history's source (toolclass)
+    web: bool  # the web category (toolclass.is_web)
     is_error: bool
     call_status: str | None  # tool_call_end status; None when the call never ended
     returned_and_placed: bool

@@ -14,7 +14,6 @@ from importlib.metadata import PackageNotFoundError, version
 
 import polars as pl
 
-from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.gate import CostOutcome, GateInputs, evaluate, overall
@@ -32,6 +31,7 @@ from clearing_analysis.simulation.totals import (
     RequestSums,
     SimulationTotals,
 )
+from clearing_analysis.toolclass import ToolClass
 
 STATEMENTS = tuple(rm.Statement)
 

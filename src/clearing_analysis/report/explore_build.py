@@ -12,7 +12,6 @@ from fractions import Fraction
 
 import polars as pl
 
-from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import (
     UPPER_BOUND_REASONS,
     EligibilityClass,
@@ -36,6 +35,7 @@ from clearing_analysis.report.build import (
     web_part,
 )
 from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
+from clearing_analysis.toolclass import ToolClass
 
 STATEMENTS = tuple(em.ExploreStatement)
 LIMITATIONS = tuple(em.ExploreLimitation)

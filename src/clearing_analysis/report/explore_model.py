@@ -15,7 +15,6 @@ from __future__ import annotations
 import enum
 from typing import Final, Literal
 
-from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import ExclusionReason
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
@@ -32,6 +31,7 @@ from clearing_analysis.report.model import (
     WebYield,
     _Part,
 )
+from clearing_analysis.toolclass import ToolClass
 
 EXPLORE_FORMAT: Final = "clearing-analysis-explore"
 EXPLORE_VERSION: Final = 1

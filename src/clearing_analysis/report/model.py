@@ -14,7 +14,6 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionReason, Limitation
 from clearing_analysis.gate import ApiGate, Verdict
 from clearing_analysis.inputs.configs import Api
@@ -22,6 +21,7 @@ from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+from clearing_analysis.toolclass import ToolClass
 
 REPORT_FORMAT: Final = "clearing-analysis-report"
 REPORT_VERSION: Final = 1

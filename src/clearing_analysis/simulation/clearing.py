@@ -36,7 +36,6 @@ from clearing_analysis.eligibility import (
     OccurrenceTally,
     classified_context,
 )
-from clearing_analysis.eligibility.identity import is_web, tool_class
 from clearing_analysis.eligibility.reasons import class_of
 from clearing_analysis.inputs.configs import Api, Route
 from clearing_analysis.policy import simulation_policy
@@ -292,8 +291,8 @@ class ConversationSimulator:
             "text_bytes": result.text_bytes,
             "escaped_bytes": result.escaped_bytes,
             "escaped_tokens": tokens_for_units(result.escaped_units),
-            "tool_class": tool_class(result.tool_name).value,
-            "web": is_web(result.tool_name),
+            "tool_class": result.tool_class.value,
+            "web": result.web,
         }
 
     def _requests(

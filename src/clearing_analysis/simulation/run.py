@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import polars as pl
 
 from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
-from clearing_analysis.eligibility.identity import is_web, tool_class
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.policy import placeholder_text
 from clearing_analysis.replay.heuristic import text_tokens
@@ -123,8 +122,8 @@ def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, 
             result_class = classes[slot]
             row: dict[str, object] = {
                 "api": boundary.api.value,
-                "tool_class": tool_class(result.tool_name).value,
-                "web": is_web(result.tool_name),
+                "tool_class": result.tool_class.value,
+                "web": result.web,
                 "text_bytes": result.text_bytes,
                 "tokens": result.tokens,
                 "lower_bound_class": result_class.fixed is None and result_class.shortfall is None,

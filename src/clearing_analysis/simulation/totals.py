@@ -16,7 +16,6 @@ from typing import Any
 
 import polars as pl
 
-from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.simulation.run import (
     BOUNDARY_SCHEMA,
@@ -24,6 +23,7 @@ from clearing_analysis.simulation.run import (
     CLEARED_SCHEMA,
     Simulation,
 )
+from clearing_analysis.toolclass import ToolClass
 
 
 @dataclass
