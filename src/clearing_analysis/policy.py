@@ -218,9 +218,10 @@ class HistogramEdges(_Policy, frozen=True):
     comment: str
     request_gap_ms: tuple[int, ...]
     tokens: tuple[int, ...]
+    trigger_percent: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        for edges in (self.request_gap_ms, self.tokens):
+        for edges in (self.request_gap_ms, self.tokens, self.trigger_percent):
             if not edges or any(b <= a for a, b in itertools.pairwise(edges)):
                 raise ValueError("histogram edges must be non-empty and strictly increasing")
 

@@ -197,6 +197,7 @@ class _JournalReplay:
         self.completed_prompt_runs: list[CompletedPromptRun] = []
         self.last_assistant_timestamp: int | None = None
         self.last_api: str | None = None
+        self.requested_since_checkpoint = False
         self.interrupted = False
         self.fingerprints: set[str] = set()
         self.checkpoints: list[CheckpointObservation] = []
@@ -266,6 +267,7 @@ class _JournalReplay:
         if isinstance(message, AssistantMessage):
             self._bind_requested_calls(record.run_id, run, message)
             self.last_api = message.api
+            self.requested_since_checkpoint = True
             usage = heuristic.valid_usage(message)
             u = message.usage
             turn.requests.append(
@@ -376,8 +378,10 @@ class _JournalReplay:
                 record.timestamp,
                 len(self.turns),
                 self.last_api,
+                self.requested_since_checkpoint,
             )
         )
+        self.requested_since_checkpoint = False
 
     def _redaction(self, record: Redaction) -> None:
         slot = self.result_by_seq.get(record.target_seq)

@@ -223,6 +223,10 @@ class CheckpointObservation:
     timestamp: int
     before_turn: int
     api: str | None
+    # A request came since the previous checkpoint (or the journal's start): only then can a
+    # threshold have been crossed by growth (a second compaction right after the first, with
+    # nothing between, measures the summary alone).
+    after_request: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,13 @@ from clearing_analysis.gate import CostOutcome, GateInputs, evaluate, overall
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
+from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
 from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_edges
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
+from clearing_analysis.simulation.growth import trigger_evidence
 from clearing_analysis.simulation.totals import (
     ApiSimulation,
     CategorySums,
@@ -255,6 +257,8 @@ class ApiParts:
     pressure: rm.Pressure
     cost_outcome: CostOutcome
     cost: rm.Cost
+    route_trigger: rm.RouteTrigger
+    limitations: tuple[rm.ApiLimitation, ...]
 
 
 def api_parts(
@@ -277,18 +281,46 @@ def api_parts(
         ),
         boundaries,
     )
+    checkpoints = simulation.checkpoints.filter(pl.col("api") == api.value)
+    check = check_trigger(
+        route.trigger_tokens, *trigger_evidence(boundaries, simulation.checkpoints, checkpoints)
+    )
+    limitations = [rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED] if check.contradicted else []
+    if route.cache_lifetime_ms == "unknown":
+        limitations.append(rm.ApiLimitation.CACHE_LIFETIME_UNKNOWN)
     return ApiParts(
         totals=totals.per_api[api],
         sums=sums,
         boundaries=boundaries,
         cleared=cleared,
-        checkpoints=simulation.checkpoints.filter(pl.col("api") == api.value),
+        checkpoints=checkpoints,
         gate_evidence=gate_evidence,
         evidence=evidence,
         pressure_model=model,
         pressure=pressure,
         cost_outcome=cost_outcome,
         cost=cost,
+        route_trigger=route_trigger_part(check, route.trigger_tokens, checkpoints),
+        limitations=tuple(limitations),
+    )
+
+
+def route_trigger_part(
+    check: TriggerCheck, trigger: int, checkpoints: pl.DataFrame
+) -> rm.RouteTrigger:
+    """The route check as the report states it, with tokensBefore as a percentage of T."""
+    threshold = checkpoints.filter((pl.col("trigger") == "THRESHOLD") & pl.col("after_request"))
+    percent = (pl.col("tokens_before") * 100) // trigger
+    return rm.RouteTrigger(
+        threshold_compactions=check.compactions,
+        below_band=check.below_band,
+        beyond_overshoot=check.beyond_overshoot,
+        overshoot_tokens=check.overshoot,
+        tokens_before_percent_of_trigger=histogram(
+            threshold.select(percent).to_series(), histogram_edges().trigger_percent
+        ),
+        implied_trigger_at_least=check.implied_at_least,
+        implied_trigger_below=check.implied_below,
     )
 
 
@@ -323,6 +355,8 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
     retention = totals.retention_counts
     return rm.ApiReport(
         gate=gate,
+        limitations=parts.limitations,
+        route_trigger=parts.route_trigger,
         evidence=parts.evidence,
         eligibility=rm.Eligibility(
             exclusion_unit="result-boundary occurrence",

@@ -97,6 +97,8 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
     simulated = simulation_part(parts.boundaries, cleared, stages.simulation.placeholder_tokens)
     requests = sums.requests
     return em.ApiExplore(
+        limitations=parts.limitations,
+        route_trigger=parts.route_trigger,
         requests=requests_part(requests),
         usage=em.ObservedUsage(
             observed_requests=requests.requests - requests.fallback,

@@ -19,11 +19,13 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.human import (
     cost_waterfall,
     histogram_table,
+    limitation_lines,
     number,
     pairs_table,
     percent,
     plain_text,
     pressure_table,
+    route_trigger_table,
     tool_class_table,
 )
 
@@ -85,6 +87,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     sim = report.upper_bound_simulation
     pressure = report.upper_bound_pressure
     parts: list[RenderableType] = [Text(f"\n{api}", style="bold")]
+    parts.extend(limitation_lines(report.limitations))
     parts.append(
         pairs_table(
             "Sessions' evidence (prompt-turn boundaries; native E)",
@@ -137,6 +140,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     )
     parts.append(_tool_results("Tool results by class", report.tool_results, report.web))
     parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))
+    parts.append(route_trigger_table(report.route_trigger, pressure.trigger))
     parts.append(
         histogram_table(
             "Estimated drains (tokens after compaction)", report.compactions.estimated_drains, "tok"

@@ -20,6 +20,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.report.model import (
+    ApiLimitation,
     Cost,
     Count,
     Escaping,
@@ -27,6 +28,7 @@ from clearing_analysis.report.model import (
     Histogram,
     Pressure,
     Requests,
+    RouteTrigger,
     Version,
     WebYield,
     _Part,
@@ -173,6 +175,8 @@ class Compactions(_Part, frozen=True):
 class ApiExplore(_Part, frozen=True):
     """One API cohort; denominators are never pooled across APIs."""
 
+    limitations: tuple[ApiLimitation, ...]
+    route_trigger: RouteTrigger
     requests: Requests
     usage: ObservedUsage
     prompt_turns: Count

@@ -186,6 +186,42 @@ def tool_class_table(
     return table
 
 
+_LIMITATION_TEXT = {
+    rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED: (
+        "the observed compactions contradict the route's triggerTokens: check T against the"
+        " implied trigger below"
+    ),
+    rm.ApiLimitation.CACHE_LIFETIME_UNKNOWN: (
+        "the route's cacheLifetimeMs is unknown, so no gap can be cold: set it from the"
+        " provider's documentation"
+    ),
+}
+
+
+def limitation_lines(limitations: Sequence[rm.ApiLimitation]) -> list[RenderableType]:
+    """One line per API limitation: its code and what it means for the reader."""
+    return [
+        Text(f"{limitation.value}: {_LIMITATION_TEXT[limitation]}", style="yellow")
+        for limitation in limitations
+    ]
+
+
+def route_trigger_table(route: rm.RouteTrigger, trigger: int) -> Table:
+    """The route's trigger against the observed threshold compactions."""
+    return pairs_table(
+        "Route trigger against observed compactions (informational)",
+        [
+            ("trigger T of the route", number(trigger)),
+            ("threshold compactions after a request", number(route.threshold_compactions)),
+            ("below 0.75 T (trigger too high)", number(route.below_band)),
+            ("beyond T + one turn's growth (too low)", number(route.beyond_overshoot)),
+            ("largest growth of one turn", number(route.overshoot_tokens)),
+            ("implied trigger, at least", number(route.implied_trigger_at_least)),
+            ("implied trigger, below", number(route.implied_trigger_below)),
+        ],
+    )
+
+
 def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     gate = report.gate
     evidence = report.evidence
@@ -193,7 +229,8 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     pressure = report.pressure
     heading = Text(f"\n{api}: ", style="bold")
     heading.append(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict])
-    parts: list[RenderableType] = [heading, _criteria_table(gate)]
+    parts: list[RenderableType] = [heading, *limitation_lines(report.limitations)]
+    parts.append(_criteria_table(gate))
     parts.append(
         pairs_table(
             "Evidence (counted boundaries; native E)",
@@ -258,6 +295,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
         )
     )
     parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))
+    parts.append(route_trigger_table(report.route_trigger, pressure.trigger))
     observed = report.observed
     parts.append(
         histogram_table("Observed drains (tokens after compaction)", observed.drains, "tok")
@@ -361,7 +399,7 @@ def renderables(report: rm.Report) -> list[RenderableType]:
     title.append(f"   pi-ai {report.pi_ai_version or 'not installed'}")
     title.append(f"   retrieval rate {percent(report.retrieval_rate)}\n")
     verdicts = Table(title="Verdict per API", title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("api", "verdict", "DEFER reasons", "STOP reasons"):
+    for header in ("api", "verdict", "DEFER reasons", "STOP reasons", "limitations"):
         verdicts.add_column(header)
     for api, api_report in report.per_api.items():
         gate = api_report.gate
@@ -370,6 +408,7 @@ def renderables(report: rm.Report) -> list[RenderableType]:
             Text(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict]),
             " ".join(r.value for r in gate.defer_reasons) or "-",
             " ".join(r.value for r in gate.stop_reasons) or "-",
+            " ".join(r.value for r in api_report.limitations) or "-",
         )
     overall = Text("Overall: ", style="bold")
     overall.append(report.verdict.value, style=_VERDICT_STYLE[report.verdict])

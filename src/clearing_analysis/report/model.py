@@ -48,6 +48,16 @@ class Statement(enum.StrEnum):
     DEFAULT_RETRIEVAL_RATE_PENDING = "DEFAULT_RETRIEVAL_RATE_PENDING"
 
 
+class ApiLimitation(enum.StrEnum):
+    """What one API's evidence cannot show as it stands, stated beside its verdict; never
+    gating (docs/model.md)."""
+
+    # Observed threshold compactions the route's triggerTokens cannot explain.
+    ROUTE_TRIGGER_CONTRADICTED = "ROUTE_TRIGGER_CONTRADICTED"
+    # cacheLifetimeMs is "unknown": no gap can be cold, so criterion 2 cannot pass.
+    CACHE_LIFETIME_UNKNOWN = "CACHE_LIFETIME_UNKNOWN"
+
+
 class QualificationStatusCode(enum.StrEnum):
     """Whether the API's payload builders were qualified by a valid, current record."""
 
@@ -160,6 +170,19 @@ class Pressure(_Part, frozen=True):
     summary_fits: bool
     gated_rate: Rounded
     sensitivities: tuple[PressureAtRate, ...]
+
+
+class RouteTrigger(_Part, frozen=True):
+    """The route's trigger T against the observed threshold compactions that followed a
+    request (docs/model.md); informational, never gating."""
+
+    threshold_compactions: Count
+    below_band: Count  # tokensBefore < 0.75·T: the route's trigger is too high
+    beyond_overshoot: Count  # tokensBefore > T + overshoot: the route's trigger is too low
+    overshoot_tokens: Count  # the largest growth of E from one boundary to the next
+    tokens_before_percent_of_trigger: Histogram
+    implied_trigger_at_least: Count | None
+    implied_trigger_below: Count | None
 
 
 class Observed(_Part, frozen=True):
@@ -344,6 +367,8 @@ class ApiReport(_Part, frozen=True):
     """Everything about one API cohort; denominators are never pooled across APIs."""
 
     gate: ApiGate
+    limitations: tuple[ApiLimitation, ...]
+    route_trigger: RouteTrigger
     evidence: Evidence
     eligibility: Eligibility
     retention: Retention

@@ -231,6 +231,7 @@ class ConversationSimulator:
                 "tool_starts_before": replayed.tool_starts_before,
                 "prompt_runs_before": runs,
                 "estimate": replayed.estimate,
+                "usage_based": replayed.usage_based,
                 "effective": effective,
                 "gap_ms": replayed.gap_ms,
                 "cold": cold,

@@ -68,4 +68,35 @@ def cohort_growth(
     return out
 
 
-__all__ = ["Growth", "cohort_growth"]
+def trigger_evidence(
+    boundaries: pl.DataFrame, checkpoints: pl.DataFrame, observed: pl.DataFrame
+) -> tuple[list[int], int]:
+    """What the route check reads (`models.route_check`) for one API: the tokensBefore of its
+    observed threshold compactions that followed a request, and the overshoot, the largest
+    growth of E between two adjacent counted boundaries of the API (turn t, then t + 1 in one
+    journal) with no checkpoint between them and both estimates from recorded usage (a
+    heuristic-only E misses the unrecorded system and tool overhead, R-SIM-1, so growth from it
+    is no growth); 0 with none. `boundaries` and `observed` are the API's; `checkpoints` any
+    API's."""
+    pairs = (
+        boundaries.select("journal", "turn", "estimate", "usage_based")
+        .sort("journal", "turn")
+        .with_columns(
+            pl.col("turn").shift(1).over("journal").alias("previous_turn"),
+            pl.col("estimate").shift(1).over("journal").alias("previous_estimate"),
+            pl.col("usage_based").shift(1).over("journal").alias("previous_usage_based"),
+        )
+        .filter(
+            (pl.col("previous_turn") == pl.col("turn") - 1)
+            & pl.col("usage_based")
+            & pl.col("previous_usage_based")
+        )
+    )
+    cut = checkpoints.select("journal", pl.col("before_turn").alias("turn")).unique()
+    uncut = pairs.join(cut, on=["journal", "turn"], how="anti")
+    overshoot = max(0, _int(uncut, (pl.col("estimate") - pl.col("previous_estimate")).max()))
+    threshold = observed.filter((pl.col("trigger") == "THRESHOLD") & pl.col("after_request"))
+    return [int(t) for t in threshold.get_column("tokens_before").to_list()], overshoot
+
+
+__all__ = ["Growth", "cohort_growth", "trigger_evidence"]

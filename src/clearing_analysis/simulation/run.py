@@ -23,6 +23,7 @@ BOUNDARY_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "tool_starts_before": pl.Int64,
     "prompt_runs_before": pl.Int64,
     "estimate": pl.Int64,
+    "usage_based": pl.Boolean,  # E starts from a recorded usage (else heuristic only)
     "effective": pl.Int64,
     "gap_ms": pl.Int64,
     "cold": pl.Boolean,
@@ -73,6 +74,7 @@ CHECKPOINT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "tokens_after": pl.Int64,
     "summary_tokens": pl.Int64,
     "trigger": pl.String,
+    "after_request": pl.Boolean,
 }
 RESULT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "api": pl.String,
@@ -147,6 +149,7 @@ def _checkpoints(assessment: Assessment) -> dict[str, list[object]]:
                 "tokens_after": checkpoint.tokens_after,
                 "summary_tokens": checkpoint.summary_tokens,
                 "trigger": checkpoint.trigger.upper(),
+                "after_request": checkpoint.after_request,
             }
             for name, value in row.items():
                 columns[name].append(value)
