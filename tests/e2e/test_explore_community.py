@@ -1,0 +1,232 @@
+"""`explore` on real public sessions of pi and OpenClaw users (tests/data/pi-sessions/community,
+SOURCES.md there), recounted independently.
+
+The test decompresses the sessions and recounts, with plain `json` and the documented rules
+alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md), per
+API: requests and usage fallbacks (all-zero usage only, R-CM-1), prompt turns, tool results and
+their plain-text bytes by class, observed usage sums, orphan tool results, and the boundaries
+of an API without a route; the explore report from the real command must state exactly those
+numbers. The sessions' compactions are checked against two routes (docs/model.md, "The route's
+trigger against observed compactions"), and nothing of their text, ids or paths may reach the
+output.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import lzma
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._seed_route import SEED_ROUTE
+from tests.e2e._cli import run_cli
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "community"
+ROUTED = ("anthropic-messages", "openai-codex-responses", "openai-completions")
+# The class of every tool name these sessions use (docs/formats/tools.md); "" is the empty name
+# of OpenClaw's orphan results, in no table.
+CLASSES = {
+    "read": "READ_ONLY_BUILTIN",
+    "web_fetch": "READ_ONLY_BUILTIN",
+    "web_search": "READ_ONLY_BUILTIN",
+    "agents_list": "READ_ONLY_BUILTIN",
+    "bash": "EFFECTFUL_BUILTIN",
+    "exec": "EFFECTFUL_BUILTIN",
+    "write": "EFFECTFUL_BUILTIN",
+    "edit": "EFFECTFUL_BUILTIN",
+    "message": "EFFECTFUL_BUILTIN",
+    "sessions_spawn": "EFFECTFUL_BUILTIN",
+    "": "UNKNOWN",
+}
+USAGE = ("input", "output", "cacheRead", "cacheWrite")
+
+
+@dataclass
+class Recount:
+    """What the documented rules say, counted by hand, per API."""
+
+    requests: collections.Counter[str] = field(default_factory=collections.Counter)
+    fallback: collections.Counter[str] = field(default_factory=collections.Counter)
+    turns: collections.Counter[str] = field(default_factory=collections.Counter)
+    unrouted_turns: int = 0
+    orphans: int = 0
+    usage: dict[str, collections.Counter[str]] = field(
+        default_factory=lambda: collections.defaultdict(collections.Counter)
+    )
+    results: dict[str, collections.Counter[str]] = field(
+        default_factory=lambda: collections.defaultdict(collections.Counter)
+    )
+    result_bytes: dict[str, collections.Counter[str]] = field(
+        default_factory=lambda: collections.defaultdict(collections.Counter)
+    )
+    compactions: list[int] = field(default_factory=list)
+
+
+def _path(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Version 3: the last entry and its ancestors, oldest first."""
+    by_id = {entry["id"]: entry for entry in lines[1:]}
+    path: list[dict[str, Any]] = []
+    entry: dict[str, Any] | None = lines[-1]
+    while entry is not None:
+        path.append(entry)
+        parent = entry.get("parentId")
+        entry = by_id[parent] if parent is not None else None
+    return path[::-1]
+
+
+def _plain_text_bytes(content: list[dict[str, Any]]) -> int:
+    if len(content) == 1 and content[0]["type"] == "text" and not content[0].get("textSignature"):
+        return len(content[0]["text"].encode("utf-8"))
+    return 0
+
+
+def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
+    turn_api: str | None = None
+    calls: collections.Counter[str] = collections.Counter()
+    turn_results: list[dict[str, Any]] = []
+
+    def close_turn() -> None:
+        if turn_api is None:
+            return
+        if turn_api not in ROUTED:
+            counted.unrouted_turns += 1
+            return
+        counted.turns[turn_api] += 1
+        for result in turn_results:
+            tool = CLASSES[result["toolName"]]
+            counted.results[turn_api][tool] += 1
+            counted.result_bytes[turn_api][tool] += _plain_text_bytes(result["content"])
+
+    requests: list[dict[str, Any]] = []
+    for entry in _path(lines):
+        if entry["type"] == "compaction":
+            counted.compactions.append(entry["tokensBefore"])
+        if entry["type"] != "message":
+            continue
+        message = entry["message"]
+        role = message["role"]
+        if role == "user":
+            close_turn()
+            for request in requests:
+                _count_request(counted, request, turn_api)
+            turn_api, calls, turn_results, requests = None, collections.Counter(), [], []
+        elif role == "assistant":
+            turn_api = turn_api or message["api"]
+            requests.append(message)
+            for block in message["content"]:
+                if block["type"] == "toolCall":
+                    calls[block["id"]] += 1
+        elif role == "toolResult":
+            if calls[message["toolCallId"]] > 0:
+                calls[message["toolCallId"]] -= 1
+            else:
+                counted.orphans += 1
+            turn_results.append(message)
+    close_turn()
+    for request in requests:
+        _count_request(counted, request, turn_api)
+
+
+def _count_request(counted: Recount, message: dict[str, Any], api: str | None) -> None:
+    """A request belongs to its turn's API (the turn's first request's)."""
+    if api not in ROUTED:
+        return
+    usage = message["usage"]
+    counted.requests[api] += 1
+    if not any(usage.get(key) for key in (*USAGE, "totalTokens")):
+        counted.fallback[api] += 1
+    else:
+        for key in USAGE:
+            counted.usage[api][key] += usage[key]
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The community sessions, decompressed into a directory of their own."""
+    root = tmp_path_factory.mktemp("community") / "sessions"
+    root.mkdir()
+    for path in sorted(DATA.glob("*.jsonl.xz")):
+        (root / path.name.removesuffix(".xz")).write_bytes(lzma.decompress(path.read_bytes()))
+    return root
+
+
+def _explore(sessions: Path, routes: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:
+    route_file = tmp / "routes.json"
+    route_file.write_text(json.dumps(routes))
+    done = run_cli(["explore", "--sessions", str(sessions), "--routes", str(route_file)])
+    assert (done.returncode, done.stderr) == (0, b"")
+    for path in sessions.iterdir():
+        header = json.loads(path.read_text(encoding="utf-8").split("\n", 1)[0])
+        for secret in (header["id"], header["cwd"], "openclaw", "/Users/"):
+            assert secret.encode() not in done.stdout
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+@pytest.fixture(scope="module")
+def explored(sessions: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The explore report under the seed's route for the three routed APIs."""
+    routes = [{**SEED_ROUTE, "api": api} for api in ROUTED]
+    return _explore(sessions, routes, tmp_path_factory.mktemp("routes"))
+
+
+def test_counts_equal_an_independent_recount(sessions: Path, explored: dict[str, Any]) -> None:
+    """Requests, fallbacks, prompt turns, tool results and bytes by class, usage sums, orphan
+    results and unrouted boundaries: exactly the recount's."""
+    counted = Recount()
+    for path in sorted(sessions.glob("*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        _count_session(counted, lines)
+    assert sum(counted.requests.values()) == 472  # not vacuous: the files are what we think
+    assert counted.orphans == 22
+    assert explored["sessions"]["sessionsRead"] == 4
+    assert explored["sessions"]["unrecognized"]["ORPHAN_TOOL_RESULT"] == counted.orphans
+    assert explored["sessions"]["skippedBoundaries"]["UNSUPPORTED_API"] == counted.unrouted_turns
+    for api in ROUTED:
+        part = explored["perApi"][api]
+        assert part["requests"]["requests"] == counted.requests[api], api
+        assert part["requests"]["fallback"] == counted.fallback[api], api
+        assert part["promptTurns"] == counted.turns[api], api
+        usage = part["usage"]
+        assert [usage[k] for k in USAGE] == [counted.usage[api][k] for k in USAGE], api
+        rows = {row["toolClass"]: row for row in part["toolResults"]}
+        for tool, count in counted.results[api].items():
+            assert rows[tool]["results"] == count, (api, tool)
+            assert rows[tool]["textBytes"] == counted.result_bytes[api][tool], (api, tool)
+        assert sum(row["results"] for row in rows.values()) == sum(counted.results[api].values())
+
+
+def test_openclaw_shell_tools_are_never_cleared(explored: dict[str, Any]) -> None:
+    """exec and the other effectful tools are EFFECTFUL_BUILTIN: none enters the upper bound;
+    the orphans' empty name is UNKNOWN and excluded too."""
+    for part in explored["perApi"].values():
+        rows = {row["toolClass"]: row for row in part["toolResults"]}
+        for tool in ("EFFECTFUL_BUILTIN", "UNKNOWN"):
+            assert rows[tool]["upperBoundCleared"] == 0
+            assert rows[tool]["upperBoundEligible"] == 0
+    completions = explored["perApi"]["openai-completions"]
+    assert completions["eligibility"]["excludedByReason"]["UNKNOWN_TOOL"] > 0
+
+
+def test_compactions_against_the_route_trigger(
+    sessions: Path, explored: dict[str, Any], tmp_path: Path
+) -> None:
+    """The OpenClaw session compacted at 180,158 tokens on claude-opus-4-6 (and once more at
+    1,061 right after, with no request between: not a threshold compaction). Under the seed's
+    T = 200,000 that is consistent; under the catalog's 983,616-token trigger (`routes init`
+    for that model) it is ROUTE_TRIGGER_CONTRADICTED, with the implied trigger below 180,158."""
+    anthropic = explored["perApi"]["anthropic-messages"]
+    assert anthropic["limitations"] == []
+    assert anthropic["routeTrigger"]["thresholdCompactions"] == 1
+    catalog = run_cli(["routes", "init", "--model", "anthropic/claude-opus-4-6"])
+    assert catalog.returncode == 0
+    route = json.loads(catalog.stdout)[0]
+    assert route["triggerTokens"] == 983_616
+    contradicted = _explore(sessions, [route], tmp_path)["perApi"]["anthropic-messages"]
+    assert contradicted["limitations"] == ["ROUTE_TRIGGER_CONTRADICTED"]
+    assert contradicted["routeTrigger"]["belowBand"] == 1
+    assert contradicted["routeTrigger"]["impliedTriggerBelow"] == 180_158
