@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests._seed_route import SEED_ROUTE
+from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "community"
@@ -46,23 +47,11 @@ USAGE = ("input", "output", "cacheRead", "cacheWrite")
 
 
 @dataclass
-class Recount:
-    """What the documented rules say, counted by hand, per API."""
+class Recount(_pi_recount.Recount):
+    """The shared tallies, and what only these sessions show."""
 
-    requests: collections.Counter[str] = field(default_factory=collections.Counter)
-    fallback: collections.Counter[str] = field(default_factory=collections.Counter)
-    turns: collections.Counter[str] = field(default_factory=collections.Counter)
     unrouted_turns: int = 0
     orphans: int = 0
-    usage: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
-    results: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
-    result_bytes: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
     compactions: list[int] = field(default_factory=list)
 
 
@@ -76,12 +65,6 @@ def _path(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         parent = entry.get("parentId")
         entry = by_id[parent] if parent is not None else None
     return path[::-1]
-
-
-def _plain_text_bytes(content: list[dict[str, Any]]) -> int:
-    if len(content) == 1 and content[0]["type"] == "text" and not content[0].get("textSignature"):
-        return len(content[0]["text"].encode("utf-8"))
-    return 0
 
 
 def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
@@ -99,7 +82,7 @@ def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
         for result in turn_results:
             tool = CLASSES[result["toolName"]]
             counted.results[turn_api][tool] += 1
-            counted.result_bytes[turn_api][tool] += _plain_text_bytes(result["content"])
+            counted.result_bytes[turn_api][tool] += _pi_recount.plain_text_bytes(result["content"])
 
     requests: list[dict[str, Any]] = []
     for entry in _path(lines):

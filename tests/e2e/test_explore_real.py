@@ -10,16 +10,16 @@ a fresh interpreter, and nothing of the sessions' text, ids or paths may reach i
 
 from __future__ import annotations
 
-import collections
 import json
 import lzma
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests._seed_route import SEED_ROUTE
+from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions"
@@ -30,21 +30,9 @@ EFFECTFUL = {"bash", "edit", "write"}
 
 
 @dataclass
-class Recount:
-    """What the documented rules say, counted by hand, per API."""
+class Recount(_pi_recount.Recount):
+    """The shared tallies, and the compactions of the files."""
 
-    requests: collections.Counter[str] = field(default_factory=collections.Counter)
-    fallback: collections.Counter[str] = field(default_factory=collections.Counter)
-    turns: collections.Counter[str] = field(default_factory=collections.Counter)
-    usage: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
-    results: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
-    result_bytes: dict[str, collections.Counter[str]] = field(
-        default_factory=lambda: collections.defaultdict(collections.Counter)
-    )
     compactions: int = 0
 
 
@@ -54,13 +42,6 @@ def _tool_class(name: str) -> str:
     if name in EFFECTFUL:
         return "EFFECTFUL_BUILTIN"
     return "APP"
-
-
-def _plain_text_bytes(content: list[dict[str, Any]]) -> int:
-    """UTF-8 bytes of a single text block without a signature; 0 for any other shape."""
-    if len(content) == 1 and content[0]["type"] == "text" and not content[0].get("textSignature"):
-        return len(content[0]["text"].encode("utf-8"))
-    return 0
 
 
 def recount(paths: list[Path]) -> Recount:
@@ -102,7 +83,7 @@ def recount(paths: list[Path]) -> Recount:
                 for result in pending:
                     tool_class = _tool_class(result["toolName"])
                     counted.results[turn_api][tool_class] += 1
-                    counted.result_bytes[turn_api][tool_class] += _plain_text_bytes(
+                    counted.result_bytes[turn_api][tool_class] += _pi_recount.plain_text_bytes(
                         result["content"]
                     )
                 pending = []
