@@ -114,7 +114,8 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
 def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
     """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same JSON report, and no canary in stdout, stderr, the report, the log, or the human view
-    `show` renders from the saved report; only the two outputs are created."""
+    `show` renders from the saved report (the summary, and with --details every table); only
+    the two outputs are created."""
     before = listing(canary_inputs.root)
     to_stdout = run_cli(["analyze", *canary_inputs.args()])
     assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
@@ -135,10 +136,12 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
         logged = log.read_bytes()
         assert b"analyze.verdict" in logged
         canary_inputs.assert_private(logged, names.values)
-        shown = run_cli(["show", str(out)])
-        assert (shown.returncode, shown.stderr) == (0, b"")
-        assert b"Verdict per API" in shown.stdout
-        canary_inputs.assert_private(shown.stdout, names.values)
+        for details in ([], ["--details"]):
+            shown = run_cli(["show", str(out), *details])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert b"anthropic-messages: " in shown.stdout
+            assert (b"Details" in shown.stdout) == bool(details)
+            canary_inputs.assert_private(shown.stdout, names.values)
         assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
     finally:
         out.unlink(missing_ok=True)
@@ -309,7 +312,8 @@ def _pi_private(inputs: PiCanaryInputs, blob: bytes, extra: dict[str, str] | Non
 def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) -> None:
     """`explore` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same report, every planted session read or skipped (not vacuous), and no canary in stdout,
-    stderr, the report, the log or the human view `show` renders; only the outputs created."""
+    stderr, the report, the log or the human view `show` renders (summary and --details); only
+    the outputs created."""
     inputs = pi_canary_inputs
     base = ["explore", "--sessions", str(inputs.sessions), "--routes", str(inputs.routes)]
     before = listing(inputs.root)
@@ -347,10 +351,11 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         logged = log.read_bytes()
         assert b"explore.upper_bound" in logged
         _pi_private(inputs, logged, names.values)
-        shown = run_cli(["show", str(out)])
-        assert (shown.returncode, shown.stderr) == (0, b"")
-        assert b"UPPER BOUND" in shown.stdout
-        _pi_private(inputs, shown.stdout, names.values)
+        for details in ([], ["--details"]):
+            shown = run_cli(["show", str(out), *details])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert (b"UPPER BOUND" in shown.stdout) == bool(details)
+            _pi_private(inputs, shown.stdout, names.values)
         assert only_outputs_created(before, listing(inputs.root), inputs, out, log)  # type: ignore[arg-type]
     finally:
         out.unlink(missing_ok=True)
