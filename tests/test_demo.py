@@ -68,11 +68,11 @@ def test_demo_second_part_builds_with_clearing_visibly_at_work(tmp_path: Path) -
     """The second part's corpus reaches BUILD with no DEFER reason (sufficient evidence and a
     valid qualification), clears results at several boundaries, lowers the modeled pressure by
     at least 15% and has every cost component nonzero in both views."""
-    assert (BUILD_PROFILE, BUILD_SEED, BUILD_CONVERSATIONS) == (
+    assert (
         CLEARING.profile,
         CLEARING.seed,
         CLEARING.conversations,
-    )
+    ) == (BUILD_PROFILE, BUILD_SEED, BUILD_CONVERSATIONS)
     from clearing_analysis.qualify.record import encode_record
     from clearing_analysis.qualify.runner import qualify
 
@@ -87,7 +87,13 @@ def test_demo_second_part_builds_with_clearing_visibly_at_work(tmp_path: Path) -
     assert part.simulation.cleared_results > 0
     at = next(a for a in part.pressure.sensitivities if a.rate == part.pressure.gated_rate)
     assert at.reduction >= 0.15
-    for delta in (at_cost.list_delta for at_cost in part.cost.sensitivities[1:]):
+    # Above rate 0 (where nothing is retrieved), in both views.
+    sensitivities = part.cost.sensitivities[1:]
+    deltas = [
+        *(at.list_delta for at in sensitivities),
+        *(at.quota_share_delta for at in sensitivities),
+    ]
+    for delta in deltas:
         components = (
             delta.retained,
             delta.removed.observed,
