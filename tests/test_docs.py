@@ -316,7 +316,11 @@ def test_readme_table_and_command_pages_list_every_option() -> None:
         page = (ROOT / COMMAND_PAGES[name]).read_text(encoding="utf-8")
         for option in options:
             assert re.search(rf"{option}(?![\w-])", row), (name, option, "README")
-            assert re.search(rf"(?<![\w-]){option}(?![\w-])", page), (name, option, COMMAND_PAGES[name])
+            assert re.search(rf"(?<![\w-]){option}(?![\w-])", page), (
+                name,
+                option,
+                COMMAND_PAGES[name],
+            )
 
 
 def test_every_option_named_in_the_docs_belongs_to_some_command() -> None:

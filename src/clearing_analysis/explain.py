@@ -34,12 +34,16 @@ class Entry:
 
 
 def _error_classes() -> Iterator[type[AnalysisError]]:
+    """Every class with a code of its own, in the order docs/exit-codes.md lists them."""
+    by_code: dict[str, type[AnalysisError]] = {}
     todo: list[type[AnalysisError]] = [AnalysisError]
     while todo:
-        cls = todo.pop(0)
+        cls = todo.pop()
         if "code" in vars(cls):
-            yield cls
+            by_code[cls.code] = cls
         todo.extend(cls.__subclasses__())
+    for code in CODE_MEANINGS:
+        yield by_code[code]
 
 
 def _refusal_kind(cls: type[AnalysisError]) -> str:

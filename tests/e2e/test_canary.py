@@ -8,7 +8,8 @@ nor any 8-character fragment of one, nor the input root's path may appear in std
 the output file or the log.
 
 `keygen`, a signed `analyze` (its attestation decoded) and `verify`, passing and failing, run
-over the same inputs under the same check.
+over the same inputs under the same check, and so do `show` (summary and `--details`) and
+`explain` of every code the summary names.
 
 `explore` runs the same way over pi sessions planted with canaries in every text, name, path,
 id and cwd position (tests/e2e/_canary_pi.py).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +144,14 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
             assert b"anthropic-messages: " in shown.stdout
             assert (b"Details" in shown.stdout) == bool(details)
             canary_inputs.assert_private(shown.stdout, names.values)
+        # Every code the summary names, explained: only the tables' text comes out.
+        summary = run_cli(["show", str(out)]).stdout.decode()
+        codes = sorted(set(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", summary)))
+        assert codes
+        for code in codes:
+            explained = run_cli(["explain", code])
+            assert (explained.returncode, explained.stderr) == (0, b""), code
+            canary_inputs.assert_private(explained.stdout, names.values)
         assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
     finally:
         out.unlink(missing_ok=True)
