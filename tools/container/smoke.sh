@@ -15,7 +15,8 @@
 #     changed is refused there (REPORT_CHANGED). Started from its digest with --privileged,
 #     the one run podman tells the image, the signed predicate names the image ID and digest
 #     podman gives outside.
-#  2. The refusals: a writable input mount, a network other than none, no output mount, an
+#  2. The refusals: a writable input mount, host paths instead of the mounted ones, a network
+#     other than none, no output mount, an
 #     output directory the image's user cannot write, an output mount that holds the inputs,
 #     a sidecar companion, a writable mount below an input directory, and for a signed run a
 #     key its group may read, a key the image's user cannot read and a key on a writable mount
@@ -217,6 +218,11 @@ ANALYZE_OUT=("${IN_ANALYZE[@]}" --out /out/report.json)
 start="$(now)"
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none \
     -v "$in:/in:rw" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
+# The host's paths instead of the mounted /in/... ones, the inputs rightly mounted read-only:
+# below no mount given for them (the host's scratch is under /tmp, a tmpfs in the container).
+refused MOUNT_CONTRACT_VIOLATED PATH_NOT_MOUNTED --network=none \
+    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" analyze --journals "$in/corpus/journals" \
+    --sidecar "$in/corpus/history.sqlite" --routes "$in/corpus/routes.json" --out /out/report.json
 # The default network (a bridge as root, slirp4netns rootless): an interface besides lo.
 refused MOUNT_CONTRACT_VIOLATED NETWORK_NOT_ISOLATED \
     -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
