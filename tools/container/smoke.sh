@@ -22,6 +22,8 @@
 #     key its group may read, a key the image's user cannot read and a key on a writable mount
 #     each exit 2 with their one fixed line (the text of the checkout's remedy table) and
 #     create, change or remove nothing.
+#  3. The shell blocks of README.md and docs/container.md run as written, in order
+#     (tools/container/doc_blocks.py), with no containers.conf.
 # Needs the checkout's environment (`make setup`) and podman; IMAGE (default
 # localhost/clearing-analysis:latest) must already be built. PODMAN_ROOT is honoured (see
 # podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
@@ -265,4 +267,11 @@ refused SIGNING_KEY_REFUSED KEY_UNREADABLE --network=none -v "$in:/in:ro" -v "$o
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
     -v "$out:/out:rw" -v "$signing:/key:rw" "$IMAGE" "${SIGNED_OUT[@]}"
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
+
+# --- 3. the documented commands, as written ------------------------------------------------
+# Every shell block of README.md and docs/container.md, in order, without CONTAINERS_CONF
+# (tools/container/doc_blocks.py): what a reader copies must run on this kind of host.
+start="$(now)"
+"$python" "$here/doc_blocks.py" || fail "a documented command failed (tools/container/doc_blocks.py)"
+echo "smoke_doc_blocks_seconds=$(elapsed "$start" "$(now)")"
 echo "smoke=pass"
