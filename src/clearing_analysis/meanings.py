@@ -386,10 +386,11 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "`synth --out` exists already, or cannot be created (missing parent, no permission)",
     # QUALIFIER_FAILED.
     (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "no `node` on PATH",
-    (
-        _QUALIFIER,
-        QualificationDetail.HARNESS_NOT_INSTALLED,
-    ): "`qualify/node_modules` (the pinned pi-ai) or a harness source is missing or unreadable",
+    (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
+        "`qualify/node_modules` (the pinned pi-ai) or a harness source is missing or unreadable"
+        " where this installation looks: `$CLEARING_QUALIFY_HARNESS`, else `qualify/` beside"
+        " the checkout's `src/`, which a copy installed by pip or uv tool does not have"
+    ),
     (
         _QUALIFIER,
         QualificationDetail.HARNESS_NOT_RUN,

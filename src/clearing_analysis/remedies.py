@@ -211,7 +211,8 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     # QUALIFIER_FAILED.
     (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "install Node 20 or newer and put it on PATH",
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
-        "run make setup to install the harness's pinned pi-ai"
+        "run make setup and the checkout's .venv/bin/clearing-analysis, or set"
+        " CLEARING_QUALIFY_HARNESS"
     ),
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_RUN): (
         "check that the node on PATH starts, then run qualify again"

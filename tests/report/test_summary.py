@@ -147,11 +147,6 @@ def test_defer_shows_counts_conversations_and_the_would_stop_codes(report: rm.Re
             {"retention": {"proven": 0, "candidates": 57}},
             "proven results 0 of 57 plain-text candidates",
         ),
-        (
-            DeferReason.PAYLOAD_UNQUALIFIED,
-            {},
-            "qualification record MISSING",
-        ),
     ],
 )
 def test_each_defer_reason_has_its_figure(
@@ -166,6 +161,19 @@ def test_each_defer_reason_has_its_figure(
     assert part.qualification.detail is QualificationDetail.MISSING
     deferred = _with_gate(msgspec.structs.replace(part, **change), Verdict.DEFER, defer=(reason,))
     assert figures(deferred) == [expected]
+
+
+def test_payload_unqualified_names_its_detail_on_the_verdict_line(report: rm.Report) -> None:
+    """PAYLOAD_UNQUALIFIED carries the qualification detail beside it (MISSING here; a stale
+    record or a copy without the harness says so the same way), whatever figures follow."""
+    text = summary_text(report, 200)
+    assert text.count("PAYLOAD_UNQUALIFIED (MISSING)") == len(report.per_api)
+    part = report.per_api[API]
+    stale = msgspec.structs.replace(
+        part.qualification, detail=QualificationDetail.HARNESS_UNAVAILABLE
+    )
+    changed = _one_api(report, msgspec.structs.replace(part, qualification=stale))
+    assert "PAYLOAD_UNQUALIFIED (HARNESS_UNAVAILABLE)" in summary_text(changed, 80)
 
 
 def test_codex_wire_alone_has_no_figure_and_undefined_models_say_so(report: rm.Report) -> None:

@@ -84,9 +84,6 @@ def _reason_figure(reason: DeferReason | StopReason, api: rm.ApiReport) -> str |
         share, floor = retention.matched_share, retention.coverage_floor
         short = "" if share is None else f"; {percent(floor - share)} short"
         return f"retention matched {percent(share)} of proven results (>= {percent(floor)}{short})"
-    if reason is DeferReason.PAYLOAD_UNQUALIFIED:
-        detail = api.qualification.detail
-        return None if detail is None else f"qualification record {detail.value}"
     if reason is DeferReason.USAGE_FALLBACK_EXCESSIVE:
         share, limit = requests.fallback_share, gate_policy().max_fallback_share
         over = "" if share is None else f"; {percent(share - limit)} over"
@@ -95,6 +92,15 @@ def _reason_figure(reason: DeferReason | StopReason, api: rm.ApiReport) -> str |
             f" (<= {percent(limit)}{over})"
         )
     return None
+
+
+def _reason_text(reason: DeferReason | StopReason, api: rm.ApiReport) -> str:
+    """A reason as the verdict line names it: PAYLOAD_UNQUALIFIED with its qualification
+    detail, which says why (a missing record, a stale one, a harness this installation lacks)."""
+    detail = api.qualification.detail
+    if reason is DeferReason.PAYLOAD_UNQUALIFIED and detail is not None:
+        return f"{reason.value} ({detail.value})"
+    return reason.value
 
 
 def figures(api: rm.ApiReport) -> list[str]:
@@ -163,7 +169,9 @@ def _api_lines(
         head = f"{api.value}: BUILD, all six criteria pass"
     else:
         reasons = gate.defer_reasons if gate.verdict is Verdict.DEFER else gate.stop_reasons
-        head = f"{api.value}: {gate.verdict.value} on " + " ".join(r.value for r in reasons)
+        head = f"{api.value}: {gate.verdict.value} on " + " ".join(
+            _reason_text(reason, part) for reason in reasons
+        )
     would_stop = gate.verdict is Verdict.DEFER and bool(gate.stop_reasons)
     if would_stop:
         head += "; would STOP on " + " ".join(r.value for r in gate.stop_reasons)
@@ -195,7 +203,6 @@ def summary(
         " over DEFER)"
     )
     lines.extend(_styled(wrap(overall, width), report.verdict.value, "bold"))
-    lines.append(Text())
     any_would_stop = False
     for api, part in rm.in_api_order(report.per_api):
         api_lines, would_stop = _api_lines(report, api, part, width, prominent)
@@ -207,8 +214,9 @@ def summary(
             closing.append(
                 'DEFER takes precedence over STOP; "would STOP" applies once evidence suffices.'
             )
-        closing.append("Figures are modeled, not observed savings; every criterion: --details.")
-        closing.append("What a code means and what to do: clearing-analysis explain CODE")
+        closing.append(
+            "Figures are modeled. Codes: clearing-analysis explain CODE. Tables: --details"
+        )
         for note in closing:
             lines.extend(Text(line) for line in wrap(note, width))
     return lines
