@@ -202,7 +202,7 @@ def run_demo(
         parts.append(Text(corpus_summary_text(scratch / CLEARING.profile / "journals")))
         parts.extend(renderables(second.report, width, details=True))
     else:
-        parts.extend(summary(second.report, width, notes=False))
+        parts.extend([*summary(second.report, width, notes=False), Text()])
         parts.extend(_clearing_at_work(second))
         nextsteps = (
             "Next: clearing-analysis demo --details (every table, and the first corpus explored"
