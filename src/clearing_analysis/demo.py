@@ -124,7 +124,7 @@ def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
 def _part_heading(position: int, part: DemoCorpus, width: int) -> list[RenderableType]:
     from rich.text import Text  # noqa: PLC0415
 
-    from clearing_analysis.report.summary import wrap  # noqa: PLC0415
+    from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
     heading = Text(f"Part {position} of 2: {part.title}", style="bold")
     about = (
@@ -173,8 +173,9 @@ def run_demo(
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
     from clearing_analysis.report.human import plain_text  # noqa: PLC0415
-    from clearing_analysis.report.summary import summary, wrap  # noqa: PLC0415
+    from clearing_analysis.report.summary import summary  # noqa: PLC0415
     from clearing_analysis.report.view import renderables  # noqa: PLC0415
+    from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
     realistic = dataclasses.replace(
         REALISTIC, profile=profile, seed=seed, conversations=conversations

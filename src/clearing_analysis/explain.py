@@ -10,15 +10,13 @@ word looked up is matched against those tables and never printed itself (R-OUT-1
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from clearing_analysis.errors import AnalysisError
 from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
 from clearing_analysis.remedies import OPTION_PLACEHOLDER, REMEDIES
-
-INDENT = "  "
+from clearing_analysis.wrapping import INDENT, wrap
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +84,6 @@ def _plain(text: str) -> str:
     return text.replace("`", "")
 
 
-def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(
-        text,
-        width=max(width, 40),
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
-
-
 def render(found: list[Entry], width: int) -> str:
     """The explanation of each entry, wrapped at spaces to `width` columns."""
     lines: list[str] = []
@@ -104,12 +91,12 @@ def render(found: list[Entry], width: int) -> str:
         if lines:
             lines.append("")
         lines.append(f"{entry.name} ({entry.kind})")
-        lines.extend(_wrap(f"Meaning: {_plain(entry.meaning)}", width, INDENT, INDENT * 2))
+        lines.extend(wrap(f"Meaning: {_plain(entry.meaning)}", width, INDENT, INDENT * 2))
         if entry.todo is not None:
-            lines.extend(_wrap(f"What to do: {_plain(entry.todo)}", width, INDENT, INDENT * 2))
+            lines.extend(wrap(f"What to do: {_plain(entry.todo)}", width, INDENT, INDENT * 2))
         if entry.details:
             listed = "Details (explain each for what to do): " + " ".join(entry.details)
-            lines.extend(_wrap(listed, width, INDENT, INDENT * 2))
+            lines.extend(wrap(listed, width, INDENT, INDENT * 2))
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -120,7 +107,7 @@ def listing(width: int) -> str:
         "",
     ]
     for entry in entries():
-        lines.extend(_wrap(f"{entry.name}  ({entry.kind})", width, "", INDENT))
+        lines.extend(wrap(f"{entry.name}  ({entry.kind})", width, "", INDENT))
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -14,7 +14,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
 from clearing_analysis.report.human import number, percent
-from clearing_analysis.report.summary import INDENT, wrap
+from clearing_analysis.wrapping import INDENT, wrap
 
 
 def _upper_bound(part: em.ApiExplore) -> list[str]:

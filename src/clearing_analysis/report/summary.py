@@ -10,7 +10,6 @@ are wrapped at spaces only, so a code is never cut or shortened.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 
 from rich.text import Text
@@ -36,6 +35,7 @@ from clearing_analysis.report.human import (
     shown,
     threshold_text,
 )
+from clearing_analysis.wrapping import INDENT, wrap
 
 # The criterion whose figure a reason stands for.
 _REASON_CRITERION: Mapping[DeferReason | StopReason, CriterionId] = {
@@ -50,7 +50,6 @@ _REASON_CRITERION: Mapping[DeferReason | StopReason, CriterionId] = {
 # A BUILD is decided by the benefit and the price: criteria 4 and 5.
 _BUILD_FIGURES = (CriterionId.PRESSURE_REDUCTION, CriterionId.COST_INCREASE)
 FIGURES_PER_API = 2
-INDENT = "  "
 
 
 def criterion_figure(criterion: Criterion) -> str:
@@ -139,19 +138,6 @@ def prominent_limitations(
     return tuple(code for code in api_limitations(report, api) if code in marked)
 
 
-def wrap(text: str, width: int, first: str = "", rest: str = INDENT) -> list[str]:
-    """Lines of at most `width` columns, broken at spaces only (never inside a code or an
-    API name, which has hyphens); a word longer than the line stays whole."""
-    return textwrap.wrap(
-        text,
-        width=max(width, 20),
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
-
-
 def _styled(lines: list[str], word: str, style: str) -> list[Text]:
     """Text lines with the first occurrence of `word` on the first line styled."""
     texts = [Text(line) for line in lines]
@@ -234,5 +220,4 @@ __all__ = [
     "prominent_limitations",
     "summary",
     "summary_text",
-    "wrap",
 ]
