@@ -1,9 +1,9 @@
-"""The human view of an explore report, in the manner of `analyze`'s (report.human).
+"""The details of an explore report's human view (`--details`), in the manner of
+`analyze`'s (report.human); the one-screen summary that leads it is report.explore_summary.
 
-It starts with the fixed statement that explore never yields a verdict and why, then per API
-the sessions' evidence and, under "upper bound" titles, the simulation, the pressure model and
-the cost waterfall in both views. It renders only what the report holds; nothing here reads
-inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
+Per API the sessions' evidence and, under "upper bound" titles, the simulation, the pressure
+model and the cost waterfall in both views. It renders only what the report holds; nothing
+here reads inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
 """
 
 from __future__ import annotations

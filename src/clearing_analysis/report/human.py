@@ -1,8 +1,11 @@
-"""The human view of a report (R-CLI-6): the verdicts first, then each criterion against its
-threshold with how far it is from passing, then the evidence tables and histograms.
+"""The details of an analysis report's human view (R-CLI-6, `--details`): per API each
+criterion against its threshold with how far it is from it, then the evidence tables and
+histograms; and the table builders and number formats every human view shares.
 
-It renders only what the report holds (the same typed objects as the JSON), with rich tables;
-colour only when writing to a terminal. Nothing here reads inputs.
+The one-screen summary that leads the view is report.summary; report.view puts them together.
+It renders only what the report holds (the same typed objects as the JSON), with rich tables
+whose columns wrap and never cut with an ellipsis; colour only when writing to a terminal.
+Nothing here reads inputs.
 """
 
 from __future__ import annotations
