@@ -78,7 +78,8 @@ pi-sessions: setup $(PI_WRITER_STAMP)
 
 # The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
 # `make test` never do. `image` builds the local base and the image, then names the
-# containers.conf its scripts used (hosts like these need it for every podman run);
+# containers.conf its scripts used (a podman run needs none: the documented commands pass
+# --ulimit nofile/nproc, within this kind of host's hard limits);
 # `image-smoke` runs the sealed smoke test against that image (tools/container/smoke.sh);
 # `image-check` rebuilds twice from empty storage, compares image IDs (R-CT-1) and runs the
 # smoke test on the result.
@@ -87,7 +88,7 @@ pi-sessions: setup $(PI_WRITER_STAMP)
 image:
 	tools/container/build-base.sh
 	tools/container/build.sh
-	@bash -c '. tools/container/podman-env.sh && echo "podman runs here need: export CONTAINERS_CONF=$$CONTAINERS_CONF"'
+	@bash -c '. tools/container/podman-env.sh && echo "built with CONTAINERS_CONF=$$CONTAINERS_CONF; runs need only the README'"'"'s --ulimit flags"'
 
 image-smoke: setup
 	tools/container/smoke.sh

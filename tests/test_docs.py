@@ -7,8 +7,18 @@ import typer.main
 from typer.core import TyperGroup
 
 from clearing_analysis.cli import app
+from clearing_analysis.eligibility.identity import ToolClass
+from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.errors import AnalysisError
+from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Verdict
+from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
+from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.remedies import REMEDIES
+from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+from clearing_analysis.report.explore_model import BoundarySkip, ExploreLimitation, SessionSkip
+from clearing_analysis.report.model import ApiLimitation, QualificationStatusCode
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -82,9 +92,10 @@ EXIT_CODES_PAGE = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
 DETAIL_ROW = re.compile(r"^\| `([A-Z0-9_]+)` \| (.+) \| `([^`]+)` \|$")
 
 
-def _documented_details() -> dict[str, dict[str, str]]:
-    """Per `### CODE` section of docs/exit-codes.md: detail -> remedy cell, every row once."""
-    sections: dict[str, dict[str, str]] = {}
+def _documented_rows() -> dict[str, dict[str, tuple[str, str]]]:
+    """Per `### CODE` section of docs/exit-codes.md: detail -> (meaning, remedy) cells, every
+    row once."""
+    sections: dict[str, dict[str, tuple[str, str]]] = {}
     code = None
     for line in EXIT_CODES_PAGE.splitlines():
         heading = re.match(r"^### `([A-Z_]+)` \(exit \d+", line)
@@ -99,8 +110,33 @@ def _documented_details() -> dict[str, dict[str, str]]:
             detail, meaning, remedy = row.groups()
             assert detail not in sections[code], detail
             assert meaning.strip(), detail
-            sections[code][detail] = remedy
+            sections[code][detail] = (meaning, remedy)
     return sections
+
+
+def _documented_details() -> dict[str, dict[str, str]]:
+    """Per `### CODE` section of docs/exit-codes.md: detail -> remedy cell."""
+    return {
+        code: {detail: remedy for detail, (_meaning, remedy) in rows.items()}
+        for code, rows in _documented_rows().items()
+    }
+
+
+def _section_first_sentences() -> dict[str, str]:
+    """Per `### CODE` section: the first sentence of its paragraph, links shown as their text."""
+    found: dict[str, str] = {}
+    lines = EXIT_CODES_PAGE.splitlines()
+    for index, line in enumerate(lines):
+        heading = re.match(r"^### `([A-Z_]+)` \(exit \d+", line)
+        if heading:
+            paragraph = []
+            for following in lines[index + 1 :]:
+                if not following.strip():
+                    break
+                paragraph.append(following)
+            first = re.split(r"(?<=\.)\s", " ".join(paragraph), maxsplit=1)[0]
+            found[heading.group(1)] = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", first)
+    return found
 
 
 def test_exit_codes_page_lists_exactly_the_codes_in_code() -> None:
@@ -120,6 +156,64 @@ def test_exit_codes_page_lists_every_detail_with_the_printed_remedy() -> None:
             continue
         expected = {detail.value: REMEDIES[(cls.code, detail)] for detail in cls.detail_enum}
         assert documented[cls.code] == expected, cls.code
+
+
+def test_exit_codes_page_meanings_are_the_explained_ones() -> None:
+    """Each row's Meaning is the text `explain` prints for it (clearing_analysis.meanings),
+    both ways, and each code's section opens with the code's own meaning."""
+    documented = _documented_rows()
+    for cls in _error_classes():
+        if "code" not in vars(cls):
+            continue
+        expected = {detail.value: MEANINGS[(cls.code, detail)] for detail in cls.detail_enum}
+        meanings = {detail: meaning for detail, (meaning, _r) in documented[cls.code].items()}
+        assert meanings == expected, cls.code
+    assert set(MEANINGS) == {
+        (cls.code, detail)
+        for cls in _error_classes()
+        if "code" in vars(cls)
+        for detail in cls.detail_enum
+    }
+    assert _section_first_sentences() == dict(CODE_MEANINGS)
+
+
+MODEL_PAGE = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
+REPORT_CODE_ROW = re.compile(r"^\| `([A-Z0-9_]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$")
+# Every enum whose codes a report or its human view carries, by the kind `explain` names.
+REPORT_CODE_KINDS = {
+    "verdict": Verdict,
+    "DEFER reason": DeferReason,
+    "STOP reason": StopReason,
+    "criterion detail": CriterionDetail,
+    "qualification": QualificationStatusCode,
+    "qualification detail": QualificationDetail,
+    "limitation": Limitation,
+    "API limitation": ApiLimitation,
+    "explore limitation": ExploreLimitation,
+    "skipped journal": JournalSkipReason,
+    "skipped boundary": BoundarySkipReason,
+    "skipped session": SessionSkip,
+    "skipped session boundary": BoundarySkip,
+    "unrecognized in a pi session": Unrecognized,
+    "tool class": ToolClass,
+    "retrieval rate label": RateLabel,
+}
+
+
+def test_model_page_lists_every_report_code_as_explain_does() -> None:
+    """docs/model.md's table of report codes is the `explain` table (code, kind, meaning,
+    what to do), both ways, and holds every member of every enum a report carries."""
+    section = MODEL_PAGE.split("## 8. Codes in the report", 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        row = REPORT_CODE_ROW.match(line)
+        if row:
+            code, kind, meaning, todo = row.groups()
+            assert (kind, code) not in rows, (kind, code)
+            rows[(kind, code)] = (meaning, todo)
+    assert rows == dict(REPORT_CODES)
+    expected = {(kind, m.value) for kind, enum in REPORT_CODE_KINDS.items() for m in enum}
+    assert set(REPORT_CODES) == expected
 
 
 def test_exit_codes_page_gives_one_sidecar_remedy() -> None:
@@ -146,6 +240,8 @@ OTHER_TOOLS_FLAGS = {
     "--tmpfs",
     "--userns",
     "--variant",
+    "--ulimit",
+    "--runtime",
 }
 # A command line: `clearing-analysis` at the start of a code span or of a (code block) line.
 _COMMAND_LINE = re.compile(r"(?:^|`|\$ )\s*clearing-analysis\s+([a-z][a-z-]*)([^`\n]*)", re.M)
@@ -183,6 +279,51 @@ def test_commands_and_options_named_in_the_docs_exist() -> None:
                 for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", rest):
                     assert option in _options_of(name, rest), (page.name, name, option)
     assert checked >= 15  # the pages really show command lines
+
+
+def _table_row(name: str) -> str:
+    """The README's command-table row of `clearing-analysis NAME` (`routes init` included)."""
+    rows = [line for line in README.splitlines() if line.startswith(f"| `clearing-analysis {name}")]
+    assert len(rows) == 1, name
+    return rows[0]
+
+
+# The page that documents each command's options in full (besides the README table).
+COMMAND_PAGES = {
+    "analyze": "docs/report.md",
+    "show": "docs/report.md",
+    "explore": "docs/explore.md",
+    "replay": "docs/replay.md",
+    "synth": "docs/synthetic-corpus.md",
+    "demo": "docs/synthetic-corpus.md",
+    "qualify": "docs/qualification.md",
+    "keygen": "docs/attestation.md",
+    "verify": "docs/attestation.md",
+    "routes init": "docs/formats/routes.md",
+    "explain": "docs/exit-codes.md",
+}
+
+
+def test_readme_table_and_command_pages_list_every_option() -> None:
+    """Every option of every command is in its README table row and on its command page: a
+    CLI option the docs omit fails here (the other direction is the test below)."""
+    commands = {
+        name: command
+        for name, command in _command_paths().items()
+        if not isinstance(command, TyperGroup)
+    }
+    assert set(commands) == set(COMMAND_PAGES)
+    for name in commands:
+        options = _options_of(*name.split(" ", 1)) - {"--help"}
+        row = _table_row(name)
+        page = (ROOT / COMMAND_PAGES[name]).read_text(encoding="utf-8")
+        for option in options:
+            assert re.search(rf"{option}(?![\w-])", row), (name, option, "README")
+            assert re.search(rf"(?<![\w-]){option}(?![\w-])", page), (
+                name,
+                option,
+                COMMAND_PAGES[name],
+            )
 
 
 def test_every_option_named_in_the_docs_belongs_to_some_command() -> None:

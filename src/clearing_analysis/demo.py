@@ -1,22 +1,56 @@
-"""The demo job: embedded synthetic corpus -> corpus summary -> the analysis's human view ->
-the same history exported as pi sessions and explored (the upper bound, never a verdict).
+"""The demo job: two synthetic corpora, qualified and analyzed offline, as a newcomer's first
+look (R-CLI-6, docs/synthetic-corpus.md).
 
-Kept in the library (not the CLI) so tests can run it and compare its output. The corpus is
-generated from a fixed seed and the real qualifier runs on the pinned pi-ai, so the demo
-prints the same verdicts and numbers on every machine.
+1. A realistic mix (profile `mixed`): the four APIs, every skip and defect kind, few prompts
+   after a break longer than the cache lifetime. It rightly DEFERs; its one-screen summary
+   says why and how far each deciding figure is from its threshold.
+2. Clearing at work (profile `read-then-edit`, one API): long sessions that read the large
+   files a task needs, then edit and test in many small steps, with cold returns. It reaches
+   BUILD on sufficient evidence, and the demo shows what the simulation cleared, the modeled
+   pressure reduction and the cost waterfall.
+
+By default the output stays under about 80 lines; `details` adds each corpus's decoding
+summary, every table of both analyses and the first corpus explored as pi session files (an
+upper bound, never a verdict). Kept in the library (not the CLI) so tests can run it and
+compare its output. The corpora come from fixed seeds and the real qualifier runs on the
+pinned pi-ai, so the demo prints the same verdicts and numbers on every machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clearing_analysis.errors import QualificationError
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from clearing_analysis.jobs import CompletedAnalysis
 
 # The CLI reads the constants below for its option defaults; everything heavy (polars, the
 # generator, the analysis) loads only when the demo runs, so `--help` starts fast.
 DEMO_SEED = 20261129
 DEMO_CONVERSATIONS = 24
 DEMO_PROFILE = "mixed"
+# The second part is fixed: the profile whose history shape clearing helps, on 4 conversations
+# (BUILD on every one of ten seeds measured, docs/synthetic-corpus.md).
+BUILD_PROFILE = "read-then-edit"
+BUILD_SEED = 20261129
+BUILD_CONVERSATIONS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class DemoCorpus:
+    """One part of the demo: which corpus, and what to say about the history it stands for."""
+
+    title: str
+    profile: str
+    seed: int
+    conversations: int
+    stands_for: str
 
 
 def corpus_summary_text(journal_root: Path) -> str:
@@ -40,25 +74,16 @@ def corpus_summary_text(journal_root: Path) -> str:
     return "\n".join(parts)
 
 
-def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> str:
-    """Generate the corpus under `scratch` and return the text to print."""
-    from clearing_analysis.jobs import analyze_job, explore_job  # noqa: PLC0415
-    from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
-    from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
+def analyze_part(scratch: Path, part: DemoCorpus, record: Path | None) -> CompletedAnalysis:
+    """Generate the part's corpus under `scratch` and analyze it."""
+    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
     from clearing_analysis.synth import generate  # noqa: PLC0415
 
-    corpus = scratch / "corpus"
-    generate(corpus, seed, conversations=conversations, size_mb=None, profile=profile)
-    record: Path | None = scratch / "qualification.json"
-    try:
-        (scratch / "qualification.json").write_bytes(encode_record(qualify()))
-    except QualificationError:
-        record = None  # Node or the harness is missing: shown as PAYLOAD_UNQUALIFIED / MISSING
-    header = (
-        f"clearing-analysis demo: synthetic corpus, profile {profile}, seed {seed},"
-        f" {conversations} conversations\n"
+    corpus = scratch / part.profile
+    generate(
+        corpus, part.seed, conversations=part.conversations, size_mb=None, profile=part.profile
     )
-    analysis = analyze_job(
+    return analyze_job(
         [corpus / "journals"],
         sidecar=corpus / "history.sqlite",
         routes=corpus / "routes.json",
@@ -66,23 +91,140 @@ def run_demo(scratch: Path, *, seed: int, conversations: int, profile: str) -> s
         agent_config=corpus / "agent-config.json",
         app_allowlist=corpus / "app-allowlist.json",
     )
-    # The same history as pi session files, as a pi user would explore their own sessions
-    # (docs/explore.md): explore's figures are an upper bound beside analyze's verdicts.
+
+
+def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
+    """What the simulation cleared, the pressure model and the cost waterfall, per API."""
+    from clearing_analysis.report import model as rm  # noqa: PLC0415
+    from clearing_analysis.report.human import (  # noqa: PLC0415
+        cost_waterfall,
+        number,
+        pairs_table,
+        pressure_table,
+    )
+
+    parts: list[RenderableType] = []
+    for api, report in rm.in_api_order(analysis.report.per_api):
+        sim, pressure = report.simulation, report.pressure
+        parts.append(
+            pairs_table(
+                f"{api.value}: cleared (lower bound)",
+                [
+                    ("boundaries that cleared", number(sim.clearing_points)),
+                    ("results cleared", number(sim.cleared_results)),
+                    ("net tokens cleared S", number(sim.admitted_net_tokens)),
+                ],
+            )
+        )
+        parts.append(pressure_table("Pressure model (modeled compaction cycles)", pressure))
+        parts.append(cost_waterfall(report.cost, pressure.gated_rate)[0])
+    return parts
+
+
+def _part_heading(position: int, part: DemoCorpus, width: int) -> list[RenderableType]:
+    from rich.text import Text  # noqa: PLC0415
+
+    from clearing_analysis.wrapping import wrap  # noqa: PLC0415
+
+    heading = Text(f"Part {position} of 2: {part.title}", style="bold")
+    about = (
+        f"Profile {part.profile}, seed {part.seed}, {part.conversations} conversations."
+        f" {part.stands_for}"
+    )
+    return [heading, *(Text(line) for line in wrap(about, width, rest=""))]
+
+
+REALISTIC = DemoCorpus(
+    title="a realistic mix",
+    profile=DEMO_PROFILE,
+    seed=DEMO_SEED,
+    conversations=DEMO_CONVERSATIONS,
+    stands_for=(
+        "Four APIs, every skip and defect kind, and few prompts after a break longer than the"
+        " cache lifetime, as in real pi sessions: too little cold pressured evidence, so DEFER."
+    ),
+)
+CLEARING = DemoCorpus(
+    title="clearing at work",
+    profile=BUILD_PROFILE,
+    seed=BUILD_SEED,
+    conversations=BUILD_CONVERSATIONS,
+    stands_for=(
+        "One API (openai-responses). It stands for long sessions that read the large files a"
+        " task needs (again after each compaction), then edit and test in many small steps,"
+        " with breaks longer than the cache lifetime between most prompts."
+    ),
+)
+
+
+def run_demo(
+    scratch: Path,
+    *,
+    seed: int,
+    conversations: int,
+    profile: str,
+    details: bool = False,
+    width: int = 80,
+) -> str:
+    """Generate both corpora under `scratch`, analyze them and return the text to print
+    (`seed`, `conversations` and `profile` choose the first part's corpus)."""
+    from rich.text import Text  # noqa: PLC0415
+
+    from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
+    from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
+    from clearing_analysis.report.human import plain_text  # noqa: PLC0415
+    from clearing_analysis.report.summary import summary  # noqa: PLC0415
+    from clearing_analysis.report.view import renderables  # noqa: PLC0415
+    from clearing_analysis.wrapping import wrap  # noqa: PLC0415
+
+    realistic = dataclasses.replace(
+        REALISTIC, profile=profile, seed=seed, conversations=conversations
+    )
+    record: Path | None = scratch / "qualification.json"
+    try:
+        (scratch / "qualification.json").write_bytes(encode_record(qualify()))
+    except QualificationError:
+        record = None  # Node or the harness is missing: shown as PAYLOAD_UNQUALIFIED / MISSING
+    first = analyze_part(scratch, realistic, record)
+    second = analyze_part(scratch, CLEARING, record)
+    header = (
+        "clearing-analysis demo: two synthetic corpora, generated, qualified and analyzed"
+        " offline in a temporary directory. Every figure is modeled, not observed savings."
+    )
+    parts: list[RenderableType] = [*(Text(line) for line in wrap(header, width, rest=""))]
+    parts.extend([Text(), *_part_heading(1, realistic, width), Text()])
+    if details:
+        parts.append(Text(corpus_summary_text(scratch / realistic.profile / "journals")))
+    parts.extend(renderables(first.report, width, details=details))
+    if details:
+        parts.append(Text(_explored(scratch, realistic, width)))
+    parts.extend([Text(), *_part_heading(2, CLEARING, width), Text()])
+    if details:
+        parts.append(Text(corpus_summary_text(scratch / CLEARING.profile / "journals")))
+        parts.extend(renderables(second.report, width, details=True))
+    else:
+        parts.extend([*summary(second.report, width, notes=False), Text()])
+        parts.extend(_clearing_at_work(second))
+        nextsteps = (
+            "Next: clearing-analysis demo --details (every table, and the first corpus explored"
+            ' as pi session files); clearing-analysis explain CODE; README, "Analyzing your own'
+            ' sessions".'
+        )
+        parts.extend(Text(line) for line in wrap(nextsteps, width, rest=""))
+    return plain_text(parts, width)
+
+
+def _explored(scratch: Path, part: DemoCorpus, width: int) -> str:
+    """The part's history as pi session files, explored: explore's figures are an upper bound
+    beside analyze's verdicts (docs/explore.md)."""
+    from clearing_analysis.jobs import explore_job  # noqa: PLC0415
+    from clearing_analysis.report.view import render_text  # noqa: PLC0415
     from clearing_analysis.synth.pi_export import export_sessions  # noqa: PLC0415
 
+    corpus = scratch / part.profile
     sessions = scratch / "pi-sessions"
     export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
     explored = explore_job([sessions], routes=corpus / "routes.json")
-    # The human views load rich and the reports only here, after the analysis.
-    from clearing_analysis.report.explore_human import render_explore_text  # noqa: PLC0415
-    from clearing_analysis.report.human import render_text  # noqa: PLC0415
-
-    return "\n".join(
-        [
-            header,
-            corpus_summary_text(corpus / "journals"),
-            render_text(analysis.report),
-            "The same history as pi session files (`explore`: an upper bound, never a verdict)\n",
-            render_explore_text(explored.report),
-        ]
+    return "The same history as pi session files (explore: an upper bound, never a verdict)\n\n" + (
+        render_text(explored.report, width=width, details=True)
     )

@@ -190,6 +190,8 @@ class MountContractDetail(enum.StrEnum):
     MOUNTINFO_INVALID = "MOUNTINFO_INVALID"
     ARGUMENT_UNCLASSIFIED = "ARGUMENT_UNCLASSIFIED"
     ARGUMENT_UNPARSED = "ARGUMENT_UNPARSED"
+    # A path that does not exist in the container, below no mount given for it: a host path.
+    PATH_NOT_MOUNTED = "PATH_NOT_MOUNTED"
     INPUT_NOT_READ_ONLY = "INPUT_NOT_READ_ONLY"
     OUTPUT_NOT_WRITABLE = "OUTPUT_NOT_WRITABLE"
     OUTPUT_NOT_WRITABLE_BY_USER = "OUTPUT_NOT_WRITABLE_BY_USER"
@@ -205,6 +207,7 @@ class SigningKeyDetail(enum.StrEnum):
 
     KEY_MISSING = "KEY_MISSING"
     KEY_NOT_FILE = "KEY_NOT_FILE"
+    KEY_IS_PUBLIC = "KEY_IS_PUBLIC"
     KEY_UNREADABLE = "KEY_UNREADABLE"
     KEY_PERMISSIONS_TOO_OPEN = "KEY_PERMISSIONS_TOO_OPEN"
     KEY_MALFORMED = "KEY_MALFORMED"
@@ -234,6 +237,8 @@ class UsageDetail(enum.StrEnum):
     UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
     MISSING_COMMAND = "MISSING_COMMAND"
     UNKNOWN_OPTION = "UNKNOWN_OPTION"
+    # An unknown option close to one the command declares, which the remedy names.
+    MISTYPED_OPTION = "MISTYPED_OPTION"
     MISSING_OPTION = "MISSING_OPTION"
     MISSING_VALUE = "MISSING_VALUE"
     UNEXPECTED_VALUE = "UNEXPECTED_VALUE"
@@ -247,6 +252,8 @@ class UsageDetail(enum.StrEnum):
     MODEL_API_REPEATED = "MODEL_API_REPEATED"  # two --model values of one API
     MODEL_UNPRICED = "MODEL_UNPRICED"
     MODEL_WINDOW_TOO_SMALL = "MODEL_WINDOW_TOO_SMALL"
+    # `explain` was given a word that is no code of this program (the word is not kept).
+    UNKNOWN_CODE = "UNKNOWN_CODE"
     INVALID_COMMAND_LINE = "INVALID_COMMAND_LINE"
 
 

@@ -45,8 +45,6 @@ from clearing_analysis.units import (
 )
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from clearing_analysis.attest.sign import SignedRun
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
@@ -240,12 +238,6 @@ class CompletedAnalysis:
         """Create the --log-file, if one was asked for (exclusively, after the checks)."""
         _write_log(self._session, self._log, self._log_file)
 
-    def print_view(self, console: Console) -> None:
-        """Print the report's human view (verdicts first) to the console."""
-        from clearing_analysis.report.human import print_report  # noqa: PLC0415
-
-        print_report(self.report, console)
-
 
 _FOREIGN_DETAIL = {
     HistoryFormat.PI_SESSION: NoJournalsDetail.PI_SESSION_FILES,
@@ -407,12 +399,6 @@ class CompletedExplore:
     def write_log(self) -> None:
         """Create the --log-file, if one was asked for (exclusively, after the checks)."""
         _write_log(self._session, self._log, self._log_file)
-
-    def print_view(self, console: Console) -> None:
-        """Print the explore report's human view (never a verdict) to the console."""
-        from clearing_analysis.report.explore_human import print_explore  # noqa: PLC0415
-
-        print_explore(self.report, console)
 
 
 def explore_job(

@@ -250,7 +250,8 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     # QUALIFIER_FAILED.
     (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "install Node 20 or newer and put it on PATH",
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
-        "run make setup to install the harness's pinned pi-ai"
+        "run make setup and the checkout's .venv/bin/clearing-analysis, or set"
+        " CLEARING_QUALIFY_HARNESS"
     ),
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_RUN): (
         "check that the node on PATH starts, then run qualify again"
@@ -278,6 +279,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_MOUNT, MountContractDetail.MOUNTINFO_INVALID): "run under a standard Linux runtime",
     (_MOUNT, MountContractDetail.ARGUMENT_UNCLASSIFIED): _REPORT_BUG,
     (_MOUNT, MountContractDetail.ARGUMENT_UNPARSED): _REPORT_BUG,
+    (_MOUNT, MountContractDetail.PATH_NOT_MOUNTED): (
+        "pass the container's paths of the mounted directories (/in/..., /out/...), not the host's"
+    ),
     (_MOUNT, MountContractDetail.INPUT_NOT_READ_ONLY): "mount every input with :ro",
     (_MOUNT, MountContractDetail.OUTPUT_NOT_WRITABLE): (
         "mount an output directory with :rw and write there"
@@ -301,6 +305,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "check the --sign-key path: it must name an existing key file"
     ),
     (_KEY, SigningKeyDetail.KEY_NOT_FILE): "pass the private key file itself to --sign-key",
+    (_KEY, SigningKeyDetail.KEY_IS_PUBLIC): (
+        "pass the private key keygen wrote (KEY, not KEY.pub) to --sign-key"
+    ),
     (_KEY, SigningKeyDetail.KEY_UNREADABLE): (
         "let the user the command runs as read the key (in the image: owner 65534, mode 0400)"
     ),
@@ -351,6 +358,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         UsageDetail.MISSING_COMMAND,
     ): "name one of the commands clearing-analysis --help lists",
     (_USAGE, UsageDetail.UNKNOWN_OPTION): "use only the options the command's --help lists",
+    (_USAGE, UsageDetail.MISTYPED_OPTION): (
+        "did you mean <option>? the command's --help lists its options"
+    ),
     (
         _USAGE,
         UsageDetail.MISSING_OPTION,
@@ -376,6 +386,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     (_USAGE, UsageDetail.MODEL_WINDOW_TOO_SMALL): (
         "pi's default compaction does not fit this model's window: write its route by hand"
+    ),
+    (_USAGE, UsageDetail.UNKNOWN_CODE): (
+        "give a code as a view or a failure line prints it; explain alone lists them all"
     ),
     (
         _USAGE,

@@ -209,7 +209,7 @@ class TestSigningKey:
         assert done.stdout.strip() == "KEY_UNREADABLE"
 
     def test_not_a_private_key(self, tmp_path: Path, pair: Path) -> None:
-        """Garbage, DER, a public key, an OpenSSH key, an empty or oversized file: KEY_MALFORMED."""
+        """Garbage, DER, an OpenSSH key, an empty or oversized file: KEY_MALFORMED."""
         private = ed25519.Ed25519PrivateKey.generate()
         samples = {
             "garbage": b"not a key\n",
@@ -219,7 +219,6 @@ class TestSigningKey:
                 serialization.PrivateFormat.PKCS8,
                 serialization.NoEncryption(),
             ),
-            "public": pair.with_name("run.key.pub").read_bytes(),
             "openssh": private.private_bytes(
                 serialization.Encoding.PEM,
                 serialization.PrivateFormat.OpenSSH,
@@ -232,6 +231,25 @@ class TestSigningKey:
             path.write_bytes(data)
             path.chmod(0o600)
             assert _key_detail(path) == "KEY_MALFORMED", name
+
+    @pytest.mark.parametrize("mode", [0o644, 0o600, 0o400])
+    def test_a_public_key_is_named_whatever_its_mode(self, pair: Path, mode: int) -> None:
+        """KEY.pub given for KEY: KEY_IS_PUBLIC, whether world-readable as keygen leaves it
+        (not KEY_PERMISSIONS_TOO_OPEN, which would suggest chmod-ing a public key) or owner-only;
+        an RSA public key too."""
+        public = pair.with_name("run.key.pub")
+        public.chmod(mode)
+        assert _key_detail(public) == "KEY_IS_PUBLIC"
+        rsa_public = public.with_name("rsa.pub")
+        rsa_public.write_bytes(
+            rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            .public_key()
+            .public_bytes(
+                serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+            )
+        )
+        rsa_public.chmod(mode)
+        assert _key_detail(rsa_public) == "KEY_IS_PUBLIC"
 
     def test_an_encrypted_key(self, tmp_path: Path) -> None:
         """A passphrase-protected PEM key: KEY_ENCRYPTED (no passphrase is ever asked for)."""

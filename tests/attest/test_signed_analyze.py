@@ -37,6 +37,7 @@ COVERED: frozenset[tuple[str, str]] = frozenset(
         for detail in (
             "KEY_MISSING",
             "KEY_NOT_FILE",
+            "KEY_IS_PUBLIC",
             "KEY_UNREADABLE",
             "KEY_PERMISSIONS_TOO_OPEN",
             "KEY_MALFORMED",
@@ -256,6 +257,28 @@ def test_a_loose_key_is_refused_before_any_work(  # noqa: PLR0917  (fixtures)
     done = invoke([*_args(corpus), "--out", str(out / "r.json"), "--sign-key", str(key)], capsys)
     assert (done.status, done.stdout) == (2, "")
     assert done.stderr == _line("SIGNING_KEY_REFUSED", "KEY_PERMISSIONS_TOO_OPEN")
+    assert list(out.iterdir()) == []
+
+
+def test_the_public_key_given_for_the_private_one_is_named(
+    corpus: Path,
+    key: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """KEY.pub, as keygen leaves it (world-readable), given to --sign-key: KEY_IS_PUBLIC, whose
+    remedy points at the private key (not KEY_PERMISSIONS_TOO_OPEN, which would suggest
+    chmod-ing it); before any work, nothing created."""
+    _no_analysis(monkeypatch)
+    public = key.with_name(key.name + ".pub")
+    assert public.stat().st_mode & 0o044  # readable by others, as published keys are
+    out = tmp_path / "out"
+    out.mkdir()
+    done = invoke([*_args(corpus), "--out", str(out / "r.json"), "--sign-key", str(public)], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr == _line("SIGNING_KEY_REFUSED", "KEY_IS_PUBLIC")
+    assert "KEY.pub" in done.stderr
     assert list(out.iterdir()) == []
 
 

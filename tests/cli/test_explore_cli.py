@@ -163,8 +163,8 @@ def test_show_renders_the_human_view_of_an_explore_report(
     inputs: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """`show` of an explore report prints the human view: the never-a-verdict statement
-    first, every figure section titled UPPER BOUND, no BUILD / DEFER / STOP, nothing of the
-    inputs."""
+    right after the heading, the summary's figures called upper bounds, with --details every
+    figure section titled UPPER BOUND; no BUILD / DEFER / STOP, nothing of the inputs."""
     sessions, routes = inputs
     out = tmp_path / "explore.json"
     made = run_cli(
@@ -173,10 +173,16 @@ def test_show_renders_the_human_view_of_an_explore_report(
     assert made.returncode == 0, made.stderr
     shown = run_cli(["show", str(out)], env={**os.environ, "COLUMNS": "120"})
     assert (shown.returncode, shown.stderr) == (0, b"")
-    text = shown.stdout.decode()
-    header, statement = text.split("\n\n", 2)[:2]
+    summary = shown.stdout.decode()
+    header, statement = summary.split("\n", 2)[:2]
     assert header.startswith("clearing-analysis explore ")
     assert statement.startswith("Exploration only: never a verdict.")
+    assert "upper bound:" in summary
+    assert "UPPER BOUND" not in summary  # the sections' tables follow only with --details
+    detailed = run_cli(["show", str(out), "--details"], env={**os.environ, "COLUMNS": "120"})
+    assert (detailed.returncode, detailed.stderr) == (0, b"")
+    text = detailed.stdout.decode()
+    assert text.startswith(summary)
     assert "UPPER BOUND" in text
     for word in ("BUILD", "DEFER", "STOP"):
         assert word not in text

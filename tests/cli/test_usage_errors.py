@@ -157,6 +157,17 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "MODEL_API_REPEATED",
         "--model",
     ),
+    # A mistyped option names the closest option the command declares, not what was typed.
+    (
+        "analyze-mistyped-journals",
+        ["analyze", "--journal", "j", "--sidecar", "s", "--routes", "r"],
+        "MISTYPED_OPTION",
+        "--journals",
+    ),
+    ("explore-mistyped-sessions", ["explore", "--session", WORD], "MISTYPED_OPTION", "--sessions"),
+    ("show-mistyped-details", ["show", "r.json", "--detail"], "MISTYPED_OPTION", "--details"),
+    ("explain-unknown-code", ["explain", WORD], "UNKNOWN_CODE", None),
+    ("explain-three-words", ["explain", "INPUT_INVALID", "OPEN", WORD], "EXTRA_ARGUMENT", None),
     ("routes-init-unpriced-model", _init(UNPRICED), "MODEL_UNPRICED", None),
     ("routes-init-window-too-small", _init(TOO_SMALL), "MODEL_WINDOW_TOO_SMALL", None),
 ]
@@ -224,6 +235,8 @@ def test_other_parser_errors_are_the_fallback_detail(error: click_errors.UsageEr
         ["replay"],
         ["analyze"],
         ["show"],
+        ["explore"],
+        ["explain"],
         ["routes"],
         INIT,
         ["keygen"],
@@ -262,6 +275,7 @@ def test_every_command_uses_the_cli_classes() -> None:
         "routes",
         "keygen",
         "verify",
+        "explain",
     }
     routes = commands.pop("routes")
     assert isinstance(routes, Group)

@@ -172,6 +172,61 @@ class TestInputs:
         assert _detail(sandbox, ContractPaths(inputs=(missing,))) == "INPUT_NOT_READ_ONLY"
 
 
+class TestHostPaths:
+    """A path that does not exist in the container, below no mount given for it, is named for
+    what it is (PATH_NOT_MOUNTED), whatever else would be said of where it lies."""
+
+    def _tmpfs(self, sandbox: Sandbox, point: Path) -> None:
+        """A writable tmpfs at `point`, as podman adds at /tmp for --read-only."""
+        point.mkdir()
+        sandbox.lines.append(f"{len(sandbox.lines) + 1} 1 0:77 / {point} rw - tmpfs tmpfs rw\n")
+        sandbox.points.append(point)
+
+    def test_host_input_path_with_inputs_mounted(self, sandbox: Sandbox) -> None:
+        """The inputs mounted read-only at /in, but a host path given: PATH_NOT_MOUNTED."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        host = sandbox.inside / "home" / "me" / "scratch" / "journals"
+        paths = ContractPaths(inputs=(host, *sandbox.paths().inputs[1:]))
+        assert _detail(sandbox, paths) == "PATH_NOT_MOUNTED"
+
+    def test_host_input_path_under_a_runtime_tmpfs(self, sandbox: Sandbox) -> None:
+        """A host path under /tmp lands on the runtime's writable tmpfs: PATH_NOT_MOUNTED, not
+        INPUT_NOT_READ_ONLY (mounting with :ro would not help)."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        self._tmpfs(sandbox, sandbox.inside / "tmp")
+        host = sandbox.inside / "tmp" / "scratch" / "history.sqlite"
+        assert _detail(sandbox, ContractPaths(inputs=(host,))) == "PATH_NOT_MOUNTED"
+
+    def test_host_output_path(self, sandbox: Sandbox) -> None:
+        """--out with a host directory that does not exist here: PATH_NOT_MOUNTED, not
+        OUTPUT_NOT_WRITABLE."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        host = sandbox.inside / "home" / "me" / "reports" / "report.json"
+        paths = ContractPaths(inputs=sandbox.paths().inputs, outputs=(host,))
+        assert _detail(sandbox, paths) == "PATH_NOT_MOUNTED"
+
+    def test_a_missing_path_below_a_given_mount_is_left_to_the_command(
+        self, sandbox: Sandbox
+    ) -> None:
+        """A mistyped /in/... path lies below the input mount: the contract holds and the
+        command says JOURNALS_MISSING itself; likewise a missing directory below /out."""
+        sandbox.mount("/srv/data/in", sandbox.input_dir, "ro")
+        sandbox.mount("/srv/data/out", sandbox.output_dir, "rw")
+        typo = sandbox.input_dir / "journls"
+        missing_out = sandbox.output_dir / "sub" / "report.json"
+        sandbox.check(ContractPaths(inputs=(typo,), outputs=(missing_out,)))
+
+    def test_an_existing_path_on_a_tmpfs_is_still_writable(self, sandbox: Sandbox) -> None:
+        """An input that exists on a writable tmpfs is INPUT_NOT_READ_ONLY: it is writable."""
+        self._tmpfs(sandbox, sandbox.inside / "tmp")
+        present = sandbox.inside / "tmp" / "routes.json"
+        present.write_bytes(b"x")
+        assert _detail(sandbox, ContractPaths(inputs=(present,))) == "INPUT_NOT_READ_ONLY"
+
+
 class TestOutput:
     """The output directory is its own writable mount and exposes no input."""
 

@@ -8,7 +8,8 @@ nor any 8-character fragment of one, nor the input root's path may appear in std
 the output file or the log.
 
 `keygen`, a signed `analyze` (its attestation decoded) and `verify`, passing and failing, run
-over the same inputs under the same check.
+over the same inputs under the same check, and so do `show` (summary and `--details`) and
+`explain` of every code the summary names.
 
 `explore` runs the same way over pi sessions planted with canaries in every text, name, path,
 id and cwd position (tests/e2e/_canary_pi.py).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +116,8 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
 def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
     """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same JSON report, and no canary in stdout, stderr, the report, the log, or the human view
-    `show` renders from the saved report; only the two outputs are created."""
+    `show` renders from the saved report (the summary, and with --details every table); only
+    the two outputs are created."""
     before = listing(canary_inputs.root)
     to_stdout = run_cli(["analyze", *canary_inputs.args()])
     assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
@@ -135,10 +138,20 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
         logged = log.read_bytes()
         assert b"analyze.verdict" in logged
         canary_inputs.assert_private(logged, names.values)
-        shown = run_cli(["show", str(out)])
-        assert (shown.returncode, shown.stderr) == (0, b"")
-        assert b"Verdict per API" in shown.stdout
-        canary_inputs.assert_private(shown.stdout, names.values)
+        for details in ([], ["--details"]):
+            shown = run_cli(["show", str(out), *details])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert b"anthropic-messages: " in shown.stdout
+            assert (b"Details" in shown.stdout) == bool(details)
+            canary_inputs.assert_private(shown.stdout, names.values)
+        # Every code the summary names, explained: only the tables' text comes out.
+        summary = run_cli(["show", str(out)]).stdout.decode()
+        codes = sorted(set(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", summary)))
+        assert codes
+        for code in codes:
+            explained = run_cli(["explain", code])
+            assert (explained.returncode, explained.stderr) == (0, b""), code
+            canary_inputs.assert_private(explained.stdout, names.values)
         assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
     finally:
         out.unlink(missing_ok=True)
@@ -309,7 +322,8 @@ def _pi_private(inputs: PiCanaryInputs, blob: bytes, extra: dict[str, str] | Non
 def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) -> None:
     """`explore` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same report, every planted session read or skipped (not vacuous), and no canary in stdout,
-    stderr, the report, the log or the human view `show` renders; only the outputs created."""
+    stderr, the report, the log or the human view `show` renders (summary and --details); only
+    the outputs created."""
     inputs = pi_canary_inputs
     base = ["explore", "--sessions", str(inputs.sessions), "--routes", str(inputs.routes)]
     before = listing(inputs.root)
@@ -353,10 +367,11 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         logged = log.read_bytes()
         assert b"explore.upper_bound" in logged
         _pi_private(inputs, logged, names.values)
-        shown = run_cli(["show", str(out)])
-        assert (shown.returncode, shown.stderr) == (0, b"")
-        assert b"UPPER BOUND" in shown.stdout
-        _pi_private(inputs, shown.stdout, names.values)
+        for details in ([], ["--details"]):
+            shown = run_cli(["show", str(out), *details])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert (b"UPPER BOUND" in shown.stdout) == bool(details)
+            _pi_private(inputs, shown.stdout, names.values)
         assert only_outputs_created(before, listing(inputs.root), inputs, out, log)  # type: ignore[arg-type]
     finally:
         out.unlink(missing_ok=True)

@@ -22,7 +22,8 @@ import pytest
 
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import run_cli
-from tests.e2e.test_explore_real import Recount, _plain_text_bytes, _tool_class
+from tests.e2e._pi_recount import plain_text_bytes
+from tests.e2e.test_explore_real import Recount, _tool_class
 
 WRITER = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "writer"
 API = "openai-completions"
@@ -84,7 +85,7 @@ def recount(paths: list[Path]) -> tuple[Recount, int]:
             elif message["role"] == "toolResult":
                 tool_class = _tool_class(message["toolName"])
                 counted.results[API][tool_class] += 1
-                counted.result_bytes[API][tool_class] += _plain_text_bytes(message["content"])
+                counted.result_bytes[API][tool_class] += plain_text_bytes(message["content"])
         counted.compactions += sum(
             1
             for at in compaction_positions

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.jobs import analyze_job, explore_job
-from clearing_analysis.report.explore_human import render_explore_text
 from clearing_analysis.report.explore_model import ExploreStatement
-from clearing_analysis.report.human import render_text
 from clearing_analysis.report.model import Statement
+from clearing_analysis.report.view import render_text
 from clearing_analysis.synth import generate
 from clearing_analysis.synth.pi_export import export_sessions
 
@@ -28,7 +27,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_analysis_report_states_the_default_rate_is_pending(corpus: Path) -> None:
     """With a supplied 20% rate the report still carries DEFAULT_RETRIEVAL_RATE_PENDING, and
-    the human view prints it."""
+    the human view's details print it."""
     job = analyze_job(
         [corpus / "journals"],
         sidecar=corpus / "history.sqlite",
@@ -36,7 +35,7 @@ def test_analysis_report_states_the_default_rate_is_pending(corpus: Path) -> Non
         retrieval_rate=0.2,
     )
     assert Statement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
-    assert PENDING in render_text(job.report)
+    assert PENDING in render_text(job.report, details=True)
 
 
 def test_explore_report_states_the_default_rate_is_pending(corpus: Path, tmp_path: Path) -> None:
@@ -45,4 +44,4 @@ def test_explore_report_states_the_default_rate_is_pending(corpus: Path, tmp_pat
     export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
     job = explore_job([sessions], routes=corpus / "routes.json")
     assert ExploreStatement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
-    assert PENDING in render_explore_text(job.report)
+    assert PENDING in render_text(job.report, details=True)

@@ -15,12 +15,15 @@
 #     changed is refused there (REPORT_CHANGED). Started from its digest with --privileged,
 #     the one run podman tells the image, the signed predicate names the image ID and digest
 #     podman gives outside.
-#  2. The refusals: a writable input mount, a network other than none, no output mount, an
+#  2. The refusals: a writable input mount, host paths instead of the mounted ones, a network
+#     other than none, no output mount, an
 #     output directory the image's user cannot write, an output mount that holds the inputs,
 #     a sidecar companion, a writable mount below an input directory, and for a signed run a
 #     key its group may read, a key the image's user cannot read and a key on a writable mount
 #     each exit 2 with their one fixed line (the text of the checkout's remedy table) and
 #     create, change or remove nothing.
+#  3. The shell blocks of README.md and docs/container.md run as written, in order
+#     (tools/container/doc_blocks.py), with no containers.conf.
 # Needs the checkout's environment (`make setup`) and podman; IMAGE (default
 # localhost/clearing-analysis:latest) must already be built. PODMAN_ROOT is honoured (see
 # podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
@@ -217,6 +220,11 @@ ANALYZE_OUT=("${IN_ANALYZE[@]}" --out /out/report.json)
 start="$(now)"
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none \
     -v "$in:/in:rw" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
+# The host's paths instead of the mounted /in/... ones, the inputs rightly mounted read-only:
+# below no mount given for them (the host's scratch is under /tmp, a tmpfs in the container).
+refused MOUNT_CONTRACT_VIOLATED PATH_NOT_MOUNTED --network=none \
+    -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" analyze --journals "$in/corpus/journals" \
+    --sidecar "$in/corpus/history.sqlite" --routes "$in/corpus/routes.json" --out /out/report.json
 # The default network (a bridge as root, slirp4netns rootless): an interface besides lo.
 refused MOUNT_CONTRACT_VIOLATED NETWORK_NOT_ISOLATED \
     -v "$in:/in:ro" -v "$out:/out:rw" "$IMAGE" "${ANALYZE_OUT[@]}"
@@ -259,4 +267,11 @@ refused SIGNING_KEY_REFUSED KEY_UNREADABLE --network=none -v "$in:/in:ro" -v "$o
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
     -v "$out:/out:rw" -v "$signing:/key:rw" "$IMAGE" "${SIGNED_OUT[@]}"
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
+
+# --- 3. the documented commands, as written ------------------------------------------------
+# Every shell block of README.md and docs/container.md, in order, without CONTAINERS_CONF
+# (tools/container/doc_blocks.py): what a reader copies must run on this kind of host.
+start="$(now)"
+"$python" "$here/doc_blocks.py" || fail "a documented command failed (tools/container/doc_blocks.py)"
+echo "smoke_doc_blocks_seconds=$(elapsed "$start" "$(now)")"
 echo "smoke=pass"

@@ -8,9 +8,10 @@ Every key operation is the `cryptography` package's. Guarantees:
   private key just created is removed again, so a run leaves both or neither. Nothing is
   printed.
 - `load_signing_key(path)` refuses (R-REL-1: a fixed code, nothing written), each with its
-  `SIGNING_KEY_REFUSED` detail and before parsing a byte: a missing path, a non-regular
-  file, a file this user cannot open, and a file whose mode grants the group or others any
-  permission (the file actually opened, after symlinks, is the one checked); then anything
+  `SIGNING_KEY_REFUSED` detail: a missing path, a non-regular file, a file this user cannot
+  open; a PEM public key (`KEY_IS_PUBLIC`: `KEY.pub` given for `KEY`, whatever its mode); a
+  file whose mode grants the group or others any permission (the file actually opened, after
+  symlinks, is the one checked), before its bytes are parsed as a private key; then anything
   that is not an unencrypted PEM private key (`KEY_MALFORMED`, `KEY_ENCRYPTED`), or is one of
   another algorithm (`KEY_NOT_ED25519`).
 - `load_verifying_key(path)` accepts exactly a PEM Ed25519 public key (VERIFY_FAILED
@@ -123,6 +124,15 @@ def _refuse_key(detail: SigningKeyDetail) -> SigningKeyError:
     return SigningKeyError(detail)
 
 
+def _is_public_key(data: bytes) -> bool:
+    """Whether `data` is a PEM public key (of any algorithm): a `.pub` file, not a secret."""
+    try:
+        serialization.load_pem_public_key(data)
+    except (ValueError, UnsupportedAlgorithm):
+        return False
+    return True
+
+
 def _read_private_key_file(path: Path) -> bytes:
     try:
         fd = os.open(path, _READ_FLAGS)
@@ -136,8 +146,6 @@ def _read_private_key_file(path: Path) -> bytes:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             raise _refuse_key(SigningKeyDetail.KEY_NOT_FILE)
-        if status.st_mode & _GROUP_OR_OTHERS:
-            raise _refuse_key(SigningKeyDetail.KEY_PERMISSIONS_TOO_OPEN)
         chunks: list[bytes] = []
         size = 0
         while size <= MAX_KEY_BYTES:
@@ -150,9 +158,16 @@ def _read_private_key_file(path: Path) -> bytes:
         raise _refuse_key(SigningKeyDetail.KEY_UNREADABLE) from None
     finally:
         os.close(fd)
+    data = b"".join(chunks)
+    # A public key is named as such whatever its mode (a .pub file is rightly world-readable);
+    # a private key readable by others is refused before it is parsed.
+    if size <= MAX_KEY_BYTES and _is_public_key(data):
+        raise _refuse_key(SigningKeyDetail.KEY_IS_PUBLIC)
+    if status.st_mode & _GROUP_OR_OTHERS:
+        raise _refuse_key(SigningKeyDetail.KEY_PERMISSIONS_TOO_OPEN)
     if size > MAX_KEY_BYTES:
         raise _refuse_key(SigningKeyDetail.KEY_MALFORMED)
-    return b"".join(chunks)
+    return data
 
 
 def load_signing_key(path: Path) -> SigningKey:

@@ -23,6 +23,7 @@ from clearing_analysis.cli import show as _show  # noqa: F401  isort: skip
 from clearing_analysis.cli import routes as _routes  # noqa: F401  isort: skip
 from clearing_analysis.cli import keygen as _keygen  # noqa: F401  isort: skip
 from clearing_analysis.cli import verify as _verify  # noqa: F401  isort: skip
+from clearing_analysis.cli import explain as _explain  # noqa: F401  isort: skip
 
 
 def main() -> None:

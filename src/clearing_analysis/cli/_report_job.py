@@ -1,9 +1,10 @@
 """Running a command that yields a report (`analyze`, `explore`) and sending it where it goes.
 
 Both commands put their report in the same places (R-CLI-6): the human view on a terminal
-without `--json`; the JSON report on a pipe, a file, in CI or with `--json`; `--out F` creates
-F exclusively, and a terminal still gets the human view. The library and rich load only here,
-when the command runs, so that `--help` starts fast.
+without `--json` (the one-screen summary, and with `--details` every table after it); the JSON
+report on a pipe, a file, in CI or with `--json`; `--out F` creates F exclusively, and a
+terminal still gets the human view. The library and rich load only here, when the command
+runs, so that `--help` starts fast.
 """
 
 from __future__ import annotations
@@ -11,34 +12,53 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol
+
+import typer
 
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from clearing_analysis.jobs import ProgressCallback
+    from clearing_analysis.report.explore_model import ExploreReport
+    from clearing_analysis.report.model import Report
+
+
+# `--details` of every command that prints a human view (analyze, explore, show, demo).
+Details = Annotated[
+    bool,
+    typer.Option(
+        "--details",
+        help="In the human view, follow the one-screen summary with every criterion, the"
+        " evidence and the models' tables.",
+    ),
+]
 
 
 class ReportJob(Protocol):
     """A finished job holding a report (jobs.CompletedAnalysis, jobs.CompletedExplore)."""
 
+    @property
+    def report(self) -> Report | ExploreReport: ...
+
     def write(self, out: Path | None) -> None: ...
 
     def write_log(self) -> None: ...
 
-    def print_view(self, console: Console) -> None: ...
-
 
 def run_report_job(
-    start: Callable[[ProgressCallback | None], ReportJob], *, out: Path | None, json_output: bool
+    start: Callable[[ProgressCallback | None], ReportJob],
+    *,
+    out: Path | None,
+    json_output: bool,
+    details: bool,
 ) -> None:
     """Run the job with progress on stderr, then write its report, its log and its view."""
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
+    from clearing_analysis.report.view import print_view  # noqa: PLC0415
 
     try:
         with replay_progress() as progress:
@@ -49,6 +69,6 @@ def run_report_job(
         else:
             job.write_log()
         if human:
-            job.print_view(Console())
+            print_view(job.report, Console(), details=details)
     except AnalysisError as error:
         fatal(error)

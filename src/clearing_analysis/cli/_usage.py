@@ -4,7 +4,8 @@ Click words its usage errors with what was typed (`No such option: --x`, `'abc' 
 valid integer`, `Got unexpected extra argument (x)`) and adds a usage banner. None of that is
 printed: `usage_error` maps the error's *type* (and, for a bare `UsageError`, the kind of
 command it was raised for) to a `UsageDetail`, and names an option only from the parameter
-our command declares (`param.opts`), never from the error's message or the typed token.
+our command declares (`param.opts`), never from the error's message or the typed token; a
+mistyped option's suggestion is the closest of the command's own options.
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ def usage_error(error: click_errors.UsageError) -> UsageError:
     if isinstance(error, click_errors.BadParameter):
         return UsageError(UsageDetail.BAD_VALUE, _declared(error.param))
     if isinstance(error, click_errors.NoSuchOption):
+        # Click lists the command's own long options closest to what was typed, best first
+        # (difflib over the parser's declared options): the closest one is named, never the
+        # typed word.
+        closest = [o for o in error.possibilities or () if DECLARED_OPTION.fullmatch(o)]
+        if closest:
+            return UsageError(UsageDetail.MISTYPED_OPTION, (closest[0],))
         return UsageError(UsageDetail.UNKNOWN_OPTION)
     if isinstance(error, click_errors.BadOptionUsage):
         # Raised only for an option the parser matched: it lacks its value, or it is a flag

@@ -24,7 +24,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import run_report_job
+from clearing_analysis.cli._report_job import Details, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
 
@@ -68,6 +68,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
+    details: Details = False,
     log_file: Annotated[
         Path | None,
         typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
@@ -115,4 +116,5 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         ),
         out=out,
         json_output=json_output,
+        details=details,
     )

@@ -1,12 +1,14 @@
 """`clearing-analysis demo`: the first thing a new user runs (R-CLI-6).
 
-Generates the embedded synthetic corpus (a fixed seed and profile) in a temporary directory,
-then prints the human summary of what the analyzer sees in it. Nothing is written outside the
-temporary directory, which is removed afterwards.
+Generates two embedded synthetic corpora (fixed seeds and profiles) in a temporary directory,
+qualifies and analyzes them, and prints what the analyzer concludes (clearing.demo): a
+realistic mix that rightly DEFERs, then a history shape that clearing helps, reaching BUILD.
+Nothing is written outside the temporary directory, which is removed afterwards.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -15,22 +17,38 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._report_job import Details
 from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
 
 
 @app.command(cls=Command)
 def demo(
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the embedded corpus.")] = DEMO_SEED,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the first (realistic) corpus.")
+    ] = DEMO_SEED,
     conversations: Annotated[
-        int, typer.Option("--conversations", min=1, help="Logical conversations to generate.")
+        int,
+        typer.Option("--conversations", min=1, help="Logical conversations of the first corpus."),
     ] = DEMO_CONVERSATIONS,
     profile: Annotated[
-        ProfileName, typer.Option("--profile", help="Synthetic profile (docs/synthetic-corpus.md).")
+        ProfileName,
+        typer.Option("--profile", help="Profile of the first corpus (docs/synthetic-corpus.md)."),
     ] = ProfileName[DEMO_PROFILE],
+    details: Details = False,
 ) -> None:
-    """Generate a small synthetic corpus in a temporary directory and summarize it."""
+    """Generate two small synthetic corpora in a temporary directory and analyze them: a
+    realistic mix (DEFER), then a history shape clearing helps (BUILD)."""
+    from rich.console import Console  # noqa: PLC0415
+
+    width = Console().width if sys.stdout.isatty() else 80
     with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
-        typer.echo(
-            run_demo(Path(scratch), seed=seed, conversations=conversations, profile=profile.value)
+        text = run_demo(
+            Path(scratch),
+            seed=seed,
+            conversations=conversations,
+            profile=profile.value,
+            details=details,
+            width=width,
         )
+    typer.echo(text, nl=False)

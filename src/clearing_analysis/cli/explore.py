@@ -17,7 +17,7 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
-from clearing_analysis.cli._report_job import run_report_job
+from clearing_analysis.cli._report_job import Details, run_report_job
 
 
 @app.command(cls=Command.variadic("--sessions"))
@@ -51,6 +51,7 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
+    details: Details = False,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -77,4 +78,5 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
         ),
         out=out,
         json_output=json_output,
+        details=details,
     )

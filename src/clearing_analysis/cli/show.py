@@ -16,6 +16,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._report_job import Details
 from clearing_analysis.errors import AnalysisError, InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits
 
@@ -26,18 +27,15 @@ def show(
         Path,
         typer.Argument(metavar="<report.json>", help="A report written by `analyze` or `explore`."),
     ],
+    details: Details = False,
 ) -> None:
-    """Render a saved report as tables: verdicts, criteria against thresholds, evidence (an
-    explore report: its upper-bound figures, never a verdict)."""
+    """Render a saved report as the human view: the verdicts with their deciding figures on
+    one screen, then with --details every criterion and the evidence (an explore report: its
+    upper-bound figures, never a verdict)."""
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
-    from clearing_analysis.report.explore_human import (  # noqa: PLC0415
-        print_explore,
-        render_explore_text,
-    )
-    from clearing_analysis.report.explore_model import ExploreReport  # noqa: PLC0415
-    from clearing_analysis.report.human import print_report, render_text  # noqa: PLC0415
+    from clearing_analysis.report.view import print_view, render_text  # noqa: PLC0415
 
     try:
         if not report.is_file():
@@ -50,12 +48,7 @@ def show(
         decoded = decode_report(data)
     except AnalysisError as error:
         fatal(error)
-    if isinstance(decoded, ExploreReport):
-        if sys.stdout.isatty():
-            print_explore(decoded, Console())
-        else:
-            sys.stdout.write(render_explore_text(decoded))
-    elif sys.stdout.isatty():
-        print_report(decoded, Console())
+    if sys.stdout.isatty():
+        print_view(decoded, Console(), details=details)
     else:
-        sys.stdout.write(render_text(decoded))
+        sys.stdout.write(render_text(decoded, details=details))

@@ -1,6 +1,11 @@
 """The image's mount contract, checked before any replay (R-CT-2, R-CT-3).
 
 Guarantees, each a fixed detail of `MountContractError` (MOUNT_CONTRACT_VIOLATED, exit 2):
+- `PATH_NOT_MOUNTED`: an input, or an output's directory, that does not exist in the
+  container and whose nearest existing ancestor lies on the image's own root or on a tmpfs
+  (podman adds them at /tmp, /run, ... for `--read-only`) is below no mount given for it:
+  typically a host path passed instead of its `/in/...` or `/out/...` path. Checked first, so
+  such a path is named for what it is, not as a writable input or a read-only output.
 - `INPUT_NOT_READ_ONLY`: every input path (resolved inside the container) lies on a mount
   whose per-mount or superblock options say `ro`, and so does every mount below an input
   directory (the journal walk would read it).
@@ -76,6 +81,28 @@ def _canonical(path: PurePath) -> PurePosixPath:
     return PurePosixPath(os.path.realpath(path))
 
 
+def _missing(path: PurePosixPath) -> bool:
+    """`path` surely does not exist (one that cannot be looked at is not judged missing)."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _not_mounted(table: MountTable, path: PurePosixPath) -> bool:
+    """`path` does not exist here and lies below no mount given for it (module docstring)."""
+    if not _missing(path):
+        return False
+    existing = next(
+        (ancestor for ancestor in path.parents if not _missing(ancestor)), PurePosixPath("/")
+    )
+    mount = table.mount_of(existing)
+    return mount is table.root_mount() or mount.fs_type == "tmpfs"
+
+
 def _place(table: MountTable, path: PurePosixPath) -> _Placed:
     mount = table.mount_of(path)
     return _Placed(mount, mount.location(path))
@@ -109,6 +136,10 @@ def _within(location: PurePosixPath, ancestor: PurePosixPath) -> bool:
 
 def check_mounts(table: MountTable, paths: ContractPaths) -> None:
     """Inputs read-only; each output directory on its own writable mount (module docstring)."""
+    given = [_canonical(path) for path in paths.inputs]
+    given += [_canonical(output).parent for output in paths.outputs]
+    if any(_not_mounted(table, path) for path in given):
+        raise MountContractError(MountContractDetail.PATH_NOT_MOUNTED)
     inputs = [_place(table, _canonical(path)) for path in paths.inputs]
     for placed in inputs:
         if not placed.mount.read_only:

@@ -1,16 +1,16 @@
-"""The human view of an explore report, in the manner of `analyze`'s (report.human).
+"""The details of an explore report's human view (`--details`), in the manner of
+`analyze`'s (report.human); the one-screen summary that leads it is report.explore_summary.
 
-It starts with the fixed statement that explore never yields a verdict and why, then per API
-the sessions' evidence and, under "upper bound" titles, the simulation, the pressure model and
-the cost waterfall in both views. It renders only what the report holds; nothing here reads
-inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
+Per API the sessions' evidence and, under "upper bound" titles, the simulation, the pressure
+model and the cost waterfall in both views. It renders only what the report holds; nothing
+here reads inputs, and no verdict word (BUILD / DEFER / STOP) is ever printed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -22,14 +22,12 @@ from clearing_analysis.report.human import (
     limitation_lines,
     number,
     pairs_table,
-    percent,
-    plain_text,
     pressure_table,
     route_trigger_table,
     tool_class_table,
 )
 
-_STATEMENT_TEXT = {
+STATEMENT_TEXT = {
     em.ExploreStatement.NEVER_A_VERDICT: (
         "Exploration only: never a verdict. pi sessions prove neither a tool's identity nor "
         "the retention of its result, which the decision gate needs; run `analyze` on native "
@@ -149,15 +147,11 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     return parts
 
 
-def renderables(report: em.ExploreReport) -> list[RenderableType]:
-    """The whole view, top to bottom."""
-    title = Text("clearing-analysis explore ")
-    title.append(report.tool_version)
-    title.append(f"   retrieval rate {percent(report.retrieval_rate)}\n")
-    banner = Text(_STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT], style="bold yellow")
-    parts: list[RenderableType] = [title, banner]
+def details(report: em.ExploreReport) -> list[RenderableType]:
+    """The details that follow the summary (`--details`): the sessions read and skipped, per
+    API the evidence and the upper-bound models, the tool results, the statements."""
     sessions = report.sessions
-    parts.append(
+    parts: list[RenderableType] = [
         pairs_table(
             "Sessions",
             [
@@ -180,30 +174,18 @@ def renderables(report: em.ExploreReport) -> list[RenderableType]:
                 ),
             ],
         )
-    )
-    for api, api_report in report.per_api.items():
+    ]
+    for api, api_report in rm.in_api_order(report.per_api):
         parts.extend(_api_section(api.value, api_report))
     parts.append(
         _tool_results("\nTool results by class, all APIs", report.tool_results_all_apis, None)
     )
     notes = [
-        _STATEMENT_TEXT[s]
-        for s in report.statements
-        if s is not em.ExploreStatement.NEVER_A_VERDICT
+        STATEMENT_TEXT[s] for s in report.statements if s is not em.ExploreStatement.NEVER_A_VERDICT
     ]
     notes += [f"Limitation: {limitation.value}" for limitation in report.limitations]
     parts.append(Text("\n".join(notes)))
     return parts
 
 
-def render_explore_text(report: em.ExploreReport, *, width: int = 140) -> str:
-    """The view as plain text (no colour), for files, tests and the demo's captured output."""
-    return plain_text(renderables(report), width)
-
-
-def print_explore(report: em.ExploreReport, console: Console) -> None:
-    """Print the view to a console (colour when it is a terminal)."""
-    console.print(Group(*renderables(report)))
-
-
-__all__ = ["print_explore", "render_explore_text", "renderables"]
+__all__ = ["STATEMENT_TEXT", "details"]

@@ -1,8 +1,11 @@
-"""The human view of a report (R-CLI-6): the verdicts first, then each criterion against its
-threshold with how far it is from passing, then the evidence tables and histograms.
+"""The details of an analysis report's human view (R-CLI-6, `--details`): per API each
+criterion against its threshold with how far it is from it, then the evidence tables and
+histograms; and the table builders and number formats every human view shares.
 
-It renders only what the report holds (the same typed objects as the JSON), with rich tables;
-colour only when writing to a terminal. Nothing here reads inputs.
+The one-screen summary that leads the view is report.summary; report.view puts them together.
+It renders only what the report holds (the same typed objects as the JSON), with rich tables
+whose columns wrap and never cut with an ellipsis; colour only when writing to a terminal.
+Nothing here reads inputs.
 """
 
 from __future__ import annotations
@@ -18,18 +21,19 @@ from rich.text import Text
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
 from clearing_analysis.report import model as rm
 
-_VERDICT_STYLE = {
+VERDICT_STYLE = {
     Verdict.BUILD: "bold green",
     Verdict.DEFER: "bold yellow",
     Verdict.STOP: "bold red",
 }
-_CRITERION_TEXT = {
-    CriterionId.PRESSURED_BOUNDARIES: "1 pressured boundaries",
-    CriterionId.COLD_PRESSURED_BOUNDARIES: "2 cold pressured",
-    CriterionId.ADMITTING_SHARE: "3 admitting >= 20k",
-    CriterionId.PRESSURE_REDUCTION: "4 pressure reduction",
-    CriterionId.COST_INCREASE: "5 cost increase (worst)",
-    CriterionId.PAYLOAD_DIFFERENCES: "6 payload differences",
+# The criteria as the views name them (docs/model.md, "The gate").
+CRITERION_LABEL = {
+    CriterionId.PRESSURED_BOUNDARIES: "pressured boundaries",
+    CriterionId.COLD_PRESSURED_BOUNDARIES: "cold pressured",
+    CriterionId.ADMITTING_SHARE: "admitting >= 20k",
+    CriterionId.PRESSURE_REDUCTION: "pressure reduction",
+    CriterionId.COST_INCREASE: "cost increase (worst)",
+    CriterionId.PAYLOAD_DIFFERENCES: "payload differences",
 }
 _STATEMENT_TEXT = {
     rm.Statement.MODELED_NOT_OBSERVED: (
@@ -69,67 +73,109 @@ def _is_fraction(criterion: Criterion) -> bool:
     }
 
 
-def _show(criterion: Criterion, value: float | None) -> str:
+def shown(criterion: Criterion, value: float | None) -> str:
+    """A criterion's value in its unit (a share in percent, a count as a number)."""
     return percent(value) if _is_fraction(criterion) else number(value)
+
+
+def threshold_text(criterion: Criterion) -> str:
+    """`>= 10`, `<= 5.0%`: the threshold with its comparison."""
+    sign = ">=" if criterion.comparison is Comparison.AT_LEAST else "<="
+    return f"{sign} {shown(criterion, criterion.threshold)}"
+
+
+def gap_text(criterion: Criterion) -> str:
+    """How far a measured criterion is from its threshold (`3 short`, `7.7% over`), or what
+    it has to spare when it passes; empty when it has no measurement."""
+    if criterion.measured is None:
+        return ""
+    gap = criterion.measured - criterion.threshold
+    if criterion.comparison is Comparison.AT_LEAST:
+        return f"{shown(criterion, -gap)} short" if gap < 0 else f"{shown(criterion, gap)} to spare"
+    return f"{shown(criterion, gap)} over" if gap > 0 else f"{shown(criterion, -gap)} to spare"
+
+
+def lineage_gap_text(criterion: Criterion) -> str:
+    """Criteria 1-2: how many logical conversations are missing (empty when enough)."""
+    lineages, minimum = criterion.lineages, criterion.min_lineages
+    if lineages is None or minimum is None or lineages >= minimum:
+        return ""
+    return f"{minimum - lineages} short"
 
 
 def _outcome(criterion: Criterion) -> Text:
     if criterion.passed is None:
-        return Text("not evaluated", style="yellow")
+        return Text("-", style="yellow")
     return Text("pass", style="green") if criterion.passed else Text("FAIL", style="red")
 
 
-def _distance(criterion: Criterion) -> str:
-    """How far a failed criterion is from passing, in its own unit."""
-    if criterion.passed is not False or criterion.measured is None:
-        return ""
-    gap = criterion.threshold - criterion.measured
-    if criterion.comparison is Comparison.AT_MOST:
-        gap = criterion.measured - criterion.threshold
-        return f"{_show(criterion, gap)} over"
-    parts = [] if gap <= 0 else [f"{_show(criterion, gap)} short"]
-    lineages, minimum = criterion.lineages, criterion.min_lineages
-    if lineages is not None and minimum is not None and lineages < minimum:
-        missing = minimum - lineages
-        parts.append(f"{missing} conversation{'' if missing == 1 else 's'} short")
-    return ", ".join(parts)
+def _column(table: Table, header: str, justify: str = "left", min_width: int | None = None) -> None:
+    """A column that wraps at spaces and folds what still does not fit: never an ellipsis.
+    `min_width` keeps its longest word (a code) whole while other columns wrap."""
+    table.add_column(
+        header,
+        justify=justify,  # type: ignore[arg-type]
+        overflow="fold",
+        min_width=min_width,
+    )
+
+
+def _longest_words(rows: Sequence[Sequence[str | Text]], columns: int) -> list[int]:
+    """Per column, the length of the longest word (space-separated) in any row."""
+    widths = [0] * columns
+    for row in rows:
+        for index, cell in enumerate(row):
+            text = cell.plain if isinstance(cell, Text) else cell
+            widths[index] = max([widths[index], *(len(word) for word in text.split())])
+    return widths
 
 
 def _criteria_table(gate: ApiGate) -> Table:
+    """Each criterion against its threshold and how far it is from it; criteria 1-2 have a
+    second row for their logical conversations (R-G-4). Fits 80 columns, codes kept whole."""
+    rows: list[tuple[str | Text, ...]] = []
+    for position, criterion in enumerate(gate.criteria, start=1):
+        far = gap_text(criterion)
+        if criterion.detail is not None:
+            far = f"{far} {criterion.detail.value}".strip()
+        rows.append(
+            (
+                f"{position} {CRITERION_LABEL[criterion.id]}",
+                shown(criterion, criterion.measured),
+                threshold_text(criterion),
+                _outcome(criterion),
+                far,
+            )
+        )
+        if criterion.lineages is not None and criterion.min_lineages is not None:
+            rows.append(
+                (
+                    "  in conversations",
+                    number(criterion.lineages),
+                    f">= {criterion.min_lineages}",
+                    "",
+                    lineage_gap_text(criterion),
+                )
+            )
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for header, justify in (
+    headers = (
         ("criterion", "left"),
         ("measured", "right"),
-        ("threshold", "right"),
-        ("conversations", "right"),
+        ("needed", "right"),
         ("result", "left"),
-        ("to pass", "left"),
-        ("note", "left"),
-    ):
-        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for criterion in gate.criteria:
-        sign = ">=" if criterion.comparison is Comparison.AT_LEAST else "<="
-        conversations = (
-            "-"
-            if criterion.lineages is None
-            else f"{criterion.lineages} (>= {criterion.min_lineages})"
-        )
-        table.add_row(
-            _CRITERION_TEXT[criterion.id],
-            _show(criterion, criterion.measured),
-            f"{sign} {_show(criterion, criterion.threshold)}",
-            conversations,
-            _outcome(criterion),
-            _distance(criterion),
-            "" if criterion.detail is None else criterion.detail.value,
-        )
+        ("how far", "left"),
+    )
+    for (header, justify), width in zip(headers, _longest_words(rows, len(headers)), strict=True):
+        _column(table, header, justify, width)
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
 def pairs_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
     table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
-    table.add_column("figure")
-    table.add_column("value", justify="right")
+    _column(table, "figure")
+    _column(table, "value", "right")
     for name, value in rows:
         table.add_row(name, value)
     return table
@@ -159,7 +205,7 @@ def pressure_table(title: str, pressure: rm.Pressure) -> Table:
     """On, off and reduction at every retrieval rate of the pressure model."""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     for header in ("retrieval rate", "labels", "on", "off", "reduction"):
-        table.add_column(header, justify="right")
+        _column(table, header, "right")
     for at in pressure.sensitivities:
         table.add_row(
             percent(at.rate),
@@ -176,13 +222,16 @@ def tool_class_table(
 ) -> Table:
     """Results per tool class (the class's own figure under `class_header`), then the web
     subset's row when there is one."""
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("tool class", "results", "text bytes", class_header, "cleared", "cleared bytes"):
-        table.add_column(header, justify="left" if header == "tool class" else "right")
-    for row in rows:
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False
+    )
+    # Two-line headers keep the table within 80 columns with every code whole.
+    headers = ("tool class", "results", "text\nbytes", class_header, "cleared", "cleared\nbytes")
+    every = [*rows, *([] if web is None else [("web (subset)", *web)])]
+    for header, width in zip(headers, _longest_words(every, len(headers)), strict=True):
+        _column(table, header, "left" if header == "tool class" else "right", width)
+    for row in every:
         table.add_row(*row)
-    if web is not None:
-        table.add_row("web (subset)", *web)
     return table
 
 
@@ -228,7 +277,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     sim = report.simulation
     pressure = report.pressure
     heading = Text(f"\n{api}: ", style="bold")
-    heading.append(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict])
+    heading.append(gate.verdict.value, style=VERDICT_STYLE[gate.verdict])
     parts: list[RenderableType] = [heading, *limitation_lines(report.limitations)]
     parts.append(_criteria_table(gate))
     parts.append(
@@ -322,7 +371,7 @@ def cost_waterfall(
         box=box.SIMPLE_HEAD,
     )
     for header, justify in (("", "left"), ("list price", "right"), ("quota share", "right")):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        _column(table, header, justify)
     lp, qs = at.list_delta, at.quota_share_delta
     rows = [
         ("off arm", f"{at.list_price.off:,.6f}", f"{at.quota_share.off:,.6f}"),
@@ -358,7 +407,7 @@ def cost_waterfall(
     rates = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     headers = ["retrieval rate", "list price", "quota share"]
     for header in [*headers, "within 5%"] if gated else headers:
-        rates.add_column(header, justify="right")
+        _column(rates, header, "right")
     for item in cost.sensitivities:
         within = item.list_price.within_threshold and item.quota_share.within_threshold
         cells = [
@@ -389,31 +438,15 @@ def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield)
         number(web.cleared),
         f"{number(web.cleared_text_bytes)} ({percent(web.yield_share)})",
     )
-    return tool_class_table(title, "lower-bound class", rows, web_row)
+    return tool_class_table(title, "lower\nbound", rows, web_row)
 
 
-def renderables(report: rm.Report) -> list[RenderableType]:
-    """The whole view, top to bottom."""
-    title = Text("clearing-analysis ")
-    title.append(report.tool_version)
-    title.append(f"   pi-ai {report.pi_ai_version or 'not installed'}")
-    title.append(f"   retrieval rate {percent(report.retrieval_rate)}\n")
-    verdicts = Table(title="Verdict per API", title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("api", "verdict", "DEFER reasons", "STOP reasons", "limitations"):
-        verdicts.add_column(header)
-    for api, api_report in report.per_api.items():
-        gate = api_report.gate
-        verdicts.add_row(
-            api.value,
-            Text(gate.verdict.value, style=_VERDICT_STYLE[gate.verdict]),
-            " ".join(r.value for r in gate.defer_reasons) or "-",
-            " ".join(r.value for r in gate.stop_reasons) or "-",
-            " ".join(r.value for r in api_report.limitations) or "-",
-        )
-    overall = Text("Overall: ", style="bold")
-    overall.append(report.verdict.value, style=_VERDICT_STYLE[report.verdict])
-    parts: list[RenderableType] = [title, overall, verdicts]
-    for api, api_report in report.per_api.items():
+def details(report: rm.Report) -> list[RenderableType]:
+    """The details that follow the summary (`--details`): per API every criterion, the
+    evidence, the simulation, the pressure and cost models and the histograms; then the
+    categories over all APIs, the snapshot and the fixed statements."""
+    parts: list[RenderableType] = []
+    for api, api_report in rm.in_api_order(report.per_api):
         parts.extend(_api_section(api.value, api_report))
         parts.append(_categories("Categories", api_report.categories, api_report.web))
     parts.append(
@@ -451,26 +484,20 @@ def plain_text(parts: Sequence[RenderableType], width: int) -> str:
     return buffer.getvalue()
 
 
-def render_text(report: rm.Report, *, width: int = 140) -> str:
-    """The view as plain text (no colour), for files, tests and the demo's captured output."""
-    return plain_text(renderables(report), width)
-
-
-def print_report(report: rm.Report, console: Console) -> None:
-    """Print the view to a console (colour when it is a terminal)."""
-    console.print(Group(*renderables(report)))
-
-
 __all__ = [
+    "CRITERION_LABEL",
+    "VERDICT_STYLE",
     "cost_waterfall",
+    "details",
+    "gap_text",
     "histogram_table",
+    "lineage_gap_text",
     "number",
     "pairs_table",
     "percent",
     "plain_text",
     "pressure_table",
-    "print_report",
-    "render_text",
-    "renderables",
+    "shown",
+    "threshold_text",
     "tool_class_table",
 ]

@@ -10,7 +10,8 @@ and modeled numbers appear (R-OUT-1); numbers are rounded once (`numbers.rounded
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Final, Literal
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Final, Literal, TypeVar
 
 import msgspec
 
@@ -408,6 +409,17 @@ class Report(_Part, frozen=True):
     overall: Overall
 
 
+_Part_T = TypeVar("_Part_T")
+
+
+def in_api_order(per_api: Mapping[Api, _Part_T]) -> Iterator[tuple[Api, _Part_T]]:
+    """`per_api`'s entries in the seed's API order, as `analyze` builds them, whatever order
+    they were read in (a saved report's keys are sorted): both views list APIs alike."""
+    for api in Api:
+        if api in per_api:
+            yield api, per_api[api]
+
+
 __all__ = [
     "REPORT_FORMAT",
     "REPORT_VERSION",
@@ -442,4 +454,5 @@ __all__ = [
     "ViewFigures",
     "WarmRewrite",
     "WebYield",
+    "in_api_order",
 ]

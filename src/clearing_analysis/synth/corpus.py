@@ -135,6 +135,9 @@ class CorpusWriter:
         self.truth = GroundTruth(seed=seed, profile=profile.name)
         self.apis = list(SUPPORTED)
         rng.shuffle(self.apis)
+        if profile.apis:
+            # Filtered after the shuffle, so that profiles using all four draw as before.
+            self.apis = [spec for spec in self.apis if spec.api in profile.apis]
         self.plans = _plans(profile, rng)
         self.clock = CORPUS_EPOCH_MS + rng.randint(3_600_000, 86_400_000)
         self.conversations = 0

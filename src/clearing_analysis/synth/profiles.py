@@ -73,6 +73,18 @@ class DefectRates:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """A stretch of prompt turns with its own tool mix and tool-loop length (`Profile.phases`).
+
+    `turns` is how many prompt turns it lasts; the last phase of a profile lasts until the next
+    compaction whatever its `turns`."""
+
+    turns: int
+    tool_weights: dict[str, float]
+    steps_median: float
+
+
+@dataclass(frozen=True)
 class Profile:
     """All knobs of one corpus profile."""
 
@@ -139,6 +151,13 @@ class Profile:
     # A bash call's run time: lognormal median (ms) and sigma; other tools take under a second.
     bash_ms_median: float = 2_500.0
     bash_ms_sigma: float = 1.5
+    # Sessions that work in phases: from the session's start and again after every compaction,
+    # its prompt turns go through these phases in order (e.g. read what the task needs, then
+    # edit and test until the context fills up); each phase's tool mix and loop length replace
+    # `tool_weights` and `steps_median` for its turns. Empty: every turn draws from those two.
+    phases: tuple[Phase, ...] = ()
+    # The APIs conversations use (all four when empty), in the corpus's rotating order.
+    apis: tuple[str, ...] = ()
 
 
 _CODING_MIX: dict[str, float] = {
@@ -210,6 +229,30 @@ _MIXED_SIZES: dict[str, tuple[float, float]] = {
 
 _NO_PLANS: dict[JournalPlan, float] = {JournalPlan.NORMAL: 1.0}
 
+# `read-then-edit`: a task starts (at the session's start and again after every compaction,
+# when the summary has replaced the file contents) with turns that read the large files it
+# needs, then turns that edit and test in many small steps until the context fills up.
+_READING_MIX: dict[str, float] = {
+    "read": 70.0,
+    "grep": 12.0,
+    "find": 4.0,
+    "ls": 4.0,
+    "bash": 6.0,
+    "web_fetch": 2.0,
+    "app": 2.0,
+}
+_EDITING_MIX: dict[str, float] = {
+    "read": 4.0,
+    "grep": 4.0,
+    "ls": 2.0,
+    "bash": 40.0,
+    "edit": 45.0,
+    "write": 5.0,
+}
+# Whole source files: a median read of 36,000 characters, most between 23,000 and 56,000
+# (pi's read tool cuts at 50 KB, `toolmix.cap_output`).
+_LARGE_READ_SIZES: dict[str, tuple[float, float]] = {**_PUBLISHED_SIZES, "read": (36_000, 0.35)}
+
 _MIXED_PLANS: dict[JournalPlan, float] = {
     JournalPlan.NORMAL: 70.0,
     JournalPlan.DUPLICATE_COPY: 4.0,
@@ -274,6 +317,32 @@ _CODING_SESSIONS = Profile(
     plan_weights=_NO_PLANS,
 )
 
+# Long sessions of large proven reads, many cold gaps and few defects (docs/synthetic-corpus.md).
+_BUILD = Profile(
+    name="build",
+    turns_median=34.0,
+    turns_sigma=0.3,
+    turns_min=26,
+    turns_max=80,
+    cold_turn_gap_share=0.7,
+    tool_weights=_BUILD_MIX,
+    result_sizes=_PUBLISHED_SIZES,
+    result_scale=2.0,
+    defects=DefectRates(missing=0.01, redacted=0.02, truncated=0.01),
+    proof_mode=ProofMode.PERIOD,
+    plan_weights=_NO_PLANS,
+    reprompt_rate=0.01,
+    no_request_turn_rate=0.0,
+    failed_run_rate=0.01,
+    aborted_run_rate=0.01,
+    error_result_rate=0.03,
+    compaction_low=0.795,
+    compaction_high=0.8,
+    origin_capture_rate=0.9,
+    repointed_digest_rate=0.0,
+    steps_median=5.5,
+)
+
 PROFILES: dict[str, Profile] = {
     "mixed": Profile(
         name="mixed",
@@ -304,29 +373,22 @@ PROFILES: dict[str, Profile] = {
         credential_redaction_rate=0.6,
         guaranteed_shapes=True,
     ),
-    "build": Profile(
-        name="build",
-        turns_median=34.0,
-        turns_sigma=0.3,
-        turns_min=26,
-        turns_max=80,
-        cold_turn_gap_share=0.7,
-        tool_weights=_BUILD_MIX,
-        result_sizes=_PUBLISHED_SIZES,
-        result_scale=2.0,
-        defects=DefectRates(missing=0.01, redacted=0.02, truncated=0.01),
-        proof_mode=ProofMode.PERIOD,
-        plan_weights=_NO_PLANS,
-        reprompt_rate=0.01,
-        no_request_turn_rate=0.0,
-        failed_run_rate=0.01,
-        aborted_run_rate=0.01,
-        error_result_rate=0.03,
-        compaction_low=0.795,
-        compaction_high=0.8,
-        origin_capture_rate=0.9,
-        repointed_digest_rate=0.0,
-        steps_median=5.5,
+    "build": _BUILD,
+    # Long single-API sessions that read large files for a task, then edit and test in many
+    # small steps (docs/synthetic-corpus.md): the history shape that clearing helps, and the
+    # demo's second part.
+    "read-then-edit": dataclasses.replace(
+        _BUILD,
+        name="read-then-edit",
+        turns_median=60.0,
+        turns_min=42,
+        turns_max=120,
+        cold_turn_gap_share=0.8,
+        tool_weights=_EDITING_MIX,
+        result_sizes=_LARGE_READ_SIZES,
+        result_scale=1.0,
+        phases=(Phase(6, _READING_MIX, 1.5), Phase(1, _EDITING_MIX, 12.0)),
+        apis=("openai-responses",),
     ),
     "warm": dataclasses.replace(_CODING_SESSIONS, name="warm", cold_turn_gap_share=0.02),
     "redacted": dataclasses.replace(

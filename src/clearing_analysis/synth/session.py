@@ -35,7 +35,7 @@ from clearing_analysis.synth.profiles import JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.sidecar import RetentionRow
 from clearing_analysis.synth.textpool import TextPools, slice_words
-from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolOutcome, ToolRunner
+from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolMix, ToolOutcome, ToolRunner
 
 IMAGE_TOKENS = 1_200
 KEEP_RECENT_TOKENS = 20_000  # pi coding-agent compaction default keepRecentTokens
@@ -79,6 +79,9 @@ class _Turn:
     plan: JournalPlan
     last: bool
     captured: bool
+    # The phase's tool mix and loop length (Profile.phases); None: the profile's own.
+    mix: ToolMix | None = None
+    steps_median: float | None = None
 
 
 @dataclass
@@ -100,6 +103,22 @@ class Shared:
     force_late_capture: bool = False
     force_credential: bool = False
     force_manual_compaction: bool = False
+    # The tool mix of each of the profile's phases (Profile.phases), in order.
+    phase_mixes: tuple[ToolMix, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.phase_mixes = tuple(ToolMix.of(phase.tool_weights) for phase in self.profile.phases)
+
+    def phase_of(self, turns_since_compaction: int) -> int:
+        """The phase (index into Profile.phases) of a prompt turn preceded by that many turns
+        since the session started or last compacted; the last phase lasts until compaction."""
+        position = turns_since_compaction
+        last = len(self.profile.phases) - 1
+        for index, phase in enumerate(self.profile.phases[:last]):
+            if position < phase.turns:
+                return index
+            position -= phase.turns
+        return last
 
 
 @dataclass
@@ -112,6 +131,7 @@ class Snapshot:
     tail_has_usage: bool
     turn: int
     runs: int
+    turns_since_compaction: int
 
 
 class Session:
@@ -137,6 +157,7 @@ class Session:
         self.tail_has_usage = False  # the context ends with an assistant message with usage
         self.owner = f"owner-{rng.getrandbits(48):012x}"
         self.turn_index = 0
+        self.turns_since_compaction = 0  # prompt turns since the start or the last checkpoint
         self.boundaries = 0
         self.turn_ids: list[str] = []  # host turn id of each turn of this file, in order
         self.reuse_turn_ids: deque[str] = deque()  # ids a copy's own turns take over
@@ -244,6 +265,14 @@ class Session:
             self.compact("manual", self.s.shape_rng)
         owner = None if owner_missing else self.owner
         context = _Turn(host_turn, spec, owner, counted, plan, last, captured)
+        if profile.phases:
+            phase = self.s.phase_of(self.turns_since_compaction)
+            context = dataclasses.replace(
+                context,
+                mix=self.s.phase_mixes[phase],
+                steps_median=profile.phases[phase].steps_median,
+            )
+        self.turns_since_compaction += 1
         requests = self._prompt(context, "prompt", no_request)
         if requests == 0:
             return
@@ -361,12 +390,11 @@ class Session:
     def _run(self, turn: _Turn, reason: str, status: str) -> tuple[int, str]:
         rng = self.s.rng
         run_id, attestation = self._run_start(turn.host_turn, turn.owner, reason, attest=True)
+        median = turn.steps_median or self.s.profile.steps_median
         steps = (
             0
             if rng.random() < 0.12
-            else max(
-                1, min(60, int(rng.lognormvariate(math.log(self.s.profile.steps_median), 0.9)))
-            )
+            else max(1, min(60, int(rng.lognormvariate(math.log(median), 0.9))))
         )
         if turn.last and turn.plan is JournalPlan.INVALID_TOOL_NAME:
             steps = max(steps, 1)  # the planted mismatch needs a tool call
@@ -390,7 +418,9 @@ class Session:
                 requests += 1
                 self._run_end(run_id, status, pending)
                 return requests, status
-            calls = [] if final else [self.s.tools.choose() for _ in range(self._parallel())]
+            calls = (
+                [] if final else [self.s.tools.choose(turn.mix) for _ in range(self._parallel())]
+            )
             placed = self._assistant(turn, run_id, "stop" if final else "toolUse", calls, None)
             requests += 1
             if status == "interrupted" and step == stop_at:
@@ -621,6 +651,7 @@ class Session:
             }
         )
         self.ctx = [(seq, summary_tokens, False), *kept]
+        self.turns_since_compaction = 0
         self.tail_has_usage = self.tail_has_usage and bool(kept)
         self.ctx_tokens = summary_tokens + kept_sum
         self.cache.reset_prefix(self.overhead)
@@ -635,6 +666,7 @@ class Session:
             self.tail_has_usage,
             self.turn_index,
             self.runs_in_file,
+            self.turns_since_compaction,
         )
 
     def fork(
@@ -662,6 +694,7 @@ class Session:
         self.tail_has_usage = snap.tail_has_usage
         self.cache.reset_prefix(self.overhead)
         self.turn_index = snap.turn
+        self.turns_since_compaction = snap.turns_since_compaction
         # The copy's writer numbers turns per file: its own turns take over the host turn ids
         # the parent used after the fork point, with other inputs, so they are new boundaries
         # (R-SIM-9). Run and call ids stay fresh, so tool identities stay unique.

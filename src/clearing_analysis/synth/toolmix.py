@@ -123,6 +123,19 @@ def _path(rng: random.Random, pools: TextPools) -> str:
     return slice_lines(pools.paths, rng, 1).split("\n", 1)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class ToolMix:
+    """Tool names and their cumulative weights, ready for `random.choices`."""
+
+    names: tuple[str, ...]
+    cumulative: tuple[float, ...]
+
+    @classmethod
+    def of(cls, weights: dict[str, float]) -> ToolMix:
+        """The mix of a profile's (or a phase's) tool weights."""
+        return cls(tuple(weights), tuple(_cumulative(weights.values())))
+
+
 class ToolRunner:
     """Chooses tools and fabricates their arguments and results."""
 
@@ -142,8 +155,7 @@ class ToolRunner:
     ) -> None:
         self._rng = rng
         self._pools = pools
-        self._names = list(weights)
-        self._cum = list(_cumulative(weights.values()))
+        self._default = ToolMix.of(weights)
         self._sizes = sizes
         self._scale = scale
         self._error_rate = error_rate
@@ -153,9 +165,11 @@ class ToolRunner:
         self._shape_rng = shape_rng
         self._encoder = msgspec.json.Encoder()
 
-    def choose(self) -> str:
-        """A tool name by profile weight (an app tool drawn from the inventory)."""
-        name = self._rng.choices(self._names, cum_weights=self._cum)[0]
+    def choose(self, mix: ToolMix | None = None) -> str:
+        """A tool name by the profile's weights, or by `mix` (a phase's, `Profile.phases`);
+        an app tool is drawn from the inventory."""
+        chosen = mix or self._default
+        name = self._rng.choices(chosen.names, cum_weights=chosen.cumulative)[0]
         if name == "app":
             return self._rng.choice(APP_TOOLS).tool
         return name

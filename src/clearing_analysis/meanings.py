@@ -1,0 +1,1028 @@
+"""What every fixed code means: the one table `explain` prints and the docs list (R-OUT-1).
+
+Guarantees:
+- `MEANINGS` maps every (code, detail) pair of the error hierarchy (`clearing_analysis.errors`)
+  to one fixed sentence saying what happened; with `remedies.REMEDIES` (what to do) it is the
+  whole of a refusal's explanation. docs/exit-codes.md shows the same sentence in each row's
+  Meaning column, and `CODE_MEANINGS` (each code's own meaning) as the first sentence of the
+  code's section; tests/test_docs.py checks both ways. The text is Markdown as the page shows
+  it: a code span stands for a literal word (`explain` prints it without the backticks).
+- `REPORT_CODES` does the same for the codes a report and its human view carry (verdicts,
+  DEFER and STOP reasons, criterion details, qualification, limitations, skips, tool classes,
+  retrieval-rate labels), each with its meaning and what to do, as docs/model.md lists them
+  ("Codes in the report").
+- Every text is fixed: it names our own options, files and documentation pages, never a value
+  from an input, an argument, a path, an id or an exception message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from clearing_analysis.errors import (
+    AnalysisError,
+    FaultDetail,
+    InputInvalidDetail,
+    InputInvalidError,
+    MountContractDetail,
+    MountContractError,
+    NoJournalsDetail,
+    NoJournalsError,
+    OutputRefusedDetail,
+    OutputRefusedError,
+    QualificationDetail,
+    QualificationError,
+    SidecarNotOfflineDetail,
+    SidecarNotOfflineError,
+    SigningKeyDetail,
+    SigningKeyError,
+    SnapshotChangedDetail,
+    SnapshotChangedError,
+    UsageDetail,
+    UsageError,
+    VerifyDetail,
+    VerifyError,
+)
+
+_FAULT = AnalysisError.code
+_INPUT = InputInvalidError.code
+_NO_JOURNALS = NoJournalsError.code
+_OFFLINE = SidecarNotOfflineError.code
+_SNAPSHOT = SnapshotChangedError.code
+_OUTPUT = OutputRefusedError.code
+_QUALIFIER = QualificationError.code
+_MOUNT = MountContractError.code
+_USAGE = UsageError.code
+_KEY = SigningKeyError.code
+_VERIFY = VerifyError.code
+
+_I = InputInvalidDetail  # a short alias: the table below is long
+
+CODE_MEANINGS: Mapping[str, str] = {
+    _INPUT: "An input is missing, of the wrong kind, malformed or contradictory.",
+    _NO_JOURNALS: (
+        "The journal (or, for `explore`, session) selection is empty, or none of its files replays."
+    ),
+    _OFFLINE: (
+        "The sidecar is not a checkpointed offline copy (R-SC-1, R-SC-2), checked before "
+        "SQLite opens it."
+    ),
+    _SNAPSHOT: (
+        "An input changed between the snapshot taken before replay and the one after (R-FS-7)."
+    ),
+    _OUTPUT: (
+        "`--out`, `--log-file`, `synth --out`, `keygen --out` (and its `.pub`) or a signed "
+        "report's attestation (`--out` plus `.intoto.jsonl`) cannot be created safely "
+        "(R-FS-1..6)."
+    ),
+    _QUALIFIER: "The qualifier could not run the installed pi-ai builders (qualification.md).",
+    _MOUNT: (
+        "The image's entrypoint found, before running any command, that the container breaks "
+        "the mount contract (R-CT-2; container.md)."
+    ),
+    _KEY: "The private key given to `--sign-key` cannot sign (attestation.md).",
+    _VERIFY: "`verify` does not accept the report (attestation.md).",
+    _USAGE: "The command line does not fit the command (any command, the root included).",
+    _FAULT: "An unexpected internal error.",
+}
+
+MEANINGS: Mapping[tuple[str, str], str] = {
+    # INPUT_INVALID.
+    (
+        _INPUT,
+        _I.JOURNALS_MISSING,
+    ): "a `--journals` argument does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.JOURNALS_NOT_FILE_OR_DIRECTORY,
+    ): "a `--journals` argument is a FIFO, device or socket",
+    (_INPUT, _I.JOURNALS_UNREADABLE): "a directory inside the walk cannot be listed or stat'ed",
+    (
+        _INPUT,
+        _I.NATIVE_ROOT_NOT_JOURNALS,
+    ): (
+        "a walked `--journals` directory holds native-root state: `legacy-imports`, "
+        "`aliases`, `retired`, `history.sqlite` or its companions"
+    ),
+    (
+        _INPUT,
+        _I.SESSIONS_MISSING,
+    ): "a `--sessions` argument does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.SESSIONS_NOT_FILE_OR_DIRECTORY,
+    ): "a `--sessions` argument is a FIFO, device or socket",
+    (_INPUT, _I.SESSIONS_UNREADABLE): "a directory inside the walk cannot be listed or stat'ed",
+    (_INPUT, _I.SIDECAR_MISSING): "the `--sidecar` path does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.SIDECAR_NOT_FILE,
+    ): "the `--sidecar` path is not a regular file (a directory, FIFO, …)",
+    (_INPUT, _I.ROUTES_MISSING): "the `--routes` path does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.ROUTES_NOT_FILE,
+    ): "the `--routes` path is not a regular file (a directory, FIFO, …)",
+    (
+        _INPUT,
+        _I.QUALIFICATION_MISSING,
+    ): "the `--qualification` path does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.QUALIFICATION_NOT_FILE,
+    ): "the `--qualification` path is not a regular file (a directory, FIFO, …)",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_MISSING,
+    ): "the `--agent-config` path does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_NOT_FILE,
+    ): "the `--agent-config` path is not a regular file (a directory, FIFO, …)",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_MISSING,
+    ): "the `--app-allowlist` path does not exist (or is a dangling symlink)",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_NOT_FILE,
+    ): "the `--app-allowlist` path is not a regular file (a directory, FIFO, …)",
+    (_INPUT, _I.SIDECAR_UNREADABLE): "the sidecar or its directory cannot be read",
+    (_INPUT, _I.SIDECAR_NOT_SQLITE): "shorter than 100 bytes, or no `SQLite format 3` header",
+    (
+        _INPUT,
+        _I.SIDECAR_SCHEMA,
+    ): (
+        "a required table or the schema-version row is missing, the body is corrupt, or a "
+        "value breaks the DDL's types"
+    ),
+    (_INPUT, _I.ROUTES_UNREADABLE): "the `--routes` file cannot be opened or read",
+    (
+        _INPUT,
+        _I.ROUTES_TOO_LARGE,
+    ): "the `--routes` file is larger than `maxConfigFileBytes` (16 MiB)",
+    (
+        _INPUT,
+        _I.ROUTES_INVALID_UTF8,
+    ): "the `--routes` file is not valid UTF-8, or escapes a lone surrogate",
+    (
+        _INPUT,
+        _I.ROUTES_MALFORMED_JSON,
+    ): "the `--routes` file is not one JSON document (syntax, empty, BOM, trailing data)",
+    (_INPUT, _I.ROUTES_DUPLICATE_KEY): "an object in the `--routes` file repeats a key",
+    (
+        _INPUT,
+        _I.ROUTES_NON_FINITE_NUMBER,
+    ): "the `--routes` file holds `NaN`, `Infinity` or an overflowing number",
+    (
+        _INPUT,
+        _I.ROUTES_NUMBER_OUT_OF_RANGE,
+    ): "the `--routes` file holds an integer literal too long to convert",
+    (
+        _INPUT,
+        _I.ROUTES_NESTING_TOO_DEEP,
+    ): "the `--routes` file nests deeper than `maxNestingDepth` (64)",
+    (_INPUT, _I.ROUTES_WRONG_SHAPE): "the `--routes` file does not have the documented shape",
+    (_INPUT, _I.ROUTES_EMPTY): "the routes array is empty",
+    (_INPUT, _I.ROUTES_DUPLICATE_API): "two routes entries name the same `api`",
+    (_INPUT, _I.AGENT_CONFIG_UNREADABLE): "the `--agent-config` file cannot be opened or read",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_TOO_LARGE,
+    ): "the `--agent-config` file is larger than `maxConfigFileBytes` (16 MiB)",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_INVALID_UTF8,
+    ): "the `--agent-config` file is not valid UTF-8, or escapes a lone surrogate",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_MALFORMED_JSON,
+    ): "the `--agent-config` file is not one JSON document (syntax, empty, BOM, trailing data)",
+    (_INPUT, _I.AGENT_CONFIG_DUPLICATE_KEY): "an object in the `--agent-config` file repeats a key",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_NON_FINITE_NUMBER,
+    ): "the `--agent-config` file holds `NaN`, `Infinity` or an overflowing number",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_NUMBER_OUT_OF_RANGE,
+    ): "the `--agent-config` file holds an integer literal too long to convert",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_NESTING_TOO_DEEP,
+    ): "the `--agent-config` file nests deeper than `maxNestingDepth` (64)",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_WRONG_SHAPE,
+    ): "the `--agent-config` file does not have the documented shape",
+    (_INPUT, _I.AGENT_CONFIG_EMPTY): "the per-run proof array is empty",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_RUN_ID_MISSING,
+    ): "a per-run proof lacks a non-empty `runId`, or an entry is not an object",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_RUN_ID_DUPLICATE,
+    ): "two per-run proofs name the same run (identical or contradictory)",
+    (
+        _INPUT,
+        _I.AGENT_CONFIG_CONVERSATION_ID_MISSING,
+    ): "a per-run proof entry lacks a non-empty `physicalConversationId`",
+    (_INPUT, _I.APP_ALLOWLIST_UNREADABLE): "the `--app-allowlist` file cannot be opened or read",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_TOO_LARGE,
+    ): "the `--app-allowlist` file is larger than `maxConfigFileBytes` (16 MiB)",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_INVALID_UTF8,
+    ): "the `--app-allowlist` file is not valid UTF-8, or escapes a lone surrogate",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_MALFORMED_JSON,
+    ): "the `--app-allowlist` file is not one JSON document (syntax, empty, BOM, trailing data)",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_DUPLICATE_KEY,
+    ): "an object in the `--app-allowlist` file repeats a key",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_NON_FINITE_NUMBER,
+    ): "the `--app-allowlist` file holds `NaN`, `Infinity` or an overflowing number",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_NUMBER_OUT_OF_RANGE,
+    ): "the `--app-allowlist` file holds an integer literal too long to convert",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_NESTING_TOO_DEEP,
+    ): "the `--app-allowlist` file nests deeper than `maxNestingDepth` (64)",
+    (
+        _INPUT,
+        _I.APP_ALLOWLIST_WRONG_SHAPE,
+    ): "the `--app-allowlist` file does not have the documented shape",
+    (_INPUT, _I.APP_ALLOWLIST_DUPLICATE): "two allowlist declarations are identical",
+    (
+        _INPUT,
+        _I.RETRIEVAL_RATE_OUT_OF_RANGE,
+    ): "`--retrieval-rate` is not a finite number from 0 to 1",
+    (
+        _INPUT,
+        _I.REPORT_MISSING,
+    ): "the report given to `show` does not exist, is not a regular file or cannot be read",
+    (_INPUT, _I.REPORT_TOO_LARGE): "a saved report is larger than `maxConfigFileBytes` (16 MiB)",
+    (_INPUT, _I.REPORT_MALFORMED): "a saved report is not UTF-8 JSON",
+    (_INPUT, _I.REPORT_NOT_A_REPORT): "a saved report does not match this version's report schema",
+    # NO_JOURNALS.
+    (
+        _NO_JOURNALS,
+        NoJournalsDetail.NO_JOURNAL_FILES,
+    ): (
+        "no `*.jsonl` regular file under the given directories (symlinked entries are not "
+        "followed) and no file argument"
+    ),
+    (
+        _NO_JOURNALS,
+        NoJournalsDetail.NO_SESSION_FILES,
+    ): (
+        "`explore`: no `*.jsonl` regular file under the given `--sessions` directories and no"
+        " file argument"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.PI_SESSION_FILES): (
+        "`analyze`: nothing replayed, and most files are pi session files (first line "
+        '`{"type": "session", …}`)'
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NATIVE_JOURNAL_FILES): (
+        "`explore`: nothing was read, and most files are native journals (first line the v2 "
+        "`header`)"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.CLAUDE_CODE_TRANSCRIPTS): (
+        "nothing replayed, and most files are Claude Code transcripts (`sessionId` with "
+        "`uuid`, or a leading `summary` with `leafUuid`)"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
+        "nothing replayed, and most files are OpenAI Codex CLI rollouts (`session_meta`, or "
+        "the older `id` / `timestamp` / `instructions` line)"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
+        "`analyze`: no journal replayed; UNSUPPORTED_VERSION is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_IMPORTED): (
+        "`analyze`: no journal replayed; IMPORTED is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INHERITED): (
+        "`analyze`: no journal replayed; INHERITED is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INTERRUPTED): (
+        "`analyze`: no journal replayed; INTERRUPTED is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_INVALID): (
+        "`analyze`: no journal replayed; INVALID is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_OPEN): (
+        "`analyze`: no journal replayed; OPEN (no close record) is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_UNSUPPORTED_VERSION): (
+        "`explore`: no session was read; UNSUPPORTED_VERSION (a pi format above version 3) "
+        "is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_INVALID): (
+        "`explore`: no session was read; INVALID is the most frequent skip reason"
+    ),
+    (_NO_JOURNALS, NoJournalsDetail.NONE_READ_OPEN): (
+        "`explore`: no session was read; OPEN (the last line lacks its newline) is the most "
+        "frequent skip reason"
+    ),
+    # SIDECAR_NOT_OFFLINE.
+    (
+        _OFFLINE,
+        SidecarNotOfflineDetail.COMPANION_PRESENT,
+    ): (
+        "a `-wal`, `-shm` or `-journal` companion exists next to it (name compared "
+        "case-insensitively)"
+    ),
+    (
+        _OFFLINE,
+        SidecarNotOfflineDetail.WAL_MODE,
+    ): "header bytes 18-19 say WAL mode, even with no companion present",
+    # SNAPSHOT_CHANGED.
+    (
+        _SNAPSHOT,
+        SnapshotChangedDetail.SELECTION_CHANGED,
+    ): (
+        "a watched input vanished, or the journal selection changed, while the first snapshot"
+        " was being taken"
+    ),
+    (
+        _SNAPSHOT,
+        SnapshotChangedDetail.FILE_CHANGED,
+    ): "size, mtime, ctime, device, inode or type of an input file changed (or it vanished)",
+    (
+        _SNAPSHOT,
+        SnapshotChangedDetail.DIRECTORY_CHANGED,
+    ): "a walked directory changed (stamp or list of entry names)",
+    (
+        _SNAPSHOT,
+        SnapshotChangedDetail.COMPANION_CHANGED,
+    ): "a sidecar companion appeared (or the sidecar's directory became unlistable)",
+    # OUTPUT_REFUSED.
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_NAME_INVALID,
+    ): (
+        "the final component is empty, `.` or `..`; or, with `--sign-key`, not UTF-8 (the "
+        "attestation names the report)"
+    ),
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_PARENT_MISSING,
+    ): "the parent directory does not exist (or vanished during the run)",
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_NOT_DIRECTORY): "the parent is not a directory",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_PARENT_UNREADABLE,
+    ): "an ancestor of the parent cannot be stat'ed",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_INSIDE_INPUT,
+    ): (
+        "the canonical parent, or one of its ancestors, is (by device/inode) a walked "
+        "`--journals` or `--sessions` directory or, for `qualify`, the harness or policy "
+        "directory"
+    ),
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_NAME_COLLIDES,
+    ): (
+        "the parent is (by device/inode) the directory of an input file and the name equals, "
+        "ignoring case, an input file name there or a sidecar companion name"
+    ),
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_IS_SYMLINK): "the path is a symlink, dangling or not",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_IS_INPUT,
+    ): "the path is an input file or a hard link to one",
+    (_OUTPUT, OutputRefusedDetail.OUTPUT_EXISTS): "the path exists",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_SAME_AS_LOG,
+    ): "`--out` and `--log-file` name the same new file",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.SIGNATURE_SAME_AS_LOG,
+    ): (
+        "with `--sign-key`, `--log-file` names the file the attestation takes: the `--out` "
+        "name plus `.intoto.jsonl`"
+    ),
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_PARENT_CHANGED,
+    ): "the parent was replaced between the check and the creation",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_CREATE_FAILED,
+    ): "exclusive creation failed (e.g. the name appeared, no permission)",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.OUTPUT_WRITE_FAILED,
+    ): "writing failed (e.g. disk full); the partial file was removed",
+    (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): "stdout was closed",
+    (
+        _OUTPUT,
+        OutputRefusedDetail.SYNTH_OUT_EXISTS,
+    ): "`synth --out` exists already, or cannot be created (missing parent, no permission)",
+    # QUALIFIER_FAILED.
+    (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "no `node` on PATH",
+    (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
+        "`qualify/node_modules` (the pinned pi-ai) or a harness source is missing or unreadable"
+        " where this installation looks: `$CLEARING_QUALIFY_HARNESS`, else `qualify/` beside"
+        " the checkout's `src/`, which a copy installed by pip or uv tool does not have"
+    ),
+    (
+        _QUALIFIER,
+        QualificationDetail.HARNESS_NOT_RUN,
+    ): "the `node` process could not be started, or did not finish in time",
+    (
+        _QUALIFIER,
+        QualificationDetail.HARNESS_FAILED,
+    ): "the harness exited with an error and no known code",
+    (
+        _QUALIFIER,
+        QualificationDetail.HARNESS_OUTPUT_INVALID,
+    ): "the harness's output does not decode, or covers the wrong APIs or fault mode",
+    (
+        _QUALIFIER,
+        QualificationDetail.HARNESS_CHANGED,
+    ): "the harness sources changed while `qualify` ran",
+    (
+        _QUALIFIER,
+        QualificationDetail.PI_AI_INCONSISTENT,
+    ): "the pi-ai the harness imported is not the installed one",
+    (_QUALIFIER, QualificationDetail.USAGE): "the harness was started with wrong arguments",
+    (_QUALIFIER, QualificationDetail.NODE_TOO_OLD): "`node` is older than 20",
+    (_QUALIFIER, QualificationDetail.PLACEHOLDER_EMPTY): "`policy/placeholder.txt` is empty",
+    (
+        _QUALIFIER,
+        QualificationDetail.PI_AI_MANIFEST,
+    ): "the installed pi-ai's `package.json` is not the pinned package",
+    (
+        _QUALIFIER,
+        QualificationDetail.MODEL_MISSING,
+    ): "the installed pi-ai lacks a model the fixtures use",
+    (
+        _QUALIFIER,
+        QualificationDetail.CAPTURE_FAILED,
+    ): "a builder did not produce the payload the harness captures",
+    (
+        _QUALIFIER,
+        QualificationDetail.NETWORK_ATTEMPTED,
+    ): "a builder tried to reach the network (each attempt is counted and refused)",
+    (
+        _QUALIFIER,
+        QualificationDetail.HARNESS_FAULT,
+    ): "an unexpected error inside the harness (no message is kept)",
+    # MOUNT_CONTRACT_VIOLATED.
+    (_MOUNT, MountContractDetail.MOUNTINFO_UNREADABLE): "`/proc/self/mountinfo` cannot be read",
+    (_MOUNT, MountContractDetail.MOUNTINFO_INVALID): "`/proc/self/mountinfo` cannot be parsed",
+    (
+        _MOUNT,
+        MountContractDetail.ARGUMENT_UNCLASSIFIED,
+    ): "a path option is not known to the contract",
+    (_MOUNT, MountContractDetail.ARGUMENT_UNPARSED): "the command line could not be parsed",
+    (_MOUNT, MountContractDetail.PATH_NOT_MOUNTED): (
+        "an input or output path does not exist in the container and lies below no mount"
+        " given for it (its nearest existing directory is on the image's own root or a"
+        " runtime tmpfs): typically a host path instead of its `/in/...` or `/out/...` path"
+    ),
+    (
+        _MOUNT,
+        MountContractDetail.INPUT_NOT_READ_ONLY,
+    ): (
+        "an input, `--sign-key` included (after resolving symlinks inside the container) lies"
+        " on a writable mount"
+    ),
+    (
+        _MOUNT,
+        MountContractDetail.OUTPUT_NOT_WRITABLE,
+    ): "the directory of `--out` / `--log-file` (or of `synth --out`) is on a read-only mount",
+    (
+        _MOUNT,
+        MountContractDetail.OUTPUT_NOT_WRITABLE_BY_USER,
+    ): (
+        "that directory is on a writable mount, but the user the container runs as (65534 in "
+        "the image) may not create files in it, typically a root-owned host directory"
+    ),
+    (
+        _MOUNT,
+        MountContractDetail.OUTPUT_NOT_SEPARATE_MOUNT,
+    ): "that directory is on the container's root file system, not on a mount of its own",
+    (
+        _MOUNT,
+        MountContractDetail.OUTPUT_CONTAINS_INPUT,
+    ): (
+        "an input is reachable through the output mount (same file system, output root at or "
+        "above it)"
+    ),
+    (
+        _MOUNT,
+        MountContractDetail.OUTPUT_INSIDE_INPUT,
+    ): "the output mount lies inside an input directory or the directory of an input file",
+    (
+        _MOUNT,
+        MountContractDetail.NETWORK_NOT_ISOLATED,
+    ): "the network namespace has an interface other than loopback",
+    (_MOUNT, MountContractDetail.NETWORK_UNVERIFIABLE): "`/sys/class/net` cannot be read",
+    # SIGNING_KEY_REFUSED.
+    (
+        _KEY,
+        SigningKeyDetail.KEY_MISSING,
+    ): "the `--sign-key` path does not exist (or is a dangling symlink)",
+    (
+        _KEY,
+        SigningKeyDetail.KEY_NOT_FILE,
+    ): "the path is not a regular file (a directory, FIFO, ...)",
+    (_KEY, SigningKeyDetail.KEY_IS_PUBLIC): (
+        "the file is a PEM public key (such as the `.pub` file keygen writes), not the private key"
+    ),
+    (
+        _KEY,
+        SigningKeyDetail.KEY_UNREADABLE,
+    ): (
+        "the user the command runs as may not open or read it; typically a root-owned 0600 "
+        "key in the image, which runs as 65534"
+    ),
+    (
+        _KEY,
+        SigningKeyDetail.KEY_PERMISSIONS_TOO_OPEN,
+    ): "the file (after symlinks) grants its group or others any permission (mode & 0077)",
+    (_KEY, SigningKeyDetail.KEY_MALFORMED): "not a PEM private key (or larger than 16 KiB)",
+    (_KEY, SigningKeyDetail.KEY_ENCRYPTED): "a passphrase-protected PEM key",
+    (
+        _KEY,
+        SigningKeyDetail.KEY_NOT_ED25519,
+    ): "a valid private key of another algorithm (RSA, EC, ...)",
+    # VERIFY_FAILED.
+    (
+        _VERIFY,
+        VerifyDetail.PUBKEY_MISSING,
+    ): "the `--pubkey` path does not exist, is not a regular file or cannot be read",
+    (
+        _VERIFY,
+        VerifyDetail.PUBKEY_INVALID,
+    ): "it is not a PEM Ed25519 public key (a private key, another algorithm, anything else)",
+    (
+        _VERIFY,
+        VerifyDetail.REPORT_MISSING,
+    ): "the report does not exist, is not a regular file or cannot be read",
+    (
+        _VERIFY,
+        VerifyDetail.ATTESTATION_MISSING,
+    ): "no readable regular file `<report>.intoto.jsonl` beside the report",
+    (
+        _VERIFY,
+        VerifyDetail.ENVELOPE_MALFORMED,
+    ): (
+        "that file is not exactly one line holding one DSSE envelope of the documented shape "
+        "(one signature, strict JSON, valid base64)"
+    ),
+    (
+        _VERIFY,
+        VerifyDetail.WRONG_KEY,
+    ): "the signature does not verify with this key, and the envelope's `keyid` names another key",
+    (
+        _VERIFY,
+        VerifyDetail.PAYLOAD_CHANGED,
+    ): (
+        "the signature does not verify with this key, the `keyid` is this key's (or absent), "
+        "and the payload no longer reads as this product's statement about this report "
+        "(another payload type, not a run statement, another subject digest): the signed "
+        "statement was changed"
+    ),
+    (
+        _VERIFY,
+        VerifyDetail.BAD_SIGNATURE,
+    ): (
+        "the signature does not verify with this key, the `keyid` is this key's (or absent), "
+        "and the payload still reads as a statement about this report: the signature was "
+        "changed (or made by another key without a `keyid`), or the statement only where it "
+        "still reads as one (the subject's name)"
+    ),
+    (
+        _VERIFY,
+        VerifyDetail.STATEMENT_INVALID,
+    ): (
+        "the signature holds, but the payload is not an in-toto Statement v1 with one subject"
+        " and this product's run predicate (or its type is not in-toto's)"
+    ),
+    (
+        _VERIFY,
+        VerifyDetail.REPORT_CHANGED,
+    ): "the signature holds, but the report's SHA-256 is not the one signed",
+    (
+        _VERIFY,
+        VerifyDetail.CONTRACT_NOT_HELD,
+    ): (
+        "with `--require-sealed`: every other check holds, but the predicate's "
+        "`mountContract` is not `HELD`"
+    ),
+    # USAGE_ERROR.
+    (_USAGE, UsageDetail.UNKNOWN_COMMAND): "the word in the command position names no command",
+    (_USAGE, UsageDetail.MISSING_COMMAND): "options but no command were given (e.g. a lone `--`)",
+    (_USAGE, UsageDetail.UNKNOWN_OPTION): "an option the command does not define",
+    (_USAGE, UsageDetail.MISTYPED_OPTION): (
+        "an option the command does not define, close to one it does: the remedy names that"
+        " one (what was typed is not repeated)"
+    ),
+    (
+        _USAGE,
+        UsageDetail.MISSING_OPTION,
+    ): "a required option is absent (also `--out` when `analyze` has `--sign-key`)",
+    (_USAGE, UsageDetail.MISSING_VALUE): "an option that takes a value ends the command line",
+    (_USAGE, UsageDetail.UNEXPECTED_VALUE): "a flag was given a value (`--help=x`)",
+    (
+        _USAGE,
+        UsageDetail.BAD_VALUE,
+    ): "a value of the wrong kind (`--workers abc`, `--workers 0`, an unknown `--profile`)",
+    (
+        _USAGE,
+        UsageDetail.EXTRA_ARGUMENT,
+    ): "a word no option takes (a second value after an option that takes one)",
+    (
+        _USAGE,
+        UsageDetail.EXCLUSIVE_OPTIONS,
+    ): (
+        "`synth` needs exactly one of `--conversations` and `--size-mb`; `routes init` "
+        "exactly one of `--list` and `--model`"
+    ),
+    (
+        _USAGE,
+        UsageDetail.MODEL_UNKNOWN,
+    ): (
+        "`routes init --model` names no model of the pinned pi-ai catalog "
+        "(`policy/pi-ai-models.json`), or has no `/`"
+    ),
+    (
+        _USAGE,
+        UsageDetail.MODEL_API_MISMATCH,
+    ): "the `--model` exists in the catalog but uses another API than `--api`",
+    (
+        _USAGE,
+        UsageDetail.MODEL_API_REPEATED,
+    ): "two `routes init --model` values name models of the same API",
+    (
+        _USAGE,
+        UsageDetail.MODEL_UNPRICED,
+    ): (
+        "the catalog gives the model no price (input and output 0, e.g. a free tier, or "
+        "pi-ai's routing-dependent price): both cost views would be zero and the cost "
+        "criterion meaningless"
+    ),
+    (
+        _USAGE,
+        UsageDetail.MODEL_WINDOW_TOO_SMALL,
+    ): (
+        "the model's context window minus pi's compaction reserve (16,384) is not above the "
+        "drain (20,000 kept + 13,107 summary), so T ≤ P"
+    ),
+    (_USAGE, UsageDetail.UNKNOWN_CODE): (
+        "`explain` was given a word that is no code of this program"
+    ),
+    (_USAGE, UsageDetail.INVALID_COMMAND_LINE): "any other command line the parser refuses",
+    # ANALYZER_FAULT.
+    (
+        _FAULT,
+        FaultDetail.INTERNAL_ERROR,
+    ): "an unexpected exception; its message is never printed, since it could carry input text",
+}
+
+
+# The kinds of code a report and its human view carry, in the order docs/model.md lists them.
+VERDICT = "verdict"
+DEFER_REASON = "DEFER reason"
+STOP_REASON = "STOP reason"
+CRITERION_DETAIL = "criterion detail"
+QUALIFICATION = "qualification"
+QUALIFICATION_DETAIL = "qualification detail"
+LIMITATION = "limitation"
+API_LIMITATION = "API limitation"
+EXPLORE_LIMITATION = "explore limitation"
+SKIPPED_JOURNAL = "skipped journal"
+SKIPPED_BOUNDARY = "skipped boundary"
+SKIPPED_SESSION = "skipped session"
+SKIPPED_SESSION_BOUNDARY = "skipped session boundary"
+UNRECOGNIZED = "unrecognized in a pi session"
+TOOL_CLASS = "tool class"
+RATE_LABEL = "retrieval rate label"
+
+_NOTHING = "nothing to change: it is reported for completeness"
+_QUALIFY = "run clearing-analysis qualify --out qualification.json and pass it to --qualification"
+_MORE_HISTORY = "analyze more of this API's history: longer sessions, more conversations"
+_CAPTURE_PERIOD = "restrict --journals to the period when continuity capture was enabled"
+_ROUTE_LIMITS = "check triggerTokens and drainTokens in routes.json (docs/formats/routes.md)"
+_ANALYZE_INSTEAD = "for a verdict, run analyze on native journals with the tool-history sidecar"
+
+# (kind, code) -> (meaning, what to do).
+REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
+    (VERDICT, "BUILD"): (
+        "every criterion passed on sufficient evidence: by the modeled figures, clearing is"
+        " worth building for this API",
+        "build it for this API; the figures are modeled, so measure after the change",
+    ),
+    (VERDICT, "DEFER"): (
+        "the evidence does not suffice to decide: a DEFER reason applies (never a STOP)",
+        "read the DEFER reasons: each names the evidence that is missing",
+    ),
+    (VERDICT, "STOP"): (
+        "on sufficient evidence a criterion failed: by the modeled figures clearing does not"
+        " pay off for this API",
+        "do not build it for this API now; the STOP reasons say which criteria failed and by"
+        " how much",
+    ),
+    (DEFER_REASON, "REPRESENTATIVENESS_LOW"): (
+        "criterion 1 fails: fewer than 10 pressured pre-turn boundaries (0.75 T <= E < T), or"
+        " fewer than 3 logical conversations with them",
+        f"{_MORE_HISTORY}; check that triggerTokens is the agent's own compaction trigger",
+    ),
+    (DEFER_REASON, "COLD_EVIDENCE_LOW"): (
+        "criterion 2 fails: fewer than 10 cold pressured boundaries (a gap longer than the"
+        " cache lifetime plus margin), or fewer than 3 logical conversations with them; an"
+        " `unknown` cache lifetime is never cold",
+        "analyze more history with breaks longer than the cache lifetime; set cacheLifetimeMs"
+        " from the provider's documentation where routes.json says `unknown`",
+    ),
+    (DEFER_REASON, "IDENTITY_UNPROVEN"): (
+        "there are plain-text results to clear, but none has a proven read-only identity",
+        "pass the owner's attestation of the built-ins with --agent-config"
+        " (docs/formats/agent-config.md), and reviewed app tools with --app-allowlist",
+    ),
+    (DEFER_REASON, "PAYLOAD_UNQUALIFIED"): (
+        "no valid, current qualification record covers this API, so criterion 6 was not"
+        " evaluated; the qualification detail says why",
+        _QUALIFY,
+    ),
+    (DEFER_REASON, "RETENTION_UNMATCHED"): (
+        "results have a proven identity, but none matched a retained result in the sidecar",
+        "pass a sidecar copy of the same agent's history.sqlite; " + _CAPTURE_PERIOD,
+    ),
+    (DEFER_REASON, "RETENTION_COVERAGE_LOW"): (
+        "fewer than 50% of the results with a proven identity matched their retained copy",
+        _CAPTURE_PERIOD + "; copy the sidecar again from the stopped agent",
+    ),
+    (DEFER_REASON, "USAGE_FALLBACK_EXCESSIVE"): (
+        "more than 5% of the requests carry no usage, so their cost is the labeled uncached"
+        " character heuristic, which could inflate the baseline",
+        "analyze history from an agent that records usage; leave out the period before it did",
+    ),
+    (DEFER_REASON, "CODEX_WIRE_UNPROVEN"): (
+        "openai-codex-responses always DEFERs: an offline payload comparison cannot establish"
+        " acceptance, signatures or delivery over any Codex transport",
+        "nothing in the inputs changes it: decide for this API on other evidence",
+    ),
+    (STOP_REASON, "ADMITTING_SHARE_LOW"): (
+        "criterion 3 fails: fewer than 25% of the cold pressured boundaries admit 20,000 or"
+        " more new lower-bound net tokens",
+        "see with --details what stays uncleared at those boundaries: categories, protection,"
+        " retention",
+    ),
+    (STOP_REASON, "PRESSURE_REDUCTION_LOW"): (
+        "criterion 4 fails: the modeled compaction pressure falls by less than 15% at the"
+        " supplied retrieval rate",
+        "compare the cleared net tokens S with the growth G in --details: clearing frees too"
+        " little of what the history adds",
+    ),
+    (STOP_REASON, "PRESSURE_MODEL_UNDEFINED"): (
+        "criterion 4 fails: the pressure model is undefined (no native growth G, or"
+        " triggerTokens not above drainTokens)",
+        _ROUTE_LIMITS,
+    ),
+    (STOP_REASON, "COST_INCREASE_HIGH"): (
+        "criterion 5 fails: the modeled total cost rises by more than 5% at some retrieval"
+        " rate in the list-price or the quota-share view, or the ratio is unbounded",
+        "the cost waterfall in --details shows which component decides; check the route's"
+        " prices and quota weights",
+    ),
+    (STOP_REASON, "UNINTENDED_PAYLOAD_DIFFERENCES"): (
+        "criterion 6 fails: the qualification found payload differences besides the targeted"
+        " result-text leaves",
+        "do not build clearing on this pi-ai version; report the difference to pi-ai",
+    ),
+    (CRITERION_DETAIL, "PRESSURE_MODEL_UNDEFINED"): (
+        "the pressure model is undefined (G = 0 or T <= P): criterion 4 fails and the cost"
+        " model is undefined too",
+        _ROUTE_LIMITS,
+    ),
+    (CRITERION_DETAIL, "SUMMARY_DOES_NOT_FIT"): (
+        "the summary's input per cycle would not fit within the trigger, so no pressure"
+        " reduction is credited (R-PM-2)",
+        "check summaryInputTokens and triggerTokens in routes.json (docs/formats/routes.md)",
+    ),
+    (CRITERION_DETAIL, "COST_MODEL_UNDEFINED"): (
+        "the cost model is undefined with the pressure model: criterion 5 is not evaluated",
+        _ROUTE_LIMITS,
+    ),
+    (CRITERION_DETAIL, "COST_RATIO_UNBOUNDED"): (
+        "a view's off-arm cost is zero while its on arm costs something: the ratio is"
+        " unbounded and criterion 5 fails",
+        "check the route's prices and quota weights: a view priced at zero measures nothing",
+    ),
+    (CRITERION_DETAIL, "PAYLOAD_UNQUALIFIED"): (
+        "no valid, current qualification record: criterion 6 is not evaluated",
+        _QUALIFY,
+    ),
+    (QUALIFICATION, "QUALIFIED"): (
+        "a valid record made with the installed pi-ai and harness covers this API",
+        _NOTHING,
+    ),
+    (QUALIFICATION, "PAYLOAD_UNQUALIFIED"): (
+        "no valid, current qualification record covers this API; the detail says why",
+        _QUALIFY,
+    ),
+    (QUALIFICATION_DETAIL, "MISSING"): (
+        "no --qualification was given, or the file does not exist",
+        _QUALIFY,
+    ),
+    (QUALIFICATION_DETAIL, "MALFORMED"): (
+        "the record is not a regular file, is too large, or is not a valid qualification record",
+        "write it again with clearing-analysis qualify and pass it unedited",
+    ),
+    (QUALIFICATION_DETAIL, "HARNESS_UNAVAILABLE"): (
+        "this installation cannot read the qualification harness or its installed pi-ai: it"
+        " looks in `$CLEARING_QUALIFY_HARNESS`, else in `qualify/` beside the checkout's"
+        " `src/`, which a copy installed by pip or uv tool does not have",
+        "run the checkout's .venv/bin/clearing-analysis after make setup, or set"
+        " CLEARING_QUALIFY_HARNESS to the checkout's qualify directory",
+    ),
+    (QUALIFICATION_DETAIL, "VERSION_MISMATCH"): (
+        "the record names another pi-ai version than the one installed",
+        "run clearing-analysis qualify again with the installed pi-ai",
+    ),
+    (QUALIFICATION_DETAIL, "DIGEST_MISMATCH"): (
+        "the harness sources differ from those the record was made with",
+        "run clearing-analysis qualify again with these harness sources",
+    ),
+    (LIMITATION, "APPROVAL_STATE_UNATTESTED"): (
+        "approval and unresolved-effect state is not recorded natively, so the analyzer cannot"
+        " attest that clearing would leave it intact (R-EL-7)",
+        "keep results tied to approvals or unresolved effects protected in what you build",
+    ),
+    (API_LIMITATION, "ROUTE_TRIGGER_CONTRADICTED"): (
+        "this API's observed threshold compactions contradict the route's triggerTokens T:"
+        " some came below 0.75 T (T too high) or beyond T plus one turn's growth (T too low),"
+        " so the pressured boundaries are counted against the wrong trigger; never gating",
+        "set triggerTokens from the agent's real compaction trigger: the report's routeTrigger"
+        " gives the trigger the compactions imply (docs/model.md)",
+    ),
+    (API_LIMITATION, "CACHE_LIFETIME_UNKNOWN"): (
+        "the route's cacheLifetimeMs is unknown, so no gap can be cold and criterion 2"
+        " (COLD_EVIDENCE_LOW) cannot pass",
+        "set cacheLifetimeMs in routes.json from the provider's documentation"
+        " (docs/formats/routes.md)",
+    ),
+    (EXPLORE_LIMITATION, "IDENTITY_UNPROVEN"): (
+        "pi sessions prove no tool's identity: every result that passes the fixed exclusions"
+        " counts in the upper bound",
+        _ANALYZE_INSTEAD,
+    ),
+    (EXPLORE_LIMITATION, "RETENTION_UNPROVEN"): (
+        "pi sessions prove no retention: every result is assumed retained",
+        _ANALYZE_INSTEAD,
+    ),
+    (EXPLORE_LIMITATION, "RUN_OUTCOMES_UNRECORDED"): (
+        "pi sessions record no run owner or outcome, no tool status beyond isError and not"
+        " whether a result was returned and placed",
+        _ANALYZE_INSTEAD,
+    ),
+    (EXPLORE_LIMITATION, "APPROVAL_STATE_UNATTESTED"): (
+        "approval and unresolved-effect state is not recorded, so it cannot be attested",
+        "keep results tied to approvals or unresolved effects protected in what you build",
+    ),
+    (SKIPPED_JOURNAL, "UNSUPPORTED_VERSION"): (
+        "the journal's format version is not 2",
+        "pass journals the agent wrote in the native v2 format (docs/formats/journal-v2.md)",
+    ),
+    (SKIPPED_JOURNAL, "IMPORTED"): (
+        "the journal's origin is imported: it is not this agent's own history",
+        _NOTHING,
+    ),
+    (SKIPPED_JOURNAL, "INHERITED"): (
+        "the journal's origin is inherited: it is not this agent's own history",
+        _NOTHING,
+    ),
+    (SKIPPED_JOURNAL, "INTERRUPTED"): (
+        "a run of the journal ended interrupted, or never ended before its close record",
+        _NOTHING,
+    ),
+    (SKIPPED_JOURNAL, "INVALID"): (
+        "the journal does not decode strictly or breaks a reference; the report's"
+        " invalidJournalDetails give each fixed reason",
+        "see docs/formats/reason-codes.md for each reason; fix the writer or leave the file out",
+    ),
+    (SKIPPED_JOURNAL, "OPEN"): (
+        "the journal has no close record: still being written, or cut",
+        "analyze copies of closed sessions",
+    ),
+    (SKIPPED_JOURNAL, "DUPLICATE"): (
+        "a journal with the same journal id was replayed already: each counts once",
+        _NOTHING,
+    ),
+    (SKIPPED_BOUNDARY, "OWNER_MISSING"): (
+        "the boundary's run names no owner",
+        _NOTHING,
+    ),
+    (SKIPPED_BOUNDARY, "UNSUPPORTED_API"): (
+        "the boundary's API is not one of the four supported, or routes.json has no entry for it",
+        "add a routes.json entry for the API if it is one of the four (clearing-analysis"
+        " routes init)",
+    ),
+    (SKIPPED_BOUNDARY, "DUPLICATE"): (
+        "a matching boundary was seen first in another journal (a resumed copy or a fork)",
+        _NOTHING,
+    ),
+    (SKIPPED_BOUNDARY, "OUTSIDE_CAPTURE_WINDOW"): (
+        "the boundary lies before its conversation's capture_enabled_since, or the"
+        " conversation has no capture policy row",
+        _CAPTURE_PERIOD,
+    ),
+    (SKIPPED_SESSION, "UNSUPPORTED_VERSION"): (
+        "the pi session's header version is above 3",
+        "explore sessions of pi format versions 1 to 3 (docs/formats/pi-sessions.md)",
+    ),
+    (SKIPPED_SESSION, "OPEN"): (
+        "the session file's last line lacks its newline: pi may still be writing it",
+        "explore copies of finished sessions",
+    ),
+    (SKIPPED_SESSION, "INVALID"): (
+        "the session file breaks the strict reading rules; the report's invalidSessionDetails"
+        " give each fixed reason",
+        "see docs/formats/pi-sessions.md for each reason; leave the file out",
+    ),
+    (SKIPPED_SESSION, "DUPLICATE"): (
+        "a session with the same session id was read already: each counts once",
+        _NOTHING,
+    ),
+    (SKIPPED_SESSION_BOUNDARY, "UNSUPPORTED_API"): (
+        "the prompt turn's API is not one of the four supported, or routes.json has no entry"
+        " for it",
+        "add a routes.json entry for the API if it is one of the four (clearing-analysis"
+        " routes init)",
+    ),
+    (SKIPPED_SESSION_BOUNDARY, "DUPLICATE"): (
+        "the same turn of the same lineage was seen first in another file (a copy or a fork)",
+        _NOTHING,
+    ),
+    (UNRECOGNIZED, "ENTRY_TYPE"): (
+        "session entries of a type the reader does not know, counted and left out",
+        _NOTHING,
+    ),
+    (UNRECOGNIZED, "MESSAGE_ROLE"): (
+        "messages of a role the reader does not know, counted and left out",
+        _NOTHING,
+    ),
+    (UNRECOGNIZED, "ORPHAN_TOOL_RESULT"): (
+        "tool results whose call no assistant message of their turn requested (real OpenClaw"
+        " sessions hold them): kept in the context with a call of their own, and counted",
+        _NOTHING,
+    ),
+    (TOOL_CLASS, "READ_ONLY_BUILTIN"): (
+        "a built-in tool that only reads (policy/tools.json): clearable once its identity is"
+        " proven",
+        "prove the built-ins with --agent-config (docs/formats/agent-config.md)",
+    ),
+    (TOOL_CLASS, "EFFECTFUL_BUILTIN"): (
+        "a built-in tool with effects (bash, edit, write, OpenClaw's exec): never cleared (R-EL-6)",
+        _NOTHING,
+    ),
+    (TOOL_CLASS, "INSTRUCTION_BUILTIN"): (
+        "a built-in tool whose result instructs the agent: never cleared (R-EL-6)",
+        _NOTHING,
+    ),
+    (TOOL_CLASS, "HISTORY_BUILTIN"): (
+        "a built-in tool that reads the history back: never cleared (R-EL-6)",
+        _NOTHING,
+    ),
+    (TOOL_CLASS, "APP"): (
+        "an app (MCP) tool: clearable when its captured origin matches a reviewed allowlist entry",
+        "review it into --app-allowlist (docs/formats/app-allowlist.md)",
+    ),
+    (TOOL_CLASS, "UNKNOWN"): (
+        "in a pi session, a tool name no reviewed pi-family table has (policy/tools.json):"
+        " nothing says what it does, so it is left out of the upper bound",
+        "add the tool with its kind and source to policy/tools.json (docs/formats/tools.md)",
+    ),
+    (RATE_LABEL, "ZERO"): (
+        "retrieval rate 0%: no cleared result is retrieved again",
+        _NOTHING,
+    ),
+    (RATE_LABEL, "DEFAULT"): (
+        "the default retrieval rate, 5%, pending lookup-pilot evidence",
+        "pass --retrieval-rate once a lookup pilot has measured it",
+    ),
+    (RATE_LABEL, "HIGH"): (
+        "retrieval rate 20%: a pessimistic sensitivity",
+        _NOTHING,
+    ),
+    (RATE_LABEL, "SUPPLIED"): (
+        "the rate given with --retrieval-rate: criterion 4 is gated at it",
+        _NOTHING,
+    ),
+}

@@ -1,0 +1,85 @@
+"""The one-screen summary that leads the human view of an explore report (docs/explore.md).
+
+Never a verdict: it opens with the fixed statement that explore gives none and why, then per
+API the sessions' pressure evidence and the upper bound's two figures (what the simulation
+cleared, and the modeled pressure reduction and cost ratio at the supplied rate). Everything
+comes from the report's typed structs; lines wrap at spaces only, so codes are never cut.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from clearing_analysis.policy import view_policy
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.explore_human import STATEMENT_TEXT
+from clearing_analysis.report.human import number, percent
+from clearing_analysis.wrapping import INDENT, wrap
+
+
+def _upper_bound(part: em.ApiExplore) -> list[str]:
+    """What the upper-bound simulation cleared, and its pressure and cost at the supplied rate."""
+    sim, pressure, cost = (
+        part.upper_bound_simulation,
+        part.upper_bound_pressure,
+        part.upper_bound_cost,
+    )
+    cleared = (
+        f"upper bound: {number(sim.cleared_results)} results cleared at"
+        f" {number(sim.clearing_points)} boundaries, {number(sim.admitted_net_tokens)} net tokens"
+    )
+    at_pressure = next((a for a in pressure.sensitivities if a.rate == pressure.gated_rate), None)
+    at_cost = next((a for a in cost.sensitivities if a.rate == pressure.gated_rate), None)
+    if not pressure.defined or at_pressure is None or at_cost is None:
+        return [cleared, "pressure and cost models undefined (no growth, or T <= P)"]
+    models = (
+        f"{percent(pressure.gated_rate)} retrieval: pressure {percent(at_pressure.reduction)}"
+        f" lower; cost x{number(at_cost.list_price.ratio, 4)} list,"
+        f" x{number(at_cost.quota_share.ratio, 4)} quota"
+    )
+    return [cleared, models]
+
+
+def summary(report: em.ExploreReport, width: int) -> list[Text]:
+    """The summary's lines for a terminal `width` columns wide (see the module docstring)."""
+    heading = (
+        f"clearing-analysis explore {report.tool_version}"
+        f"   retrieval rate {percent(report.retrieval_rate)}"
+    )
+    lines = [Text(line) for line in wrap(heading, width)]
+    banner = STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT]
+    lines.extend(Text(line, style="bold yellow") for line in wrap(banner, width))
+    sessions = report.sessions
+    skipped = sum(sessions.skipped_sessions.values())
+    read = (
+        f"sessions read {number(sessions.sessions_read)} ({number(sessions.session_bytes)} bytes),"
+        f" skipped {number(skipped)}"
+    )
+    lines.extend(Text(line) for line in wrap(read, width))
+    lines.append(Text())
+    for api, part in rm.in_api_order(report.per_api):
+        evidence = part.evidence
+        head = (
+            f"{api.value}: {number(evidence.pressured)} pressured boundaries,"
+            f" {number(evidence.cold_pressured)} cold, in"
+            f" {number(evidence.logical_conversations)} conversations"
+        )
+        marked = view_policy().prominent_limitations
+        limitations = [code.value for code in part.limitations if code.value in marked]
+        if limitations:
+            head += "; limitations " + " ".join(limitations)
+        lines.extend(Text(line) for line in wrap(head, width))
+        for figure in _upper_bound(part):
+            lines.extend(Text(line) for line in wrap(figure, width, INDENT, INDENT * 2))
+    notes = (
+        "Every figure is an upper bound: identity and retention are assumed.",
+        "Every table and the sessions read: --details.",
+        "What a code means and what to do: clearing-analysis explain CODE",
+    )
+    for note in notes:
+        lines.extend(Text(line) for line in wrap(note, width))
+    return lines
+
+
+__all__ = ["summary"]

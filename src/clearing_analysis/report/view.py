@@ -1,0 +1,53 @@
+"""The human view of a report (R-CLI-6): the one-screen summary first, the details after it
+only when asked for (`--details`), for an analysis report and an explore report alike.
+
+It renders only what the report holds (report.summary, report.explore_summary, report.human,
+report.explore_human); colour only when writing to a terminal. At any width a line wraps at
+spaces or folds, so nothing is ever cut with an ellipsis and no code is shortened.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from clearing_analysis.report import explore_human, explore_summary, human, summary
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+
+# Plain text (files, pipes, tests, the demo's captured output) is laid out for 80 columns.
+PLAIN_WIDTH = 80
+
+
+def renderables(
+    report: rm.Report | em.ExploreReport, width: int, *, details: bool = False
+) -> list[RenderableType]:
+    """The view, top to bottom, for a terminal `width` columns wide."""
+    parts: list[RenderableType]
+    if isinstance(report, em.ExploreReport):
+        parts = list(explore_summary.summary(report, width))
+        more = explore_human.details(report) if details else []
+    else:
+        parts = list(summary.summary(report, width))
+        more = human.details(report) if details else []
+    if more:
+        parts.append(Text("\nDetails", style="bold"))
+        parts.extend(more)
+    return parts
+
+
+def render_text(
+    report: rm.Report | em.ExploreReport, *, width: int = PLAIN_WIDTH, details: bool = False
+) -> str:
+    """The view as plain text (no colour), whatever the terminal."""
+    return human.plain_text(renderables(report, width, details=details), width)
+
+
+def print_view(
+    report: rm.Report | em.ExploreReport, console: Console, *, details: bool = False
+) -> None:
+    """Print the view to a console, laid out for its width (colour when it is a terminal)."""
+    console.print(Group(*renderables(report, console.width, details=details)))
+
+
+__all__ = ["PLAIN_WIDTH", "print_view", "render_text", "renderables"]

@@ -1,0 +1,106 @@
+"""`explain`: every code the views and failure lines print has its meaning and what to do.
+
+The explanations come from the one table of each (clearing_analysis.meanings, remedies); the
+word looked up is never printed, only the tables' own text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.explain import entries, lookup, render
+from clearing_analysis.meanings import MEANINGS, REPORT_CODES
+from clearing_analysis.remedies import REMEDIES
+from clearing_analysis.report.encode import decode_report
+from clearing_analysis.report.view import render_text
+from tests.cli._guarded import invoke, usage_line
+from tests.e2e._canary import Canaries, leaks
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+# A code as the views print it: upper case words joined by underscores, or one of the
+# single-word codes (verdicts, rate labels, tool class APP, skip reasons).
+SINGLE_WORD_CODES = {code for (_kind, code) in REPORT_CODES if "_" not in code}
+CODE = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])")
+
+
+def _codes_in(text: str) -> set[str]:
+    words = set(re.findall(r"[A-Za-z0-9_]+", text))
+    return set(CODE.findall(text)) | (words & SINGLE_WORD_CODES)
+
+
+@pytest.mark.parametrize("name", ["report-mixed.json", "report-build.json"])
+def test_every_code_a_view_prints_is_explained(name: str) -> None:
+    """Each code in a golden report's whole human view (summary and details) has at least
+    one explanation, and every explanation has a meaning and a thing to do."""
+    report = decode_report((GOLDEN / name).read_bytes())
+    codes = _codes_in(render_text(report, details=True))
+    assert {"DEFER", "PAYLOAD_UNQUALIFIED", "READ_ONLY_BUILTIN", "DEFAULT"} <= codes
+    for code in sorted(codes):
+        found = lookup([code])
+        assert found, code
+        assert all(entry.meaning and (entry.todo or entry.details) for entry in found), code
+
+
+def test_a_refusal_is_explained_with_its_meaning_and_remedy() -> None:
+    """A failure line's code and detail give one entry: the detail's meaning and the remedy
+    the line prints, code spans shown as plain words; the detail alone finds it too."""
+    (entry,) = lookup(["INPUT_INVALID", "routes_wrong_shape"])
+    assert entry.name == "INPUT_INVALID ROUTES_WRONG_SHAPE"
+    assert entry.kind == "refusal, exit 2"
+    assert entry.meaning == MEANINGS[("INPUT_INVALID", "ROUTES_WRONG_SHAPE")]
+    assert entry.todo == REMEDIES[("INPUT_INVALID", "ROUTES_WRONG_SHAPE")]
+    assert lookup(["ROUTES_WRONG_SHAPE"]) == [entry]
+    text = render([entry], 80)
+    assert "`" not in text
+    assert "the --routes file does not have the documented shape" in text
+
+
+def test_a_code_with_several_meanings_gives_each() -> None:
+    """DUPLICATE is a skipped journal, boundary, session and session boundary: four entries;
+    REPORT_MISSING is a detail of two refusal codes: two entries."""
+    kinds = [entry.kind for entry in lookup(["DUPLICATE"])]
+    assert kinds == [
+        "skipped journal",
+        "skipped boundary",
+        "skipped session",
+        "skipped session boundary",
+    ]
+    names = [entry.name for entry in lookup(["REPORT_MISSING"])]
+    assert names == ["INPUT_INVALID REPORT_MISSING", "VERIFY_FAILED REPORT_MISSING"]
+
+
+def test_a_refusal_code_lists_its_details() -> None:
+    """A code alone gives its meaning, its exit status and its details to explain in turn."""
+    (entry,) = lookup(["sidecar_not_offline"])
+    assert entry.details == ("COMPANION_PRESENT", "WAL_MODE")
+    assert entry.todo is None
+
+
+def test_every_entry_has_text_and_unique_placement() -> None:
+    """No entry is empty, and no (name, kind) pair is listed twice."""
+    seen = set()
+    for entry in entries():
+        assert entry.meaning.strip()
+        assert (entry.name, entry.kind) not in seen
+        seen.add((entry.name, entry.kind))
+
+
+def test_explain_command_prints_only_table_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """Through the CLI: a known code prints its explanation (exit 0), case-insensitively; an
+    unknown word is USAGE_ERROR UNKNOWN_CODE and is never echoed; no word lists every code."""
+    done = invoke(["explain", "cold_evidence_low"], capsys)
+    assert (done.status, done.stderr) == (0, "")
+    assert done.stdout.startswith("COLD_EVIDENCE_LOW (DEFER reason)\n  Meaning: criterion 2 fails")
+    assert "What to do: " in done.stdout
+    canary = Canaries(seed=20261201)
+    word = canary("explain.word")
+    done = invoke(["explain", word], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr == usage_line("UNKNOWN_CODE", None)
+    assert leaks(done.stderr.encode(), canary.values) == []
+    listed = invoke(["explain"], capsys)
+    assert listed.status == 0
+    assert len(listed.stdout.splitlines()) == 2 + sum(1 for _ in entries())
