@@ -12,6 +12,7 @@ import polars as pl
 from clearing_analysis.jobs import analyze_job
 from clearing_analysis.models.route_check import check_trigger
 from clearing_analysis.report.model import ApiLimitation, ApiReport
+from clearing_analysis.report.view import render_text
 from clearing_analysis.simulation.growth import trigger_evidence
 from tests._seed_route import SEED_ROUTE
 from tests.replay.builder import SidecarBuilder
@@ -129,6 +130,21 @@ def test_analyze_states_the_contradiction_beside_the_verdict(tmp_path: Path) -> 
         175_000,
         190_000,
     )
+
+
+def test_the_summary_states_the_contradiction_on_the_verdict_line(tmp_path: Path) -> None:
+    """The one-screen summary names the limitation beside the API's verdict, with the trigger
+    range the compactions imply; a consistent route shows none."""
+    paths = _corpus(tmp_path / "low", 100_000)
+    job = analyze_job([paths["journals"]], sidecar=paths["sidecar"], routes=paths["routes"])
+    text = " ".join(render_text(job.report).split())
+    assert (
+        "limitations ROUTE_TRIGGER_CONTRADICTED (compactions imply a trigger from 175,000 to"
+        " below 190,000)" in text
+    )
+    fits = _corpus(tmp_path / "fits", 180_000)
+    job = analyze_job([fits["journals"]], sidecar=fits["sidecar"], routes=fits["routes"])
+    assert "ROUTE_TRIGGER_CONTRADICTED" not in render_text(job.report)
 
 
 def test_an_unknown_cache_lifetime_is_stated(tmp_path: Path) -> None:

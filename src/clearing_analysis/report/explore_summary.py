@@ -15,6 +15,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
 from clearing_analysis.report.human import number, percent
+from clearing_analysis.report.summary import limitation_label
 from clearing_analysis.wrapping import INDENT, wrap
 
 
@@ -66,7 +67,11 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
             f" {number(evidence.logical_conversations)} conversations"
         )
         marked = view_policy().prominent_limitations
-        limitations = [code.value for code in part.limitations if code.value in marked]
+        limitations = [
+            limitation_label(code.value, part.route_trigger)
+            for code in part.limitations
+            if code.value in marked
+        ]
         if limitations:
             head += "; limitations " + " ".join(limitations)
         lines.extend(Text(line) for line in wrap(head, width))

@@ -134,9 +134,26 @@ def api_limitations(report: rm.Report, api: Api) -> tuple[str, ...]:
 def prominent_limitations(
     report: rm.Report, api: Api, prominent: frozenset[str] | None = None
 ) -> tuple[str, ...]:
-    """The API's limitation codes that policy/view.json (or `prominent`) marks prominent."""
+    """The API's limitation codes that policy/view.json (or `prominent`) marks prominent, the
+    route check's with the trigger the compactions imply."""
     marked = view_policy().prominent_limitations if prominent is None else prominent
-    return tuple(code for code in api_limitations(report, api) if code in marked)
+    route = report.per_api[api].route_trigger if api in report.per_api else None
+    return tuple(
+        limitation_label(code, route) for code in api_limitations(report, api) if code in marked
+    )
+
+
+def limitation_label(code: str, route: rm.RouteTrigger | None) -> str:
+    """A limitation code as the summary prints it: ROUTE_TRIGGER_CONTRADICTED with the range
+    of triggers the observed compactions imply (docs/model.md)."""
+    if code != rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED or route is None:
+        return code
+    low, below = route.implied_trigger_at_least, route.implied_trigger_below
+    if low is None or below is None:
+        return code
+    if low >= below:
+        return f"{code} (no single trigger explains the compactions)"
+    return f"{code} (compactions imply a trigger from {number(low)} to below {number(below)})"
 
 
 def _styled(lines: list[str], word: str, style: str) -> list[Text]:
