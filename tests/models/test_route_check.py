@@ -148,8 +148,17 @@ def test_the_summary_states_the_contradiction_on_the_verdict_line(tmp_path: Path
 
 
 def test_an_unknown_cache_lifetime_is_stated(tmp_path: Path) -> None:
-    """cacheLifetimeMs "unknown": no gap can be cold, and the report says so per API."""
+    """cacheLifetimeMs "unknown": no gap can be cold, and the report says so per API; the
+    summary says it on the verdict line that shows COLD_EVIDENCE_LOW, with what to do."""
     paths = _corpus(tmp_path / "c", 180_000)
     route = json.loads(paths["routes"].read_text())
     paths["routes"].write_text(json.dumps([{**route[0], "cacheLifetimeMs": "unknown"}]))
-    assert _api_report(paths).limitations == (ApiLimitation.CACHE_LIFETIME_UNKNOWN,)
+    job = analyze_job([paths["journals"]], sidecar=paths["sidecar"], routes=paths["routes"])
+    (report,) = job.report.per_api.values()
+    assert report.limitations == (ApiLimitation.CACHE_LIFETIME_UNKNOWN,)
+    text = " ".join(render_text(job.report).split())
+    assert "COLD_EVIDENCE_LOW" in text
+    assert (
+        "limitations CACHE_LIFETIME_UNKNOWN (no gap can be cold: set cacheLifetimeMs from the"
+        " provider's docs)" in text
+    )

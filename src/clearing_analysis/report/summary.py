@@ -145,7 +145,10 @@ def prominent_limitations(
 
 def limitation_label(code: str, route: rm.RouteTrigger | None) -> str:
     """A limitation code as the summary prints it: ROUTE_TRIGGER_CONTRADICTED with the range
-    of triggers the observed compactions imply (docs/model.md)."""
+    of triggers the observed compactions imply (docs/model.md), CACHE_LIFETIME_UNKNOWN with
+    what to do (no gap can be cold until the route states the lifetime)."""
+    if code == rm.ApiLimitation.CACHE_LIFETIME_UNKNOWN:
+        return f"{code} (no gap can be cold: set cacheLifetimeMs from the provider's docs)"
     if code != rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED or route is None:
         return code
     low, below = route.implied_trigger_at_least, route.implied_trigger_below
