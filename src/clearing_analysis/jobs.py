@@ -323,7 +323,7 @@ def analyze_job(
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
     # The models and polars load only for analyze, so other commands start fast.
-    from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
+    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
 
     rate = _rate(retrieval_rate)
@@ -415,11 +415,11 @@ def explore_job(
     """Select, read and map the pi sessions, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
     never yields BUILD / DEFER / STOP."""
-    from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
-    from clearing_analysis.report.explore_build import (  # noqa: PLC0415
+    from clearing_analysis.assemble.explore import (  # noqa: PLC0415
         ExploreStages,
         build_explore,
     )
+    from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
 
     rate = _rate(retrieval_rate)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots

@@ -385,7 +385,7 @@ def test_explore_internal_fault_prints_only_the_fault_code(
     the ANALYZER_FAULT line, nothing on stdout."""
     secret = pi_canary_inputs.canaries["rich.prompt0"]
     prelude = (
-        "import clearing_analysis.report.explore_build as _b\n"
+        "import clearing_analysis.assemble.explore as _b\n"
         "def _boom(stages):\n"
         f"    raise RuntimeError({secret!r})\n"
         "_b.build_explore = _boom\n"

@@ -1,8 +1,8 @@
 """Assemble the explore report from the combined totals and the upper-bound simulation.
 
-The per-API figures come from the same functions as the analysis report's (`report.build`:
-evidence, simulation, pressure, escaping, web; `report.cost_part`: cost), over the tables of
-the same simulation run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
+The per-API figures come from the same functions as the analysis report's (`assemble.parts`:
+evidence, simulation, pressure, cost, escaping, web), over the tables of the same simulation
+run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
 """
 
 from __future__ import annotations
@@ -12,6 +12,16 @@ from fractions import Fraction
 
 import polars as pl
 
+from clearing_analysis.assemble.parts import (
+    all_apis,
+    api_parts,
+    escaping_part,
+    histogram,
+    requests_part,
+    simulation_part,
+    tool_version,
+    web_part,
+)
 from clearing_analysis.eligibility.reasons import (
     UPPER_BOUND_REASONS,
     EligibilityClass,
@@ -24,16 +34,6 @@ from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import histogram_edges
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
-from clearing_analysis.report.build import (
-    all_apis,
-    api_parts,
-    escaping_part,
-    histogram,
-    requests_part,
-    simulation_part,
-    tool_version,
-    web_part,
-)
 from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
 from clearing_analysis.toolclass import ToolClass
 

@@ -1,4 +1,6 @@
-"""Assemble the report from the combined totals of every unit, the models and the gate.
+"""The per-API parts both report kinds build alike, from the simulation's tables and the
+units' totals: evidence, simulation, pressure, cost, the route check, web yield, escaping and
+requests (the analysis report gates on them, explore only shows them).
 
 Per-API figures are polars expressions over the simulation's tables and sums of the units'
 per-API totals; each API is filtered separately, so no denominator is pooled across APIs
@@ -14,18 +16,16 @@ from importlib.metadata import PackageNotFoundError, version
 
 import polars as pl
 
-from clearing_analysis.eligibility.reasons import Limitation
+from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
-from clearing_analysis.gate import CostOutcome, GateInputs, evaluate, overall
+from clearing_analysis.gate import CostOutcome
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
-from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_edges
-from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
+from clearing_analysis.policy import gate_policy, histogram_edges
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
 from clearing_analysis.simulation.growth import trigger_evidence
 from clearing_analysis.simulation.totals import (
     ApiSimulation,
@@ -33,9 +33,6 @@ from clearing_analysis.simulation.totals import (
     RequestSums,
     SimulationTotals,
 )
-from clearing_analysis.toolclass import ToolClass
-
-STATEMENTS = tuple(rm.Statement)
 
 
 def tool_version() -> str:
@@ -58,19 +55,6 @@ def histogram(values: pl.Series, edges: Sequence[int]) -> rm.Histogram:
     ]
     below = int((known < edges[0]).sum())
     return rm.Histogram(tuple(edges), tuple(counts), below, values.null_count())
-
-
-@dataclass(frozen=True, slots=True)
-class Stages:
-    """What the report is built from."""
-
-    totals: Totals
-    simulation: SimulationTotals
-    routes: Routes
-    qualification: QualificationStatus
-    retrieval_rate: Fraction
-    journal_bytes: int
-    image_id: str | None  # as the container runtime states it (container/runtime.py)
 
 
 def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
@@ -176,32 +160,6 @@ def pressure_part(
     return inputs, model, report
 
 
-def _observed(checkpoints: pl.DataFrame) -> rm.Observed:
-    edges = histogram_edges().tokens
-    triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
-    return rm.Observed(
-        checkpoints=checkpoints.height,
-        by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
-        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
-        drains=histogram(checkpoints.get_column("tokens_after"), edges),
-        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
-    )
-
-
-def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
-    return tuple(
-        rm.Category(
-            tool_class=tool_class,
-            results=sums.results,
-            text_bytes=sums.text_bytes,
-            lower_bound_class=sums.lower_bound_class,
-            cleared=sums.cleared,
-            cleared_text_bytes=sums.cleared_text_bytes,
-        )
-        for tool_class, sums in categories.items()
-    )
-
-
 def web_part(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     return rm.WebYield(
         results=web.results,
@@ -218,19 +176,6 @@ def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
     original = _int(cleared, pl.col("text_bytes").sum())
     escaped = _int(cleared, pl.col("escaped_bytes").sum())
     return rm.Escaping(original, escaped, share(escaped, original))
-
-
-def _qualification(status: ApiQualification) -> rm.Qualification:
-    return rm.Qualification(
-        status=(
-            rm.QualificationStatusCode.QUALIFIED
-            if status.qualified
-            else rm.QualificationStatusCode.PAYLOAD_UNQUALIFIED
-        ),
-        detail=status.detail,
-        cases=status.cases,
-        unintended_differences=status.unintended_differences,
-    )
 
 
 def requests_part(requests: RequestSums) -> rm.Requests:
@@ -332,116 +277,16 @@ def all_apis(simulation: SimulationTotals) -> ApiSimulation:
     return every
 
 
-def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
-    parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
-    totals, sums = parts.totals, parts.sums
-    qualification = stages.qualification.apis[api]
-    requests = sums.requests
-    signals = totals.signals
-    gate = evaluate(
-        GateInputs(
-            api=api,
-            evidence=parts.gate_evidence,
-            pressure=parts.pressure_model,
-            supplied_rate=stages.retrieval_rate,
-            cost=parts.cost_outcome,
-            signals=signals,
-            qualification=qualification,
-            requests=requests.requests,
-            fallback_requests=requests.fallback,
-        )
-    )
-    occurrences = totals.occurrences
-    retention = totals.retention_counts
-    return rm.ApiReport(
-        gate=gate,
-        limitations=parts.limitations,
-        route_trigger=parts.route_trigger,
-        evidence=parts.evidence,
-        eligibility=rm.Eligibility(
-            exclusion_unit="result-boundary occurrence",
-            occurrences=occurrences.total,
-            by_class=dict(occurrences.by_class),
-            by_reason=dict(occurrences.by_reason),
-        ),
-        retention=rm.Retention(
-            candidates=totals.candidates,
-            proven=retention.proven,
-            matched=retention.matched,
-            redacted=retention.redacted,
-            truncated=retention.truncated,
-            unmatched=retention.unmatched,
-            matched_share=share(retention.matched, retention.proven),
-            coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
-        ),
-        simulation=simulation_part(
-            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
-        ),
-        pressure=parts.pressure,
-        observed=_observed(parts.checkpoints),
-        categories=_categories(sums.categories),
-        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        escaping=escaping_part(parts.cleared),
-        requests=requests_part(requests),
-        cost=parts.cost,
-        qualification=_qualification(qualification),
-    )
-
-
-def _snapshot(stages: Stages) -> rm.Snapshot:
-    totals = stages.totals
-    return rm.Snapshot(
-        journals_replayed=totals.replayed_journals,
-        journal_bytes=stages.journal_bytes,
-        skipped_journals=dict(totals.skipped_journals),
-        invalid_journal_details=dict(sorted(totals.invalid_details.items())),
-        skipped_boundaries=dict(totals.skipped_boundaries),
-        boundaries_without_route=dict(totals.boundaries_without_route),
-        turns_without_request=totals.turns_without_request,
-    )
-
-
-def build_report(stages: Stages) -> rm.Report:
-    """The whole report, APIs in enum order."""
-    per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
-    every = all_apis(stages.simulation)
-    webs = [report.web for report in per_api.values()]
-    verdict = overall(report.gate.verdict for report in per_api.values())
-    return rm.Report(
-        format=rm.REPORT_FORMAT,
-        version=rm.REPORT_VERSION,
-        tool_version=tool_version(),
-        pi_ai_version=stages.qualification.pi_ai_version,
-        image_id=stages.image_id,
-        statements=STATEMENTS,
-        limitations=tuple(Limitation),
-        retrieval_rate=rounded(stages.retrieval_rate),
-        verdict=verdict,
-        snapshot=_snapshot(stages),
-        per_api=per_api,
-        overall=rm.Overall(
-            verdict=verdict,
-            categories=_categories(every.categories),
-            web=web_part(
-                every.web,
-                sum(w.redacted_web_envelopes for w in webs),
-                sum(w.structured_scan_losses for w in webs),
-            ),
-        ),
-    )
-
-
 __all__ = [
     "ApiParts",
-    "Stages",
     "all_apis",
     "api_parts",
-    "build_report",
     "escaping_part",
     "evidence_part",
     "histogram",
     "pressure_part",
     "requests_part",
+    "route_trigger_part",
     "simulation_part",
     "tool_version",
     "web_part",
