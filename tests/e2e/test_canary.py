@@ -354,7 +354,7 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         "READ_ONLY_BUILTIN",
         "EFFECTFUL_BUILTIN",
     }
-    assert anthropic["compactions"]["compactions"] > 0
+    assert anthropic["compactions"]["checkpoints"] > 0
     _pi_private(inputs, to_stdout.stdout)
 
     names = Canaries(seed=5)

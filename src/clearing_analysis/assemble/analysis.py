@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import (
     all_apis,
     api_parts,
+    eligibility_part,
     escaping_part,
-    histogram,
+    observed_part,
     requests_part,
     simulation_part,
     tool_version,
@@ -28,7 +27,7 @@ from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.gate import GateInputs, evaluate, overall
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.numbers import rounded, share
-from clearing_analysis.policy import eligibility_policy, histogram_edges
+from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
 from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
@@ -48,18 +47,6 @@ class Stages:
     retrieval_rate: Fraction
     journal_bytes: int
     image_id: str | None  # as the container runtime states it (container/runtime.py)
-
-
-def _observed(checkpoints: pl.DataFrame) -> rm.Observed:
-    edges = histogram_edges().tokens
-    triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
-    return rm.Observed(
-        checkpoints=checkpoints.height,
-        by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
-        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
-        drains=histogram(checkpoints.get_column("tokens_after"), edges),
-        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
-    )
 
 
 def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
@@ -108,19 +95,13 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             fallback_requests=requests.fallback,
         )
     )
-    occurrences = totals.occurrences
     retention = totals.retention_counts
     return rm.ApiReport(
         gate=gate,
         limitations=parts.limitations,
         route_trigger=parts.route_trigger,
         evidence=parts.evidence,
-        eligibility=rm.Eligibility(
-            exclusion_unit="result-boundary occurrence",
-            occurrences=occurrences.total,
-            by_class=dict(occurrences.by_class),
-            by_reason=dict(occurrences.by_reason),
-        ),
+        eligibility=eligibility_part(totals),
         retention=rm.Retention(
             candidates=totals.candidates,
             proven=retention.proven,
@@ -135,7 +116,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
             parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
         ),
         pressure=parts.pressure,
-        observed=_observed(parts.checkpoints),
+        observed=observed_part(parts.checkpoints),
         categories=_categories(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         escaping=escaping_part(parts.cleared),

@@ -160,6 +160,30 @@ def pressure_part(
     return inputs, model, report
 
 
+def observed_part(checkpoints: pl.DataFrame) -> rm.Observed:
+    """Checkpoints inside the window, by trigger, beside the model (R-PM-3)."""
+    edges = histogram_edges().tokens
+    triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
+    return rm.Observed(
+        checkpoints=checkpoints.height,
+        by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
+        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
+        drains=histogram(checkpoints.get_column("tokens_after"), edges),
+        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
+    )
+
+
+def eligibility_part(totals: ApiTotals) -> rm.Eligibility:
+    """Result-boundary occurrences by class and reason (R-EL-8)."""
+    occurrences = totals.occurrences
+    return rm.Eligibility(
+        exclusion_unit="result-boundary occurrence",
+        occurrences=occurrences.total,
+        by_class=dict(occurrences.by_class),
+        by_reason=dict(occurrences.by_reason),
+    )
+
+
 def web_part(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     return rm.WebYield(
         results=web.results,
@@ -281,9 +305,11 @@ __all__ = [
     "ApiParts",
     "all_apis",
     "api_parts",
+    "eligibility_part",
     "escaping_part",
     "evidence_part",
     "histogram",
+    "observed_part",
     "pressure_part",
     "requests_part",
     "route_trigger_part",
