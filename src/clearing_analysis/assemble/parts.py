@@ -62,7 +62,7 @@ def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
     return 0 if value is None else int(value)
 
 
-def evidence_part(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
+def evidence_part(boundaries: pl.DataFrame, route: Route) -> tuple[GateEvidence, rm.Evidence]:
     threshold = gate_policy().admitted_net_tokens_per_boundary
     pressured = boundaries.filter(pl.col("pressured"))
     cold = boundaries.filter(pl.col("cold_pressured"))
@@ -86,7 +86,15 @@ def evidence_part(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
         admitting=admitting,
         admitting_share=rounded(gate.admitting_share),
         request_gaps_ms=histogram(boundaries.get_column("gap_ms"), edges.request_gap_ms),
+        cold_gap_ms=(
+            None
+            if route.cache_lifetime_ms == "unknown"
+            else route.cache_lifetime_ms + route.cache_margin_ms
+        ),
         estimates=histogram(boundaries.get_column("estimate"), edges.tokens),
+        cold_estimates=histogram(
+            boundaries.filter(pl.col("cold")).get_column("estimate"), edges.tokens
+        ),
     )
     return gate, evidence
 
@@ -238,7 +246,7 @@ def api_parts(
     sums = simulation.per_api[api]
     boundaries = simulation.boundaries.filter(pl.col("api") == api.value)
     cleared = simulation.cleared.filter(pl.col("api") == api.value)
-    gate_evidence, evidence = evidence_part(boundaries)
+    gate_evidence, evidence = evidence_part(boundaries, route)
     pressure_inputs, model, pressure = pressure_part(route, sums, cleared, rate)
     cost_outcome, cost = cost_part(
         CostContext(
