@@ -75,7 +75,7 @@ def _tick(value: float, _index: int, _count: int) -> str:
 # shows through), the page's sans-serif, grid lines that read on light and dark alike.
 _THEME = {
     "background_color": "none",
-    "margin": 0.02,
+    "margin": 0.04,
     "title_font_family": "sans-serif",
     "legend_font_family": "sans-serif",
     "axis_title_font_family": "sans-serif",
@@ -83,7 +83,7 @@ _THEME = {
     "tick_font_size": 12,
     "tick_font_char_width": 7,
     "legend_font_size": 12,
-    "legend_font_char_width": 7,
+    "legend_font_char_width": 8,
     "axis_title_font_size": 12,
     "axis_title_font_char_width": 7,
     "tick_color": "#b3b3b3",

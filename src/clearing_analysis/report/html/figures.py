@@ -94,10 +94,11 @@ def _against_band(bucket: Bucket, trigger: int) -> str:
     return "overlaps the band"
 
 
+# (group, legend name, colour): legend names stay short, the description says the rest.
 _BAND_GROUPS = (
     ("below the band", "below the band", Tone.NEUTRAL),
-    ("overlaps the band", "overlaps the band 0.75·T-T", Tone.BAND),
-    ("at or above T", "at or above T", Tone.ABOVE),
+    ("overlaps the band", "in the band", Tone.BAND),
+    ("at or above T", ">= T", Tone.ABOVE),
 )
 
 
@@ -156,10 +157,10 @@ def _against_cold_gap(bucket: Bucket, cold_gap: int | None) -> str:
 
 
 _GAP_GROUPS = (
-    ("warm", "warm (<= lifetime + margin)", Tone.NEUTRAL),
+    ("warm", "warm", Tone.NEUTRAL),
     ("holds the cold gap", "holds the cold gap", Tone.MID),
-    ("cold", "cold (> lifetime + margin)", Tone.COLD),
-    ("never cold (lifetime unknown)", "never cold (lifetime unknown)", Tone.NEUTRAL),
+    ("cold", "cold", Tone.COLD),
+    ("never cold (lifetime unknown)", "never cold", Tone.NEUTRAL),
 )
 
 

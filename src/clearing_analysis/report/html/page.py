@@ -88,8 +88,13 @@ def _figure(figure: fig.Figure) -> str:
     if figure.note is not None:
         parts.append(f'<p class="note">{escape(figure.note)}</p>')
     for chart in figure.charts:
+        # A figure of several charts names each; a figure of one is named by its heading.
+        title = (
+            f'<p class="chart-title">{escape(chart.title)}</p>' if len(figure.charts) > 1 else ""
+        )
         parts.append(
-            f"<figure>{svg(chart)}<figcaption>{escape(chart.description)}</figcaption></figure>"
+            f"<figure>{title}{svg(chart)}<figcaption>{escape(chart.description)}</figcaption>"
+            "</figure>"
         )
     parts.append(
         f'<details open class="data"><summary>The numbers</summary>{_table(figure.table)}</details>'

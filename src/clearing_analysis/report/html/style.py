@@ -32,6 +32,7 @@ th,td{border:1px solid var(--rule);padding:.15rem .5rem;text-align:left;vertical
 thead th{background:var(--panel)}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:.6rem 0}
+.chart-title{font-weight:600;margin:.8rem 0 .2rem}
 svg.chart{width:100%;max-width:46rem;height:auto;display:block}
 svg.chart text{fill:var(--fg)}
 svg.chart line{stroke:var(--rule)}
