@@ -39,7 +39,7 @@ def demo(
         typer.Option("--profile", help="Profile of the first corpus (docs/synthetic-corpus.md)."),
     ] = ProfileName[DEMO_PROFILE],
     details: Details = False,
-    html: Annotated[
+    html_dir: Annotated[
         Path | None,
         typer.Option(
             "--html",
@@ -62,7 +62,7 @@ def demo(
                 profile=profile.value,
                 details=details,
                 width=width,
-                html_dir=html,
+                html_dir=html_dir,
             )
     except AnalysisError as error:  # an --html page that may not be created
         fatal(error)
