@@ -27,6 +27,8 @@ from tests.e2e._cli import fixed_line, run_cli
 from tests.synth.corpora import corpus_options
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+# The refusals asserted here by their exact line (tests/e2e/test_exit_status.py counts them).
+COVERED = {("OUTPUT_REFUSED", "HTML_SAME_AS_OUTPUT"), ("OUTPUT_REFUSED", "HTML_SAME_AS_LOG")}
 
 
 @pytest.fixture(scope="module")
