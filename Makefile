@@ -28,8 +28,13 @@ $(QUALIFY_STAMP): qualify/package.json qualify/package-lock.json
 
 setup: $(VENV)/.synced $(QUALIFY_STAMP)
 
+# The demo's two HTML pages go to a new directory under /tmp (DEMO_HTML names another, existing
+# and empty of those names), printed at the end.
+DEMO_HTML ?=
 demo: setup
-	$(RUN) clearing-analysis demo
+	@pages="$(DEMO_HTML)"; pages="$${pages:-$$(mktemp -d /tmp/clearing-demo-pages-XXXXXX)}"; \
+	$(RUN) clearing-analysis demo --html "$$pages" && \
+	echo "The demo's pages: $$pages/demo-1-realistic-mix.html $$pages/demo-2-clearing-at-work.html"
 
 lint: setup
 	$(RUN) ruff check src tests bench

@@ -40,6 +40,8 @@ DEMO_PROFILE = "mixed"
 BUILD_PROFILE = "read-then-edit"
 BUILD_SEED = 20261129
 BUILD_CONVERSATIONS = 4
+# The pages `--html DIR` creates in DIR, one per part, in the parts' order.
+DEMO_PAGES = ("demo-1-realistic-mix.html", "demo-2-clearing-at-work.html")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +167,14 @@ def run_demo(
     profile: str,
     details: bool = False,
     width: int = 80,
+    html_dir: Path | None = None,
 ) -> str:
     """Generate both corpora under `scratch`, analyze them and return the text to print
-    (`seed`, `conversations` and `profile` choose the first part's corpus)."""
+    (`seed`, `conversations` and `profile` choose the first part's corpus); with `html_dir`,
+    also create each part's HTML page there (`DEMO_PAGES`), checked before any work."""
     from rich.text import Text  # noqa: PLC0415
 
+    from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
     from clearing_analysis.report.human import plain_text  # noqa: PLC0415
@@ -177,6 +182,9 @@ def run_demo(
     from clearing_analysis.report.view import renderables  # noqa: PLC0415
     from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
+    pages = [] if html_dir is None else [html_dir / name for name in DEMO_PAGES]
+    for page in pages:
+        check_output(page, NO_INPUTS)
     realistic = dataclasses.replace(
         REALISTIC, profile=profile, seed=seed, conversations=conversations
     )
@@ -211,7 +219,37 @@ def run_demo(
             ' sessions".'
         )
         parts.extend(Text(line) for line in wrap(nextsteps, width, rest=""))
+    if pages:
+        _write_pages([first.data, second.data], pages)
+        written = (
+            f"HTML pages: {DEMO_PAGES[0]} (part 1) and {DEMO_PAGES[1]} (part 2), in the"
+            " --html directory."
+        )
+        parts.extend(Text(line) for line in wrap(written, width, rest=""))
     return plain_text(parts, width)
+
+
+def _write_pages(reports: list[bytes], pages: list[Path]) -> None:
+    """Each part's page, rendered from its report's JSON bytes, created exclusively (both or
+    neither: a page whose creation fails takes the one before it back)."""
+    from clearing_analysis.inputs.output import (  # noqa: PLC0415
+        NO_INPUTS,
+        CreatedFile,
+        create_exclusive,
+        remove_created,
+    )
+    from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
+    from clearing_analysis.report.formats import ReportFormat, render  # noqa: PLC0415
+
+    created: list[CreatedFile] = []
+    try:
+        for data, page in zip(reports, pages, strict=True):
+            html = render(decode_report(data), ReportFormat.HTML)
+            created.append(create_exclusive(page, html, NO_INPUTS))
+    except BaseException:
+        for done in created:
+            remove_created(done)
+        raise
 
 
 def _explored(scratch: Path, part: DemoCorpus, width: int) -> str:

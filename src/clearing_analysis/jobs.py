@@ -9,6 +9,7 @@ changed snapshot leaves nothing behind.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,13 +27,19 @@ from clearing_analysis.errors import (
     NoJournalsError,
 )
 from clearing_analysis.inputs.configs import Routes
-from clearing_analysis.inputs.output import remove_created
+from clearing_analysis.inputs.output import (
+    CreatedFile,
+    InputIdentities,
+    check_output,
+    create_exclusive,
+    remove_created,
+)
 from clearing_analysis.inputs.paths import SESSION_RULES
 from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
-from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.pisession import grouping_keys
-from clearing_analysis.policy import gate_policy
+from clearing_analysis.policy import gate_policy, limits
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay.model import HistorySource, JournalSkipReason
 from clearing_analysis.units import (
@@ -197,6 +204,43 @@ def replay_job(
 
 
 @dataclass(frozen=True, slots=True)
+class Page:
+    """The `--html` page of a run: its bytes (rendered from the report's JSON bytes, as `show
+    --html` renders a saved report) and the new file it goes to."""
+
+    data: bytes
+    path: Path
+
+
+def render_page(data: bytes, html: Path | None) -> Page | None:
+    """The page of a report's JSON bytes, when `--html` asked for one."""
+    if html is None:
+        return None
+    from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
+    from clearing_analysis.report.formats import ReportFormat, render  # noqa: PLC0415
+
+    return Page(render(decode_report(data), ReportFormat.HTML), html)
+
+
+_Writer = Callable[[bytes, Path], "CreatedFile | None"]
+
+
+def _write_files(files: list[tuple[_Writer, bytes, Path]]) -> None:
+    """Create each file in turn; if one cannot be created whole, the ones just created are
+    removed again and the failure goes on, so a refused run leaves nothing half written."""
+    created: list[CreatedFile] = []
+    try:
+        for write, data, path in files:
+            done = write(data, path)
+            if done is not None:
+                created.append(done)
+    except BaseException:
+        for done_file in reversed(created):
+            remove_created(done_file)
+        raise
+
+
+@dataclass(frozen=True, slots=True)
 class CompletedAnalysis:
     """A finished analysis: the typed report, its JSON bytes and the session that may write."""
 
@@ -210,28 +254,32 @@ class CompletedAnalysis:
     image_digest: str | None = None
     # A signed run (`sign_key`): what was checked before any work; None for an unsigned one.
     _signed: SignedRun | None = None
+    page: Page | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write the JSON to stdout (None) or create `out` exclusively; for a signed run, then
-        its attestation beside it; then the --log-file.
+        """Create `out` (the JSON), for a signed run its attestation beside it, and the
+        `--html` page, each exclusively; then the JSON to stdout when there is no `out`; then
+        the --log-file.
 
-        A report is never left looking signed without being so: if the attestation cannot be
-        created whole (refused, failed, interrupted), the report just created is removed
-        again and the failure goes on (docs/attestation.md).
+        A report is never left looking signed without being so, nor a run half written: if
+        the attestation or the page cannot be created whole (refused, failed, interrupted),
+        the files just created are removed again and the failure goes on
+        (docs/attestation.md).
         """
-        if self._signed is None:
-            self._session.write_output(self.data, out)
-            self.write_log()
-            return
-        envelope = self._signed.envelope(self.report, self.data, self.image_digest)
-        created = self._session.write_output(self.data, out)
-        if created is None:
-            raise RuntimeError("a signed report is always written to a file")
-        try:
-            self._session.write_signature(envelope, self._signed.attestation)
-        except BaseException:
-            remove_created(created)
-            raise
+        session = self._session
+        files: list[tuple[_Writer, bytes, Path]] = []
+        if out is not None:
+            files.append((session.write_output, self.data, out))
+        if self._signed is not None:
+            if out is None:
+                raise RuntimeError("a signed report is always written to a file")
+            envelope = self._signed.envelope(self.report, self.data, self.image_digest)
+            files.append((session.write_signature, envelope, self._signed.attestation))
+        if self.page is not None:
+            files.append((session.write_file, self.page.data, self.page.path))
+        _write_files(files)
+        if out is None:
+            self._session.write_output(self.data, None)
         self.write_log()
 
     def write_log(self) -> None:
@@ -310,6 +358,7 @@ def analyze_job(
     out: Path | None = None,
     log_file: Path | None = None,
     sign_key: Path | None = None,
+    html: Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
@@ -323,7 +372,7 @@ def analyze_job(
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
     # The models and polars load only for analyze, so other commands start fast.
-    from clearing_analysis.report.build import Stages, build_report  # noqa: PLC0415
+    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
 
     rate = _rate(retrieval_rate)
@@ -352,6 +401,7 @@ def analyze_job(
         out=out,
         log_file=log_file,
         signature=None if signed is None else signed.attestation,
+        html=html,
         between_snapshots=between_snapshots,
     )
     log = logsink.configure(enabled=log_file is not None)
@@ -374,11 +424,14 @@ def analyze_job(
         )
     )
     data = encode_report(report)
+    page = render_page(data, html)
     session.finish()
     for api, api_report in report.per_api.items():
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
-    return CompletedAnalysis(report, data, session, log, log_file, stated.image_digest, signed)
+    return CompletedAnalysis(
+        report, data, session, log, log_file, stated.image_digest, signed, page
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,10 +443,20 @@ class CompletedExplore:
     _session: InputSession
     _log: logsink.LogBuffer | None = None
     _log_file: Path | None = None
+    page: Page | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write the JSON to stdout (None) or create `out` exclusively; then the --log-file."""
-        self._session.write_output(self.data, out)
+        """Create `out` (the JSON) and the `--html` page exclusively (neither is left alone if
+        the other cannot be created), or write the JSON to stdout; then the --log-file."""
+        session = self._session
+        files: list[tuple[_Writer, bytes, Path]] = []
+        if out is not None:
+            files.append((session.write_output, self.data, out))
+        if self.page is not None:
+            files.append((session.write_file, self.page.data, self.page.path))
+        _write_files(files)
+        if out is None:
+            self._session.write_output(self.data, None)
         self.write_log()
 
     def write_log(self) -> None:
@@ -408,6 +471,7 @@ def explore_job(
     retrieval_rate: float | None = None,
     out: Path | None = None,
     log_file: Path | None = None,
+    html: Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
@@ -415,11 +479,11 @@ def explore_job(
     """Select, read and map the pi sessions, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
     never yields BUILD / DEFER / STOP."""
-    from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
-    from clearing_analysis.report.explore_build import (  # noqa: PLC0415
+    from clearing_analysis.assemble.explore import (  # noqa: PLC0415
         ExploreStages,
         build_explore,
     )
+    from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
 
     rate = _rate(retrieval_rate)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
@@ -430,6 +494,7 @@ def explore_job(
         routes=routes,
         out=out,
         log_file=log_file,
+        html=html,
         between_snapshots=between_snapshots,
         rules=SESSION_RULES,
     )
@@ -463,6 +528,7 @@ def explore_job(
         )
     )
     data = encode_explore(explored)
+    page = render_page(data, html)
     session.finish()
     for api, part in explored.per_api.items():
         logger.info(
@@ -472,4 +538,37 @@ def explore_job(
             admitted_net_tokens=part.upper_bound_simulation.admitted_net_tokens,
         )
     logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
-    return CompletedExplore(explored, data, session, log, log_file)
+    return CompletedExplore(explored, data, session, log, log_file, page)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedReport:
+    """A report read back from its file (`show`), and the guard for the page made of it."""
+
+    report: Report | ExploreReport
+    _identities: InputIdentities
+
+    def write_page(self, html: Path) -> None:
+        """Render the page from the saved report alone and create `html` exclusively."""
+        from clearing_analysis.report.formats import ReportFormat, render  # noqa: PLC0415
+
+        create_exclusive(html, render(self.report, ReportFormat.HTML), self._identities)
+
+
+def read_saved_report(path: Path, *, html: Path | None = None) -> SavedReport:
+    """A saved analysis or explore report, read strictly (INPUT_INVALID REPORT_*), with the
+    `--html` page's path checked first against it (OUTPUT_REFUSED: never the report itself,
+    nor a name beside it that differs only in case), so a refusal reads and creates nothing."""
+    from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
+
+    if not path.is_file():
+        raise InputInvalidError(InputInvalidDetail.REPORT_MISSING)
+    try:
+        with path.open("rb") as stream:
+            identities = file_identities(path, os.fstat(stream.fileno()))
+            if html is not None:
+                check_output(html, identities)
+            data = stream.read(limits().max_config_file_bytes + 1)
+    except OSError:
+        raise InputInvalidError(InputInvalidDetail.REPORT_MISSING) from None
+    return SavedReport(decode_report(data), identities)

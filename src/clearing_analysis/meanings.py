@@ -414,6 +414,16 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "with `--sign-key`, `--log-file` names the file the attestation takes: the `--out` "
         "name plus `.intoto.jsonl`"
     ),
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_OUTPUT): (
+        "`--html` and `--out` name the same new file"
+    ),
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_LOG): (
+        "`--html` and `--log-file` name the same new file"
+    ),
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_SIGNATURE): (
+        "with `--sign-key`, `--html` names the file the attestation takes: the `--out` name "
+        "plus `.intoto.jsonl`"
+    ),
     (
         _OUTPUT,
         OutputRefusedDetail.OUTPUT_PARENT_CHANGED,

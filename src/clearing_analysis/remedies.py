@@ -232,6 +232,11 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_OUTPUT, OutputRefusedDetail.SIGNATURE_SAME_AS_LOG): (
         "give --log-file another name than the --out name plus .intoto.jsonl"
     ),
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_OUTPUT): "give --html and --out different names",
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_LOG): "give --html and --log-file different names",
+    (_OUTPUT, OutputRefusedDetail.HTML_SAME_AS_SIGNATURE): (
+        "give --html another name than the --out name plus .intoto.jsonl"
+    ),
     (_OUTPUT, OutputRefusedDetail.OUTPUT_PARENT_CHANGED): (
         "keep the output directory in place while the command runs"
     ),

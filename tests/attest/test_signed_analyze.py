@@ -61,7 +61,7 @@ COVERED: frozenset[tuple[str, str]] = frozenset(
             "CONTRACT_NOT_HELD",
         )
     }
-    | {("OUTPUT_REFUSED", "SIGNATURE_SAME_AS_LOG")}
+    | {("OUTPUT_REFUSED", "SIGNATURE_SAME_AS_LOG"), ("OUTPUT_REFUSED", "HTML_SAME_AS_SIGNATURE")}
 )
 
 
@@ -367,8 +367,9 @@ def test_the_attestation_is_an_output_checked_up_front(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Its name taken, its name an input's in that directory, or the --log-file's: refused
-    before any work (OUTPUT_REFUSED), and the report is not created either."""
+    """Its name taken, its name an input's in that directory, or the --log-file's or the
+    --html page's: refused before any work (OUTPUT_REFUSED), and the report is not created
+    either."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "taken.json.intoto.jsonl").write_bytes(b"someone else's")
@@ -381,6 +382,10 @@ def test_the_attestation_is_an_output_checked_up_front(
         (
             ["--out", str(out / "s.json"), "--log-file", str(out / "S.JSON.intoto.jsonl")],
             "SIGNATURE_SAME_AS_LOG",
+        ),
+        (
+            ["--out", str(out / "h.json"), "--html", str(out / "h.json.intoto.jsonl")],
+            "HTML_SAME_AS_SIGNATURE",
         ),
     ]
     before = sorted(p.name for p in out.iterdir())

@@ -12,6 +12,7 @@ import typer
 from clearing_analysis.cli import app
 from clearing_analysis.container.arguments import (
     INPUT_PARAMETERS,
+    OUTPUT_DIRECTORY_PARAMETERS,
     OUTPUT_PARAMETERS,
     cli_commands,
     contract_paths,
@@ -24,6 +25,27 @@ def _path_annotated(annotation: object) -> bool:
     if annotation is Path:
         return True
     return any(_path_annotated(arg) for arg in typing.get_args(annotation))
+
+
+CLASSIFIED = INPUT_PARAMETERS | OUTPUT_PARAMETERS | set(OUTPUT_DIRECTORY_PARAMETERS)
+
+
+class TestHtml:
+    """The --html page is an output; `demo --html DIR` names the pages it creates in DIR."""
+
+    def test_html_pages_are_outputs(self) -> None:
+        """`show R --html P`: R an input, P an output; `demo --html DIR`: DIR's two pages."""
+        shown = contract_paths(["show", "/in/report.json", "--html", "/out/page.html"])
+        assert (shown.inputs, shown.outputs) == (
+            (Path("/in/report.json"),),
+            (Path("/out/page.html"),),
+        )
+        demo = contract_paths(["demo", "--html", "/out/pages"])
+        assert demo.inputs == ()
+        assert set(demo.outputs) == {
+            Path("/out/pages/demo-1-realistic-mix.html"),
+            Path("/out/pages/demo-2-clearing-at-work.html"),
+        }
 
 
 class TestClassification:
@@ -42,10 +64,10 @@ class TestClassification:
             hints = typing.get_type_hints(info.callback)
             for name, annotation in hints.items():
                 if name != "return" and _path_annotated(annotation):
-                    assert name in INPUT_PARAMETERS | OUTPUT_PARAMETERS, name
+                    assert name in CLASSIFIED, name
                     seen.add(name)
         # The table names nothing that no command has.
-        assert seen == INPUT_PARAMETERS | OUTPUT_PARAMETERS
+        assert seen == CLASSIFIED
 
 
 class TestExplore:

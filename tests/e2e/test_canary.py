@@ -115,9 +115,10 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
 
 def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
     """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
-    same JSON report, and no canary in stdout, stderr, the report, the log, or the human view
-    `show` renders from the saved report (the summary, and with --details every table); only
-    the two outputs are created."""
+    same JSON report, and no canary in stdout, stderr, the report, the log, the HTML page
+    (--html, and `show --html` of the saved report), or the human view `show` renders from the
+    saved report (the summary, and with --details every table); only the outputs are
+    created."""
     before = listing(canary_inputs.root)
     to_stdout = run_cli(["analyze", *canary_inputs.args()])
     assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
@@ -129,8 +130,10 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
     names = Canaries(seed=4)
     out = canary_inputs.out_dir / f"{names('analyze.out')}.json"
     log = canary_inputs.out_dir / f"{names('analyze.log')}.log"
+    page = canary_inputs.out_dir / f"{names('analyze.html')}.html"
+    shown_page = canary_inputs.out_dir / f"{names('show.html')}.html"
     args = [*canary_inputs.args(), "--workers", "2", "--out", str(out), "--log-file", str(log)]
-    to_file = run_cli(["analyze", *args])
+    to_file = run_cli(["analyze", *args, "--html", str(page)])
     try:
         assert to_file.returncode == 0
         assert (to_file.stdout, to_file.stderr) == (b"", b"")
@@ -138,6 +141,12 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
         logged = log.read_bytes()
         assert b"analyze.verdict" in logged
         canary_inputs.assert_private(logged, names.values)
+        html = page.read_bytes()
+        assert b"anthropic-messages" in html and b"<svg" in html  # the page is not vacuous
+        canary_inputs.assert_private(html, names.values)
+        from_saved = run_cli(["show", str(out), "--html", str(shown_page)])
+        assert (from_saved.returncode, from_saved.stdout, from_saved.stderr) == (0, b"", b"")
+        assert shown_page.read_bytes() == html
         for details in ([], ["--details"]):
             shown = run_cli(["show", str(out), *details])
             assert (shown.returncode, shown.stderr) == (0, b"")
@@ -152,10 +161,12 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
             explained = run_cli(["explain", code])
             assert (explained.returncode, explained.stderr) == (0, b""), code
             canary_inputs.assert_private(explained.stdout, names.values)
-        assert only_outputs_created(before, listing(canary_inputs.root), canary_inputs, out, log)
+        assert only_outputs_created(
+            before, listing(canary_inputs.root), canary_inputs, out, log, page, shown_page
+        )
     finally:
-        out.unlink(missing_ok=True)
-        log.unlink(missing_ok=True)
+        for created in (out, log, page, shown_page):
+            created.unlink(missing_ok=True)
 
 
 def test_analyze_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) -> None:
@@ -320,10 +331,10 @@ def _pi_private(inputs: PiCanaryInputs, blob: bytes, extra: dict[str, str] | Non
 
 
 def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) -> None:
-    """`explore` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
-    same report, every planted session read or skipped (not vacuous), and no canary in stdout,
-    stderr, the report, the log or the human view `show` renders (summary and --details); only
-    the outputs created."""
+    """`explore` to stdout (1 worker) and to --out with --log-file and --html (2 workers): exit
+    0, the same report, every planted session read or skipped (not vacuous), and no canary in
+    stdout, stderr, the report, the log, the HTML page or the human view `show` renders
+    (summary and --details); only the outputs created."""
     inputs = pi_canary_inputs
     base = ["explore", "--sessions", str(inputs.sessions), "--routes", str(inputs.routes)]
     before = listing(inputs.root)
@@ -354,28 +365,33 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         "READ_ONLY_BUILTIN",
         "EFFECTFUL_BUILTIN",
     }
-    assert anthropic["compactions"]["compactions"] > 0
+    assert anthropic["compactions"]["checkpoints"] > 0
     _pi_private(inputs, to_stdout.stdout)
 
     names = Canaries(seed=5)
     out = inputs.out_dir / f"{names('explore.out')}.json"
     log = inputs.out_dir / f"{names('explore.log')}.log"
-    to_file = run_cli([*base, "--workers", "2", "--out", str(out), "--log-file", str(log)])
+    page = inputs.out_dir / f"{names('explore.html')}.html"
+    outputs = ["--out", str(out), "--log-file", str(log), "--html", str(page)]
+    to_file = run_cli([*base, "--workers", "2", *outputs])
     try:
         assert (to_file.returncode, to_file.stdout, to_file.stderr) == (0, b"", b"")
         assert out.read_bytes() == to_stdout.stdout
         logged = log.read_bytes()
         assert b"explore.upper_bound" in logged
         _pi_private(inputs, logged, names.values)
+        html = page.read_bytes()
+        assert b"UPPER BOUND" in html and b"<svg" in html  # the page is not vacuous
+        _pi_private(inputs, html, names.values)
         for details in ([], ["--details"]):
             shown = run_cli(["show", str(out), *details])
             assert (shown.returncode, shown.stderr) == (0, b"")
             assert (b"UPPER BOUND" in shown.stdout) == bool(details)
             _pi_private(inputs, shown.stdout, names.values)
-        assert only_outputs_created(before, listing(inputs.root), inputs, out, log)  # type: ignore[arg-type]
+        assert only_outputs_created(before, listing(inputs.root), inputs, out, log, page)  # type: ignore[arg-type]
     finally:
-        out.unlink(missing_ok=True)
-        log.unlink(missing_ok=True)
+        for created in (out, log, page):
+            created.unlink(missing_ok=True)
 
 
 def test_explore_internal_fault_prints_only_the_fault_code(
@@ -385,7 +401,7 @@ def test_explore_internal_fault_prints_only_the_fault_code(
     the ANALYZER_FAULT line, nothing on stdout."""
     secret = pi_canary_inputs.canaries["rich.prompt0"]
     prelude = (
-        "import clearing_analysis.report.explore_build as _b\n"
+        "import clearing_analysis.assemble.explore as _b\n"
         "def _boom(stages):\n"
         f"    raise RuntimeError({secret!r})\n"
         "_b.build_explore = _boom\n"

@@ -32,6 +32,7 @@ from tests.attest import test_signed_analyze as signed_analyze
 from tests.cli import test_failure_lines as failure_lines
 from tests.cli import test_usage_errors as usage_errors
 from tests.e2e import test_canary
+from tests.e2e import test_html_page as html_page
 from tests.e2e import test_no_evidence as no_evidence
 from tests.e2e._canary import Canaries
 from tests.e2e._canary_inputs import ROUTE_FIELDS, CanaryInputs
@@ -585,7 +586,7 @@ def test_every_detail_reachable_through_the_cli_has_a_cli_case(
         case = build(canary_inputs, scratch, Canaries(seed=index))
         covered.add((case.code, case.detail))
     covered |= set(ASSERTED_ELSEWHERE) | failure_lines.COVERED | signed_analyze.COVERED
-    covered |= no_evidence.COVERED
+    covered |= no_evidence.COVERED | html_page.COVERED
     covered |= {("USAGE_ERROR", case[2]) for case in usage_errors.CASES}
     for test_name in ASSERTED_ELSEWHERE.values():
         module, _, name = test_name.rpartition(".")

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests._seed_route import SEED_ROUTE
+from tests._upper_bound import excluded_by_reason
 from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
@@ -192,7 +193,7 @@ def test_openclaw_shell_tools_are_never_cleared(explored: dict[str, Any]) -> Non
             assert rows[tool]["upperBoundCleared"] == 0
             assert rows[tool]["upperBoundEligible"] == 0
     completions = explored["perApi"]["openai-completions"]
-    assert completions["eligibility"]["excludedByReason"]["UNKNOWN_TOOL"] > 0
+    assert excluded_by_reason(completions["eligibility"])["UNKNOWN_TOOL"] > 0
 
 
 def test_compactions_against_the_route_trigger(

@@ -148,7 +148,7 @@ def test_compactions_and_sessions_are_counted(explored: dict[str, Any]) -> None:
     assert set(sessions["skippedSessions"].values()) == {0}
     assert set(sessions["unrecognized"].values()) == {0}
     anthropic = explored["perApi"]["anthropic-messages"]
-    assert anthropic["compactions"]["compactions"] == 2
+    assert anthropic["compactions"]["checkpoints"] == 2
     # The estimated drains are far below the recorded tokens before (compaction drained).
     assert sum(anthropic["compactions"]["tokensBefore"]["counts"][8:]) == 2
 
@@ -174,4 +174,4 @@ def test_upper_bound_is_labeled_and_never_a_verdict(explored: dict[str, Any]) ->
     assert not {"BUILD", "DEFER", "STOP"} & strings
     assert "UPPER" in strings  # the walk reached the values
     simulated = explored["perApi"]["anthropic-messages"]["upperBoundSimulation"]
-    assert simulated["admittedNetTokens"] <= simulated["independentPerBoundaryNetTokens"]
+    assert simulated["admittedNetTokens"] <= simulated["upperBoundNetTokens"]

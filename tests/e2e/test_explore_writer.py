@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests._seed_route import SEED_ROUTE
+from tests._upper_bound import excluded_by_reason, upper_bound_eligible
 from tests.e2e._cli import run_cli
 from tests.e2e._pi_recount import plain_text_bytes
 from tests.e2e.test_explore_real import Recount, _tool_class
@@ -132,7 +133,7 @@ def test_writer_counts_equal_an_independent_recount(explored: dict[str, Any]) ->
     for tool_class, row in by_class.items():
         assert row["results"] == counted.results[API][tool_class], tool_class
         assert row["textBytes"] == counted.result_bytes[API][tool_class], tool_class
-    assert part["compactions"]["compactions"] == counted.compactions == 1
+    assert part["compactions"]["checkpoints"] == counted.compactions == 1
     assert explored["sessions"]["skippedBoundaries"]["DUPLICATE"] == duplicates
 
 
@@ -154,7 +155,7 @@ def test_writer_sessions_are_read_as_version_3(explored: dict[str, Any]) -> None
     # The scripted read of a missing file: once in main, twice in the fork (one copied).
     assert errors[True] == 3
     eligibility = explored["perApi"][API]["eligibility"]
-    excluded = eligibility["excludedByReason"]
+    excluded = excluded_by_reason(eligibility)
     assert excluded["ERROR_RESULT"] > 0  # an isError result is never in the upper bound
     assert excluded["EFFECTFUL_BUILTIN"] > 0  # nor one of bash, edit, write
-    assert eligibility["upperBoundEligible"] + sum(excluded.values()) == eligibility["occurrences"]
+    assert upper_bound_eligible(eligibility) + sum(excluded.values()) == eligibility["occurrences"]

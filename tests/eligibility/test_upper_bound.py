@@ -22,6 +22,7 @@ from clearing_analysis.jobs import explore_job
 from clearing_analysis.replay.model import ReplayedJournal
 from clearing_analysis.replay.pi_replay import replay_pi_session
 from tests._seed_route import SEED_ROUTE
+from tests._upper_bound import excluded_by_reason, upper_bound_eligible
 from tests.pisession.builder import Session
 
 API = SEED_ROUTE["api"]
@@ -90,9 +91,9 @@ def test_each_fixed_exclusion_removes_exactly_the_candidate(
     """The candidate's unprotected occurrences leave the upper bound for `reason`; nothing
     else changes."""
     changed = _eligibility(tmp_path, _history(candidate), "changed")
-    moved = base["upperBoundEligible"] - changed["upperBoundEligible"]
+    moved = upper_bound_eligible(base) - upper_bound_eligible(changed)
     assert moved > 0
-    before, after = base["excludedByReason"], changed["excludedByReason"]
+    before, after = excluded_by_reason(base), excluded_by_reason(changed)
     assert after[reason] - before[reason] >= moved
     assert changed["occurrences"] == base["occurrences"]
     others = {k for k in after if k != reason and not k.startswith("PROTECTED")}
@@ -102,9 +103,9 @@ def test_each_fixed_exclusion_removes_exactly_the_candidate(
 def test_prompt_turn_protection_holds_the_three_previous_turns(base: dict[str, Any]) -> None:
     """Every result is protected at the boundaries of its own and the next three prompt
     turns: PROTECTED_RECENT_PROMPT_TURN counts them, and identity is never asked for."""
-    excluded = base["excludedByReason"]
+    excluded = excluded_by_reason(base)
     assert excluded["PROTECTED_RECENT_PROMPT_TURN"] > 0
-    assert base["upperBoundEligible"] > 0
+    assert upper_bound_eligible(base) > 0
     assert not {k for k, v in excluded.items() if v} - {
         "PROTECTED_RECENT_PROMPT_TURN",
         "PROTECTED_RECENT_TOOL_START",
@@ -118,9 +119,9 @@ def test_tool_start_protection_holds_the_ten_latest_starts(
     """With one call per filler turn the candidate stays among the ten latest tool starts
     longer: PROTECTED_RECENT_TOOL_START rises and fewer occurrences are eligible."""
     sparse = _eligibility(tmp_path, _history({}, filler_calls=1), "sparse")
-    assert sparse["excludedByReason"]["PROTECTED_RECENT_TOOL_START"] > 0
-    per_result_base = base["upperBoundEligible"] / base["occurrences"]
-    assert sparse["upperBoundEligible"] / sparse["occurrences"] < per_result_base
+    assert excluded_by_reason(sparse)["PROTECTED_RECENT_TOOL_START"] > 0
+    per_result_base = upper_bound_eligible(base) / base["occurrences"]
+    assert upper_bound_eligible(sparse) / sparse["occurrences"] < per_result_base
 
 
 def test_upper_bound_waives_identity_and_retention_only(tmp_path: Path) -> None:

@@ -3,9 +3,12 @@ closed, no free-form string, no verdict anywhere, every modeled section labeled 
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from clearing_analysis.policy import read_policy_bytes
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import EXPLORE_SCHEMA_FILE
 from clearing_analysis.report.schema import explore_schema, schema_bytes
 from tests.report.test_schema import _walk
@@ -59,3 +62,30 @@ def test_no_verdict_can_be_written() -> None:
     modeled = {n for n in names if n.startswith(("upperBound",))}
     assert modeled >= {"upperBoundSimulation", "upperBoundPressure", "upperBoundCost"}
     assert not {"simulation", "pressure", "cost"} & names
+
+
+def test_parts_that_mean_the_same_are_the_analysis_reports_structs() -> None:
+    """Explore's per-API parts are the analysis report's structs wherever a field means the
+    same thing (no copied family): only sessions, usage and the upper-bound tool results are
+    explore's own, and the report-level `bound` says the figures are upper bounds."""
+    hints = typing.get_type_hints(em.ApiExplore)
+
+    def module(hint: object) -> str:
+        return str(getattr(hint, "__module__", ""))
+
+    shared = {name: hint for name, hint in hints.items() if module(hint) == rm.__name__}
+    assert shared == {
+        "route_trigger": rm.RouteTrigger,
+        "requests": rm.Requests,
+        "evidence": rm.Evidence,
+        "compactions": rm.Observed,
+        "web": rm.WebYield,
+        "eligibility": rm.Eligibility,
+        "upper_bound_simulation": rm.Simulation,
+        "upper_bound_pressure": rm.Pressure,
+        "upper_bound_cost": rm.Cost,
+        "upper_bound_escaping": rm.Escaping,
+    }
+    own = {name for name, hint in hints.items() if module(hint) == em.__name__}
+    assert own == {"usage"}
+    assert em.EXPLORE_VERSION == 2

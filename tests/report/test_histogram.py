@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from clearing_analysis.report.build import histogram
+from clearing_analysis.assemble.parts import histogram
 
 
 def test_values_fall_in_the_last_bucket_whose_edge_is_not_above_them() -> None:

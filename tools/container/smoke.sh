@@ -4,7 +4,7 @@
 #  1. `analyze` of a small synthetic corpus inside the sealed container (no network, read-only
 #     root and inputs, no capabilities, user 65534) writes the same report, byte for byte, as
 #     the same `analyze` in this checkout: through `--out` on the output mount, on stdout, and
-#     with two pool workers.
+#     with two pool workers; its `--html` page equals the checkout's `show --html` of it.
 #     The qualification record both use is written by the image's own `qualify` (its Node and
 #     pinned pi-ai), and `demo` runs in the image too. `explore` of the pi writer's sessions
 #     gives the same upper-bound report inside and outside.
@@ -101,13 +101,20 @@ echo "smoke_checkout_analyze_seconds=$(elapsed "$start" "$(now)")"
 start="$(now)"
 podman run "${SEALED[@]}" -v "$in:/in:ro" -v "$out:/out:rw" -v "$signing:/key:ro" "$IMAGE" \
     "${IN_ANALYZE[@]}" --out /out/report.json --sign-key /key/run-signing.key \
-    || fail "sealed signed analyze exited $?"
+    --html /out/report.html || fail "sealed signed analyze exited $?"
 echo "smoke_sealed_analyze_seconds=$(elapsed "$start" "$(now)")"
-[ "$(cd "$out" && ls | tr '\n' ' ')" = "report.json report.json.intoto.jsonl " ] \
-    || fail "the sealed analyze wrote other files than its report and attestation"
+[ "$(cd "$out" && ls | tr '\n' ' ')" = "report.html report.json report.json.intoto.jsonl " ] \
+    || fail "the sealed analyze wrote other files than its report, attestation and page"
 cmp -s "$work/checkout-report.json" "$out/report.json" \
     || fail "the image's report differs from the checkout's"
 echo "image_report_equals_checkout=yes bytes=$(wc -c <"$out/report.json")"
+# Its HTML page, byte for byte the page the checkout makes of the same report (leather in the
+# image draws what it draws here).
+"$cli" show "$work/checkout-report.json" --html "$work/checkout-report.html" \
+    || fail "show --html in the checkout exited $?"
+cmp -s "$work/checkout-report.html" "$out/report.html" \
+    || fail "the image's page differs from the checkout's"
+echo "image_page_equals_checkout=yes bytes=$(wc -c <"$out/report.html")"
 # Verified outside the container by the checkout's CLI, with the public key alone.
 expected_verified="$("$python" -c 'from clearing_analysis.cli.verify import VERIFIED_SEALED
 print(VERIFIED_SEALED, end="")')"
@@ -202,7 +209,7 @@ rm -rf "$privileged_out"
 echo "privileged_by_digest_predicate_states_image=$image_digest"
 
 # --- 2. refusals: exit 2, the fixed line, nothing created -----------------------------------
-rm -f "$out/report.json" "$out/report.json.intoto.jsonl"
+rm -f "$out/report.json" "$out/report.json.intoto.jsonl" "$out/report.html"
 tree_state() { find "$data" -printf '%p %y %s %m %U:%G %T@\n' | sort | sha256sum; }
 refused() {  # refused CODE DETAIL podman-run-arguments...
     local code="$1" detail="$2" status=0 err before expected

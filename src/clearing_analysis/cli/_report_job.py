@@ -3,8 +3,9 @@
 Both commands put their report in the same places (R-CLI-6): the human view on a terminal
 without `--json` (the one-screen summary, and with `--details` every table after it); the JSON
 report on a pipe, a file, in CI or with `--json`; `--out F` creates F exclusively, and a
-terminal still gets the human view. The library and rich load only here, when the command
-runs, so that `--help` starts fast.
+terminal still gets the human view; `--html P` creates P exclusively as well, the page
+rendered from the report's JSON bytes (the same page `show --html` makes of the saved file).
+The library and rich load only here, when the command runs, so that `--help` starts fast.
 """
 
 from __future__ import annotations
@@ -32,6 +33,17 @@ Details = Annotated[
         "--details",
         help="In the human view, follow the one-screen summary with every criterion, the"
         " evidence and the models' tables.",
+    ),
+]
+
+
+# `--html` of every command that yields or shows a report (analyze, explore, show).
+Html = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        help="Also create this new file: the report as one self-contained HTML page (charts"
+        " and the numbers behind them; no script, nothing fetched).",
     ),
 ]
 

@@ -6,6 +6,8 @@ A thin layer over `jobs.analyze_job`. Where the report goes:
 - otherwise (a pipe, a file, CI, or `--json`): the JSON report;
 - `--out F`: the JSON report goes to F (created exclusively); a terminal still gets the human
   view on stdout.
+- `--html P`: also the report as a self-contained HTML page, created exclusively (the files
+  of a run are created together or not at all).
 - `--sign-key KEY` (requires `--out`): F's attestation, `F.intoto.jsonl`, is created beside it,
   signed with KEY (docs/attestation.md). The key, the attestation's output path and, inside the
   image, the mount contract are checked before any analysis work; `cryptography` loads only
@@ -24,7 +26,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import Details, run_report_job
+from clearing_analysis.cli._report_job import Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
 
@@ -69,6 +71,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
     details: Details = False,
+    html: Html = None,
     log_file: Annotated[
         Path | None,
         typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
@@ -111,6 +114,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             out=out,
             log_file=log_file,
             sign_key=sign_key,
+            html=html,
             workers=workers,
             progress=progress,
         ),

@@ -3,7 +3,8 @@
 Generates two embedded synthetic corpora (fixed seeds and profiles) in a temporary directory,
 qualifies and analyzes them, and prints what the analyzer concludes (clearing.demo): a
 realistic mix that rightly DEFERs, then a history shape that clearing helps, reaching BUILD.
-Nothing is written outside the temporary directory, which is removed afterwards.
+Nothing is written outside the temporary directory, which is removed afterwards, but the two
+pages `--html DIR` asks for (created exclusively in DIR, checked before any work).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._exit import fatal
 from clearing_analysis.cli._report_job import Details
 from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
+from clearing_analysis.errors import AnalysisError
 
 
 @app.command(cls=Command)
@@ -36,19 +39,31 @@ def demo(
         typer.Option("--profile", help="Profile of the first corpus (docs/synthetic-corpus.md)."),
     ] = ProfileName[DEMO_PROFILE],
     details: Details = False,
+    html_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            help="An existing directory: also create the two parts' HTML pages in it"
+            " (demo-1-realistic-mix.html, demo-2-clearing-at-work.html).",
+        ),
+    ] = None,
 ) -> None:
     """Generate two small synthetic corpora in a temporary directory and analyze them: a
     realistic mix (DEFER), then a history shape clearing helps (BUILD)."""
     from rich.console import Console  # noqa: PLC0415
 
     width = Console().width if sys.stdout.isatty() else 80
-    with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
-        text = run_demo(
-            Path(scratch),
-            seed=seed,
-            conversations=conversations,
-            profile=profile.value,
-            details=details,
-            width=width,
-        )
+    try:
+        with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
+            text = run_demo(
+                Path(scratch),
+                seed=seed,
+                conversations=conversations,
+                profile=profile.value,
+                details=details,
+                width=width,
+                html_dir=html_dir,
+            )
+    except AnalysisError as error:  # an --html page that may not be created
+        fatal(error)
     typer.echo(text, nl=False)

@@ -4,7 +4,8 @@ A thin layer over `jobs.explore_job` (docs/explore.md). It never prints a verdic
 reads pi's own session files, which prove neither tool identity nor retention, so every
 figure is an upper bound and no BUILD / DEFER / STOP is ever produced. Where the report goes,
 as for `analyze`: the human view on a terminal without `--json`; the JSON explore report on a
-pipe, a file, in CI or with `--json`; `--out F` creates F exclusively. Exit 0 for a complete
+pipe, a file, in CI or with `--json`; `--out F` creates F exclusively, `--html P` the page
+(every figure titled as an upper bound). Exit 0 for a complete
 exploration, 2 for incomplete or invalid inputs.
 """
 
@@ -17,7 +18,7 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
-from clearing_analysis.cli._report_job import Details, run_report_job
+from clearing_analysis.cli._report_job import Details, Html, run_report_job
 
 
 @app.command(cls=Command.variadic("--sessions"))
@@ -52,6 +53,7 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
     details: Details = False,
+    html: Html = None,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -73,6 +75,7 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
             retrieval_rate=retrieval_rate,
             out=out,
             log_file=log_file,
+            html=html,
             workers=workers,
             progress=progress,
         ),

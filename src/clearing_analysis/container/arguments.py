@@ -27,6 +27,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from clearing_analysis.container.contract import ContractPaths
+from clearing_analysis.demo import DEMO_PAGES
 from clearing_analysis.errors import MountContractDetail, MountContractError
 
 # Parameter names (python identifiers) of the commands' path options.
@@ -44,7 +45,11 @@ INPUT_PARAMETERS = frozenset(
         "pubkey",  # `verify --pubkey`
     }
 )
-OUTPUT_PARAMETERS = frozenset({"out", "log_file"})
+OUTPUT_PARAMETERS = frozenset({"out", "log_file", "html"})  # `html`: the --html page
+# Output directories: the command creates these files in the directory the parameter names
+# (`demo --html DIR`), and they are the outputs classified, so DIR itself is what must sit on
+# the output mount.
+OUTPUT_DIRECTORY_PARAMETERS: Mapping[str, tuple[str, ...]] = {"html_dir": DEMO_PAGES}
 SIDECAR_PARAMETERS = frozenset({"sidecar"})
 
 
@@ -106,6 +111,10 @@ def contract_paths(argv: Sequence[str], commands: Mapping[str, Any] | None = Non
             inputs.extend(paths)
         elif name in OUTPUT_PARAMETERS:
             outputs.extend(paths)
+        elif name in OUTPUT_DIRECTORY_PARAMETERS:
+            outputs.extend(
+                path / file for path in paths for file in OUTPUT_DIRECTORY_PARAMETERS[name]
+            )
         else:
             raise MountContractError(MountContractDetail.ARGUMENT_UNCLASSIFIED)
         if name in SIDECAR_PARAMETERS:

@@ -3,17 +3,18 @@
 `InputSession.open` does, in this order (each step a fixed code on failure):
 1. select the journals from the explicit `--journals` arguments (inputs.paths);
 2. require every other named input to be an existing regular file (INPUT_INVALID);
-3. check `--out`, `--log-file` and, for a signed analyze, the attestation beside `--out`
-   (docs/attestation.md) against the inputs up front, so a refused output fails before any
-   work and creates nothing (OUTPUT_REFUSED);
+3. check `--out`, `--log-file`, `--html` and, for a signed analyze, the attestation beside
+   `--out` (docs/attestation.md) against the inputs and each other up front, so a refused
+   output fails before any work and creates nothing (OUTPUT_REFUSED);
 4. take the first snapshot, then select the journals again: a selection that changed while
    the snapshot was taken is SNAPSHOT_CHANGED (so no journal can slip in unseen);
 5. check the sidecar is offline (inputs.sidecar, SIDECAR_NOT_OFFLINE / INPUT_INVALID);
 6. decode routes, agent config and app allowlist (inputs.configs).
 The caller replays, then calls `finish()` (second snapshot, SNAPSHOT_CHANGED on any
-difference), then `write_output` / `write_signature` / `write_log`, which create their files
-exclusively only now, after everything was validated, from bytes produced in memory. Nothing
-here reads an environment variable, a home or state directory, or the network.
+difference), then `write_output` / `write_signature` / `write_file` / `write_log`, which
+create their files exclusively only now, after everything was validated, from bytes produced
+in memory. Nothing here reads an environment variable, a home or state directory, or the
+network.
 """
 
 from __future__ import annotations
@@ -67,6 +68,18 @@ def _directory_identity(directory: Path) -> Identity | None:
     except OSError:
         return None
     return (status.st_dev, status.st_ino)
+
+
+def file_identities(path: Path, status: os.stat_result) -> output.InputIdentities:
+    """What an output must not touch when one file is the only input (`show`'s report): the
+    file itself, and its name in its lexical and its real directory."""
+    protected: dict[Identity, set[str]] = {}
+    _protect(protected, path)
+    return output.InputIdentities(
+        input_directories=frozenset(),
+        protected_names={key: frozenset(value) for key, value in protected.items()},
+        input_files=frozenset({(status.st_dev, status.st_ino)}),
+    )
 
 
 def _protect(names: dict[Identity, set[str]], path: Path, extra: Sequence[str] = ()) -> None:
@@ -141,6 +154,7 @@ class InputSession:
         out: Path | None = None,
         log_file: Path | None = None,
         signature: Path | None = None,
+        html: Path | None = None,
         between_snapshots: Callable[[], None] | None = None,
         rules: SelectionRules = JOURNAL_RULES,
     ) -> InputSession:
@@ -178,7 +192,9 @@ class InputSession:
             protected_names={key: frozenset(value) for key, value in protected.items()},
             input_files=frozenset(input_files),
         )
-        _check_outputs_up_front(out, log_file, signature, identities)
+        _check_outputs_up_front(
+            {"out": out, "log": log_file, "signature": signature, "html": html}, identities
+        )
 
         plan = _snapshot_plan(selection, sidecar, others)
         before = snapshot.take(plan)
@@ -225,10 +241,15 @@ class InputSession:
             return None
         return output.create_exclusive(out, data, self.identities)
 
-    def write_signature(self, data: bytes, signature: Path) -> None:
+    def write_signature(self, data: bytes, signature: Path) -> output.CreatedFile:
         """Create the attestation beside the report (same rules as --out)."""
         self._require_finished()
-        output.create_exclusive(signature, data, self.identities)
+        return output.create_exclusive(signature, data, self.identities)
+
+    def write_file(self, data: bytes, path: Path) -> output.CreatedFile:
+        """Create another output of the run (the `--html` page; same rules as --out)."""
+        self._require_finished()
+        return output.create_exclusive(path, data, self.identities)
 
     def write_log(self, data: bytes, log_file: Path) -> None:
         """Write the buffered log lines to an exclusively created file (same rules as --out)."""
@@ -247,22 +268,26 @@ def _same_entry(first: output.OutputTarget, second: output.OutputTarget) -> bool
     )
 
 
+# Two outputs of one run that name the same new file, and the refusal that says which.
+_SAME_ENTRY = {
+    ("out", "log"): OutputRefusedDetail.OUTPUT_SAME_AS_LOG,
+    ("signature", "log"): OutputRefusedDetail.SIGNATURE_SAME_AS_LOG,
+    ("html", "out"): OutputRefusedDetail.HTML_SAME_AS_OUTPUT,
+    ("html", "log"): OutputRefusedDetail.HTML_SAME_AS_LOG,
+    ("html", "signature"): OutputRefusedDetail.HTML_SAME_AS_SIGNATURE,
+}
+
+
 def _check_outputs_up_front(
-    out: Path | None,
-    log_file: Path | None,
-    signature: Path | None,
-    identities: output.InputIdentities,
+    outputs: dict[str, Path | None], identities: output.InputIdentities
 ) -> None:
+    """Every output may be created, and no two name the same new file (the signature's name
+    is --out's plus a suffix, so those two never collide)."""
     checked = {
         role: output.check_output(path, identities)
-        for role, path in (("out", out), ("log", log_file), ("signature", signature))
+        for role, path in outputs.items()
         if path is not None
     }
-    # The signature's name is --out's plus a suffix, so only the log can collide with either.
-    log = checked.get("log")
-    if log is None:
-        return
-    if "out" in checked and _same_entry(checked["out"], log):
-        raise OutputRefusedError(OutputRefusedDetail.OUTPUT_SAME_AS_LOG)
-    if "signature" in checked and _same_entry(checked["signature"], log):
-        raise OutputRefusedError(OutputRefusedDetail.SIGNATURE_SAME_AS_LOG)
+    for (first, second), detail in _SAME_ENTRY.items():
+        if first in checked and second in checked and _same_entry(checked[first], checked[second]):
+            raise OutputRefusedError(detail)

@@ -1,1 +1,2 @@
-"""Report stage: serialization and human-readable views. Reads every earlier stage, read by none."""
+"""Report stage: the report structs and their renderers (JSON, terminal, HTML); the
+assembling is in `assemble`. Reads only the structs it holds, read by the commands."""

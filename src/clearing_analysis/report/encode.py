@@ -55,6 +55,13 @@ def encode_explore(report: ExploreReport) -> bytes:
     return data
 
 
+def render(report: Report | ExploreReport) -> bytes:
+    """The JSON renderer (`report.formats`): either kind as its schema-checked bytes."""
+    if isinstance(report, ExploreReport):
+        return encode_explore(report)
+    return encode_report(report)
+
+
 def decode_report(data: bytes) -> Report | ExploreReport:
     """A saved analysis or explore report, strictly: schema-valid and of this format version
     (which of the two its `format` says)."""
@@ -75,4 +82,4 @@ def decode_report(data: bytes) -> Report | ExploreReport:
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT) from None
 
 
-__all__ = ["ReportSchemaError", "decode_report", "encode_explore", "encode_report"]
+__all__ = ["ReportSchemaError", "decode_report", "encode_explore", "encode_report", "render"]

@@ -96,7 +96,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
                 ("logical conversations", number(evidence.logical_conversations)),
                 ("pressured boundaries", number(evidence.pressured)),
                 ("cold pressured boundaries", number(evidence.cold_pressured)),
-                ("compactions on the resumed paths", number(report.compactions.compactions)),
+                ("compactions on the resumed paths", number(report.compactions.checkpoints)),
             ],
         )
     )
@@ -112,7 +112,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
                 ("retrieved tokens R (escaped)", number(sim.retrieved_tokens)),
                 (
                     "cold pressured boundaries admitting >= 20k",
-                    number(sim.cold_pressured_admitting),
+                    number(evidence.admitting),
                 ),
                 ("stopped by the 8 MiB budget", number(sim.budget_stops)),
             ],
@@ -141,7 +141,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     parts.append(route_trigger_table(report.route_trigger, pressure.trigger))
     parts.append(
         histogram_table(
-            "Estimated drains (tokens after compaction)", report.compactions.estimated_drains, "tok"
+            "Estimated drains (tokens after compaction)", report.compactions.drains, "tok"
         )
     )
     return parts

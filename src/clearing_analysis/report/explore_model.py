@@ -5,9 +5,14 @@ Its own format (`clearing-analysis-explore`) and schema
 so that it can never be mistaken for, or read back as, an analysis report. It has no verdict
 field at all: explore never yields BUILD / DEFER / STOP (the fixed statement NEVER_A_VERDICT
 says why), and every opportunity, pressure and cost figure sits under an `upperBound` name.
-Parts shared with the analysis report (histograms, evidence counts, pressure, cost) are the
-same structs, filled by the same code. Privacy as for the analysis report (R-OUT-1): fixed
-codes, enums, counts, byte totals, histograms and modeled numbers only.
+Wherever a field means the same thing as in the analysis report (evidence, eligibility,
+compactions, simulation, pressure, cost, escaping, web yield, requests, the route check), the
+part is the analysis report's struct, filled by the same code; the report's `bound` marker
+(UPPER) says that its figures are upper bounds. Only what the analysis report has no field for
+is explore's own: the sessions read, the recorded usage, and the tool results of the
+upper-bound set (its eligible set is not the analysis report's lower-bound class). Privacy as
+for the analysis report (R-OUT-1): fixed codes, enums, counts, byte totals, histograms and
+modeled numbers only.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ from __future__ import annotations
 import enum
 from typing import Final, Literal
 
-from clearing_analysis.eligibility.reasons import ExclusionReason
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
@@ -23,12 +27,15 @@ from clearing_analysis.report.model import (
     ApiLimitation,
     Cost,
     Count,
+    Eligibility,
     Escaping,
+    Evidence,
     FixedCode,
-    Histogram,
+    Observed,
     Pressure,
     Requests,
     RouteTrigger,
+    Simulation,
     Version,
     WebYield,
     _Part,
@@ -36,7 +43,7 @@ from clearing_analysis.report.model import (
 from clearing_analysis.toolclass import ToolClass
 
 EXPLORE_FORMAT: Final = "clearing-analysis-explore"
-EXPLORE_VERSION: Final = 1
+EXPLORE_VERSION: Final = 2
 
 
 class ExploreStatement(enum.StrEnum):
@@ -111,30 +118,6 @@ class Sessions(_Part, frozen=True):
     turns_without_request: Count
 
 
-class Evidence(_Part, frozen=True):
-    """Counted prompt-turn boundaries and their pressure and cold evidence (native E, R-SIM-2/3):
-    what the sessions show, the same counts `analyze` gates on."""
-
-    boundaries: Count
-    logical_conversations: Count
-    pressured: Count
-    pressured_logical_conversations: Count
-    cold_pressured: Count
-    cold_pressured_logical_conversations: Count
-    request_gaps_ms: Histogram
-    estimates: Histogram
-
-
-class Eligibility(_Part, frozen=True):
-    """Result-boundary occurrences: eligible for the upper bound, or excluded with the fixed
-    reason (tool class, outcome, shape) or protection that applies."""
-
-    exclusion_unit: Literal["result-boundary occurrence"]
-    occurrences: Count
-    upper_bound_eligible: Count
-    excluded_by_reason: dict[ExclusionReason, Count]
-
-
 class ToolResults(_Part, frozen=True):
     """Unique tool results of one tool class, and what the upper-bound simulation cleared."""
 
@@ -146,32 +129,6 @@ class ToolResults(_Part, frozen=True):
     upper_bound_cleared_text_bytes: Count
 
 
-class UpperBoundSimulation(_Part, frozen=True):
-    """The step-by-step simulation (the same code as `analyze`) over the upper-bound set."""
-
-    clearing_points: Count
-    batches: Count
-    cleared_results: Count
-    admitted_net_tokens: Count
-    admitted_text_bytes: Count
-    retrieved_tokens: Count
-    budget_stops: Count
-    placeholder_tokens: Count
-    admitted_per_batch: Histogram
-    cold_pressured_admitting: Count
-    cold_pressured_admitting_share: Rounded
-    independent_per_boundary_net_tokens: Count
-
-
-class Compactions(_Part, frozen=True):
-    """Compactions on the resumed paths inside each API's window, beside the model."""
-
-    compactions: Count
-    tokens_before: Histogram
-    estimated_drains: Histogram
-    summary_tokens: Histogram
-
-
 class ApiExplore(_Part, frozen=True):
     """One API cohort; denominators are never pooled across APIs."""
 
@@ -180,12 +137,16 @@ class ApiExplore(_Part, frozen=True):
     requests: Requests
     usage: ObservedUsage
     prompt_turns: Count
+    # The analysis report's structs, under the report's bound marker (`bound`: UPPER): the
+    # evidence's admitting counts are the upper-bound simulation's, the compactions' drains
+    # are estimated (DRAINS_ESTIMATED), eligibility counts each occurrence by its class and
+    # reason as analyze does.
     evidence: Evidence
-    compactions: Compactions
+    compactions: Observed
     tool_results: tuple[ToolResults, ...]
     web: WebYield
     eligibility: Eligibility
-    upper_bound_simulation: UpperBoundSimulation
+    upper_bound_simulation: Simulation
     upper_bound_pressure: Pressure
     upper_bound_cost: Cost
     upper_bound_escaping: Escaping
@@ -195,7 +156,7 @@ class ExploreReport(_Part, frozen=True):
     """The whole explore report. It has no verdict field: `gating` is always false."""
 
     format: Literal["clearing-analysis-explore"]
-    version: Literal[1]
+    version: Literal[2]
     tool_version: Version
     gating: Literal[False]
     bound: Literal["UPPER"]
@@ -212,9 +173,6 @@ __all__ = [
     "EXPLORE_VERSION",
     "ApiExplore",
     "BoundarySkip",
-    "Compactions",
-    "Eligibility",
-    "Evidence",
     "ExploreLimitation",
     "ExploreReport",
     "ExploreStatement",
@@ -222,5 +180,4 @@ __all__ = [
     "SessionSkip",
     "Sessions",
     "ToolResults",
-    "UpperBoundSimulation",
 ]

@@ -35,7 +35,7 @@ CRITERION_LABEL = {
     CriterionId.COST_INCREASE: "cost increase (worst)",
     CriterionId.PAYLOAD_DIFFERENCES: "payload differences",
 }
-_STATEMENT_TEXT = {
+STATEMENT_TEXT = {
     rm.Statement.MODELED_NOT_OBSERVED: (
         "All opportunity, pressure and cost figures are modeled, not observed savings."
     ),
@@ -470,7 +470,7 @@ def details(report: rm.Report) -> list[RenderableType]:
             ],
         )
     )
-    notes = [_STATEMENT_TEXT[s] for s in report.statements]
+    notes = [STATEMENT_TEXT[s] for s in report.statements]
     notes += [f"Limitation: {limitation.value}" for limitation in report.limitations]
     parts.append(Text("\n".join(notes)))
     return parts

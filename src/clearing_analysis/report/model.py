@@ -104,7 +104,12 @@ class Evidence(_Part, frozen=True):
     admitting: Count
     admitting_share: Rounded
     request_gaps_ms: Histogram
+    # A request gap strictly beyond this is cold: the route's cacheLifetimeMs + cacheMarginMs
+    # (R-SIM-3); null when the lifetime is unknown, when no gap is cold.
+    cold_gap_ms: Count | None
     estimates: Histogram
+    # E of the cold boundaries alone: the rest of `estimates` are warm or of unknown gap.
+    cold_estimates: Histogram
 
 
 class Eligibility(_Part, frozen=True):

@@ -43,6 +43,11 @@ def render_text(
     return human.plain_text(renderables(report, width, details=details), width)
 
 
+def render(report: rm.Report | em.ExploreReport) -> bytes:
+    """The text renderer (`report.formats`): the one-screen summary as plain UTF-8 text."""
+    return render_text(report).encode("utf-8")
+
+
 def print_view(
     report: rm.Report | em.ExploreReport, console: Console, *, details: bool = False
 ) -> None:
@@ -50,4 +55,4 @@ def print_view(
     console.print(Group(*renderables(report, console.width, details=details)))
 
 
-__all__ = ["PLAIN_WIDTH", "print_view", "render_text", "renderables"]
+__all__ = ["PLAIN_WIDTH", "print_view", "render", "render_text", "renderables"]

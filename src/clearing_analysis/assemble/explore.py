@@ -1,8 +1,8 @@
 """Assemble the explore report from the combined totals and the upper-bound simulation.
 
-The per-API figures come from the same functions as the analysis report's (`report.build`:
-evidence, simulation, pressure, escaping, web; `report.cost_part`: cost), over the tables of
-the same simulation run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
+The per-API figures come from the same functions as the analysis report's (`assemble.parts`:
+evidence, simulation, pressure, cost, escaping, web), over the tables of the same simulation
+run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
 """
 
 from __future__ import annotations
@@ -10,30 +10,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import polars as pl
-
-from clearing_analysis.eligibility.reasons import (
-    UPPER_BOUND_REASONS,
-    EligibilityClass,
-    ExclusionReason,
-)
-from clearing_analysis.eligibility.totals import ApiTotals, Totals
-from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.numbers import rounded
-from clearing_analysis.pisession.read import Unrecognized
-from clearing_analysis.policy import histogram_edges
-from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
-from clearing_analysis.report import explore_model as em
-from clearing_analysis.report.build import (
+from clearing_analysis.assemble.parts import (
     all_apis,
     api_parts,
+    eligibility_part,
     escaping_part,
-    histogram,
+    observed_part,
     requests_part,
     simulation_part,
     tool_version,
     web_part,
 )
+from clearing_analysis.eligibility.reasons import (
+    UPPER_BOUND_REASONS,
+    ExclusionReason,
+)
+from clearing_analysis.eligibility.totals import Totals
+from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.numbers import rounded
+from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
+from clearing_analysis.report import explore_model as em
 from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
 from clearing_analysis.toolclass import ToolClass
 
@@ -69,32 +66,9 @@ def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolRes
     )
 
 
-def _eligibility(totals: ApiTotals) -> em.Eligibility:
-    tally = totals.occurrences
-    return em.Eligibility(
-        exclusion_unit="result-boundary occurrence",
-        occurrences=tally.total,
-        upper_bound_eligible=tally.by_class[EligibilityClass.LOWER_BOUND]
-        + tally.by_class[EligibilityClass.UPPER_BOUND_ONLY],
-        excluded_by_reason={reason: tally.by_reason[reason] for reason in _EXCLUSIONS},
-    )
-
-
-def _compactions(checkpoints: pl.DataFrame) -> em.Compactions:
-    edges = histogram_edges().tokens
-    return em.Compactions(
-        compactions=checkpoints.height,
-        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
-        estimated_drains=histogram(checkpoints.get_column("tokens_after"), edges),
-        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
-    )
-
-
 def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
     totals, sums, cleared = parts.totals, parts.sums, parts.cleared
-    counts, evidence = parts.gate_evidence, parts.evidence
-    simulated = simulation_part(parts.boundaries, cleared, stages.simulation.placeholder_tokens)
     requests = sums.requests
     return em.ApiExplore(
         limitations=parts.limitations,
@@ -108,33 +82,13 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
             cache_write=requests.cache_write,
         ),
         prompt_turns=totals.boundaries,
-        evidence=em.Evidence(
-            boundaries=evidence.boundaries,
-            logical_conversations=evidence.logical_conversations,
-            pressured=evidence.pressured,
-            pressured_logical_conversations=evidence.pressured_logical_conversations,
-            cold_pressured=evidence.cold_pressured,
-            cold_pressured_logical_conversations=evidence.cold_pressured_logical_conversations,
-            request_gaps_ms=evidence.request_gaps_ms,
-            estimates=evidence.estimates,
-        ),
-        compactions=_compactions(parts.checkpoints),
+        evidence=parts.evidence,
+        compactions=observed_part(parts.checkpoints),
         tool_results=_tool_results(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        eligibility=_eligibility(totals),
-        upper_bound_simulation=em.UpperBoundSimulation(
-            clearing_points=simulated.clearing_points,
-            batches=simulated.batches,
-            cleared_results=simulated.cleared_results,
-            admitted_net_tokens=simulated.admitted_net_tokens,
-            admitted_text_bytes=simulated.admitted_text_bytes,
-            retrieved_tokens=simulated.retrieved_tokens,
-            budget_stops=simulated.budget_stops,
-            placeholder_tokens=simulated.placeholder_tokens,
-            admitted_per_batch=simulated.admitted_per_batch,
-            cold_pressured_admitting=counts.admitting,
-            cold_pressured_admitting_share=rounded(counts.admitting_share),
-            independent_per_boundary_net_tokens=simulated.upper_bound_net_tokens,
+        eligibility=eligibility_part(totals),
+        upper_bound_simulation=simulation_part(
+            parts.boundaries, cleared, stages.simulation.placeholder_tokens
         ),
         upper_bound_pressure=parts.pressure,
         upper_bound_cost=parts.cost,

@@ -1,4 +1,6 @@
-"""Assemble the report from the combined totals of every unit, the models and the gate.
+"""The per-API parts both report kinds build alike, from the simulation's tables and the
+units' totals: evidence, simulation, pressure, cost, the route check, web yield, escaping and
+requests (the analysis report gates on them, explore only shows them).
 
 Per-API figures are polars expressions over the simulation's tables and sums of the units'
 per-API totals; each API is filtered separately, so no denominator is pooled across APIs
@@ -14,18 +16,16 @@ from importlib.metadata import PackageNotFoundError, version
 
 import polars as pl
 
-from clearing_analysis.eligibility.reasons import Limitation
+from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
-from clearing_analysis.gate import CostOutcome, GateInputs, evaluate, overall
+from clearing_analysis.gate import CostOutcome
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
-from clearing_analysis.policy import eligibility_policy, gate_policy, histogram_edges
-from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
+from clearing_analysis.policy import gate_policy, histogram_edges
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.cost_part import CostContext, cost_inputs, cost_part
 from clearing_analysis.simulation.growth import trigger_evidence
 from clearing_analysis.simulation.totals import (
     ApiSimulation,
@@ -33,9 +33,6 @@ from clearing_analysis.simulation.totals import (
     RequestSums,
     SimulationTotals,
 )
-from clearing_analysis.toolclass import ToolClass
-
-STATEMENTS = tuple(rm.Statement)
 
 
 def tool_version() -> str:
@@ -60,25 +57,12 @@ def histogram(values: pl.Series, edges: Sequence[int]) -> rm.Histogram:
     return rm.Histogram(tuple(edges), tuple(counts), below, values.null_count())
 
 
-@dataclass(frozen=True, slots=True)
-class Stages:
-    """What the report is built from."""
-
-    totals: Totals
-    simulation: SimulationTotals
-    routes: Routes
-    qualification: QualificationStatus
-    retrieval_rate: Fraction
-    journal_bytes: int
-    image_id: str | None  # as the container runtime states it (container/runtime.py)
-
-
 def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
     value = frame.select(expression).item()
     return 0 if value is None else int(value)
 
 
-def evidence_part(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
+def evidence_part(boundaries: pl.DataFrame, route: Route) -> tuple[GateEvidence, rm.Evidence]:
     threshold = gate_policy().admitted_net_tokens_per_boundary
     pressured = boundaries.filter(pl.col("pressured"))
     cold = boundaries.filter(pl.col("cold_pressured"))
@@ -102,7 +86,15 @@ def evidence_part(boundaries: pl.DataFrame) -> tuple[GateEvidence, rm.Evidence]:
         admitting=admitting,
         admitting_share=rounded(gate.admitting_share),
         request_gaps_ms=histogram(boundaries.get_column("gap_ms"), edges.request_gap_ms),
+        cold_gap_ms=(
+            None
+            if route.cache_lifetime_ms == "unknown"
+            else route.cache_lifetime_ms + route.cache_margin_ms
+        ),
         estimates=histogram(boundaries.get_column("estimate"), edges.tokens),
+        cold_estimates=histogram(
+            boundaries.filter(pl.col("cold")).get_column("estimate"), edges.tokens
+        ),
     )
     return gate, evidence
 
@@ -176,7 +168,8 @@ def pressure_part(
     return inputs, model, report
 
 
-def _observed(checkpoints: pl.DataFrame) -> rm.Observed:
+def observed_part(checkpoints: pl.DataFrame) -> rm.Observed:
+    """Checkpoints inside the window, by trigger, beside the model (R-PM-3)."""
     edges = histogram_edges().tokens
     triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
     return rm.Observed(
@@ -188,17 +181,14 @@ def _observed(checkpoints: pl.DataFrame) -> rm.Observed:
     )
 
 
-def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
-    return tuple(
-        rm.Category(
-            tool_class=tool_class,
-            results=sums.results,
-            text_bytes=sums.text_bytes,
-            lower_bound_class=sums.lower_bound_class,
-            cleared=sums.cleared,
-            cleared_text_bytes=sums.cleared_text_bytes,
-        )
-        for tool_class, sums in categories.items()
+def eligibility_part(totals: ApiTotals) -> rm.Eligibility:
+    """Result-boundary occurrences by class and reason (R-EL-8)."""
+    occurrences = totals.occurrences
+    return rm.Eligibility(
+        exclusion_unit="result-boundary occurrence",
+        occurrences=occurrences.total,
+        by_class=dict(occurrences.by_class),
+        by_reason=dict(occurrences.by_reason),
     )
 
 
@@ -218,19 +208,6 @@ def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
     original = _int(cleared, pl.col("text_bytes").sum())
     escaped = _int(cleared, pl.col("escaped_bytes").sum())
     return rm.Escaping(original, escaped, share(escaped, original))
-
-
-def _qualification(status: ApiQualification) -> rm.Qualification:
-    return rm.Qualification(
-        status=(
-            rm.QualificationStatusCode.QUALIFIED
-            if status.qualified
-            else rm.QualificationStatusCode.PAYLOAD_UNQUALIFIED
-        ),
-        detail=status.detail,
-        cases=status.cases,
-        unintended_differences=status.unintended_differences,
-    )
 
 
 def requests_part(requests: RequestSums) -> rm.Requests:
@@ -269,7 +246,7 @@ def api_parts(
     sums = simulation.per_api[api]
     boundaries = simulation.boundaries.filter(pl.col("api") == api.value)
     cleared = simulation.cleared.filter(pl.col("api") == api.value)
-    gate_evidence, evidence = evidence_part(boundaries)
+    gate_evidence, evidence = evidence_part(boundaries, route)
     pressure_inputs, model, pressure = pressure_part(route, sums, cleared, rate)
     cost_outcome, cost = cost_part(
         CostContext(
@@ -332,116 +309,18 @@ def all_apis(simulation: SimulationTotals) -> ApiSimulation:
     return every
 
 
-def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
-    parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
-    totals, sums = parts.totals, parts.sums
-    qualification = stages.qualification.apis[api]
-    requests = sums.requests
-    signals = totals.signals
-    gate = evaluate(
-        GateInputs(
-            api=api,
-            evidence=parts.gate_evidence,
-            pressure=parts.pressure_model,
-            supplied_rate=stages.retrieval_rate,
-            cost=parts.cost_outcome,
-            signals=signals,
-            qualification=qualification,
-            requests=requests.requests,
-            fallback_requests=requests.fallback,
-        )
-    )
-    occurrences = totals.occurrences
-    retention = totals.retention_counts
-    return rm.ApiReport(
-        gate=gate,
-        limitations=parts.limitations,
-        route_trigger=parts.route_trigger,
-        evidence=parts.evidence,
-        eligibility=rm.Eligibility(
-            exclusion_unit="result-boundary occurrence",
-            occurrences=occurrences.total,
-            by_class=dict(occurrences.by_class),
-            by_reason=dict(occurrences.by_reason),
-        ),
-        retention=rm.Retention(
-            candidates=totals.candidates,
-            proven=retention.proven,
-            matched=retention.matched,
-            redacted=retention.redacted,
-            truncated=retention.truncated,
-            unmatched=retention.unmatched,
-            matched_share=share(retention.matched, retention.proven),
-            coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
-        ),
-        simulation=simulation_part(
-            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
-        ),
-        pressure=parts.pressure,
-        observed=_observed(parts.checkpoints),
-        categories=_categories(sums.categories),
-        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        escaping=escaping_part(parts.cleared),
-        requests=requests_part(requests),
-        cost=parts.cost,
-        qualification=_qualification(qualification),
-    )
-
-
-def _snapshot(stages: Stages) -> rm.Snapshot:
-    totals = stages.totals
-    return rm.Snapshot(
-        journals_replayed=totals.replayed_journals,
-        journal_bytes=stages.journal_bytes,
-        skipped_journals=dict(totals.skipped_journals),
-        invalid_journal_details=dict(sorted(totals.invalid_details.items())),
-        skipped_boundaries=dict(totals.skipped_boundaries),
-        boundaries_without_route=dict(totals.boundaries_without_route),
-        turns_without_request=totals.turns_without_request,
-    )
-
-
-def build_report(stages: Stages) -> rm.Report:
-    """The whole report, APIs in enum order."""
-    per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
-    every = all_apis(stages.simulation)
-    webs = [report.web for report in per_api.values()]
-    verdict = overall(report.gate.verdict for report in per_api.values())
-    return rm.Report(
-        format=rm.REPORT_FORMAT,
-        version=rm.REPORT_VERSION,
-        tool_version=tool_version(),
-        pi_ai_version=stages.qualification.pi_ai_version,
-        image_id=stages.image_id,
-        statements=STATEMENTS,
-        limitations=tuple(Limitation),
-        retrieval_rate=rounded(stages.retrieval_rate),
-        verdict=verdict,
-        snapshot=_snapshot(stages),
-        per_api=per_api,
-        overall=rm.Overall(
-            verdict=verdict,
-            categories=_categories(every.categories),
-            web=web_part(
-                every.web,
-                sum(w.redacted_web_envelopes for w in webs),
-                sum(w.structured_scan_losses for w in webs),
-            ),
-        ),
-    )
-
-
 __all__ = [
     "ApiParts",
-    "Stages",
     "all_apis",
     "api_parts",
-    "build_report",
+    "eligibility_part",
     "escaping_part",
     "evidence_part",
     "histogram",
+    "observed_part",
     "pressure_part",
     "requests_part",
+    "route_trigger_part",
     "simulation_part",
     "tool_version",
     "web_part",

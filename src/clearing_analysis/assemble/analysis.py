@@ -1,0 +1,172 @@
+"""Assemble the analysis report from the combined totals of every unit, the models and the
+gate: the one place where the gate is evaluated (`evaluate`, `overall`).
+
+The per-API parts come from `assemble.parts`, shared with the explore report; here they are
+gated and completed with what only the analysis report holds (eligibility by class, retention,
+observed checkpoints, categories, qualification). Nothing here reads input text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from clearing_analysis.assemble.parts import (
+    all_apis,
+    api_parts,
+    eligibility_part,
+    escaping_part,
+    observed_part,
+    requests_part,
+    simulation_part,
+    tool_version,
+    web_part,
+)
+from clearing_analysis.eligibility.reasons import Limitation
+from clearing_analysis.eligibility.totals import Totals
+from clearing_analysis.gate import GateInputs, evaluate, overall
+from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.numbers import rounded, share
+from clearing_analysis.policy import eligibility_policy
+from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
+from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
+from clearing_analysis.toolclass import ToolClass
+
+STATEMENTS = tuple(rm.Statement)
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """What the report is built from."""
+
+    totals: Totals
+    simulation: SimulationTotals
+    routes: Routes
+    qualification: QualificationStatus
+    retrieval_rate: Fraction
+    journal_bytes: int
+    image_id: str | None  # as the container runtime states it (container/runtime.py)
+
+
+def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
+    return tuple(
+        rm.Category(
+            tool_class=tool_class,
+            results=sums.results,
+            text_bytes=sums.text_bytes,
+            lower_bound_class=sums.lower_bound_class,
+            cleared=sums.cleared,
+            cleared_text_bytes=sums.cleared_text_bytes,
+        )
+        for tool_class, sums in categories.items()
+    )
+
+
+def _qualification(status: ApiQualification) -> rm.Qualification:
+    return rm.Qualification(
+        status=(
+            rm.QualificationStatusCode.QUALIFIED
+            if status.qualified
+            else rm.QualificationStatusCode.PAYLOAD_UNQUALIFIED
+        ),
+        detail=status.detail,
+        cases=status.cases,
+        unintended_differences=status.unintended_differences,
+    )
+
+
+def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
+    parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
+    totals, sums = parts.totals, parts.sums
+    qualification = stages.qualification.apis[api]
+    requests = sums.requests
+    signals = totals.signals
+    gate = evaluate(
+        GateInputs(
+            api=api,
+            evidence=parts.gate_evidence,
+            pressure=parts.pressure_model,
+            supplied_rate=stages.retrieval_rate,
+            cost=parts.cost_outcome,
+            signals=signals,
+            qualification=qualification,
+            requests=requests.requests,
+            fallback_requests=requests.fallback,
+        )
+    )
+    retention = totals.retention_counts
+    return rm.ApiReport(
+        gate=gate,
+        limitations=parts.limitations,
+        route_trigger=parts.route_trigger,
+        evidence=parts.evidence,
+        eligibility=eligibility_part(totals),
+        retention=rm.Retention(
+            candidates=totals.candidates,
+            proven=retention.proven,
+            matched=retention.matched,
+            redacted=retention.redacted,
+            truncated=retention.truncated,
+            unmatched=retention.unmatched,
+            matched_share=share(retention.matched, retention.proven),
+            coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
+        ),
+        simulation=simulation_part(
+            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
+        ),
+        pressure=parts.pressure,
+        observed=observed_part(parts.checkpoints),
+        categories=_categories(sums.categories),
+        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
+        escaping=escaping_part(parts.cleared),
+        requests=requests_part(requests),
+        cost=parts.cost,
+        qualification=_qualification(qualification),
+    )
+
+
+def _snapshot(stages: Stages) -> rm.Snapshot:
+    totals = stages.totals
+    return rm.Snapshot(
+        journals_replayed=totals.replayed_journals,
+        journal_bytes=stages.journal_bytes,
+        skipped_journals=dict(totals.skipped_journals),
+        invalid_journal_details=dict(sorted(totals.invalid_details.items())),
+        skipped_boundaries=dict(totals.skipped_boundaries),
+        boundaries_without_route=dict(totals.boundaries_without_route),
+        turns_without_request=totals.turns_without_request,
+    )
+
+
+def build_report(stages: Stages) -> rm.Report:
+    """The whole report, APIs in enum order."""
+    per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
+    every = all_apis(stages.simulation)
+    webs = [report.web for report in per_api.values()]
+    verdict = overall(report.gate.verdict for report in per_api.values())
+    return rm.Report(
+        format=rm.REPORT_FORMAT,
+        version=rm.REPORT_VERSION,
+        tool_version=tool_version(),
+        pi_ai_version=stages.qualification.pi_ai_version,
+        image_id=stages.image_id,
+        statements=STATEMENTS,
+        limitations=tuple(Limitation),
+        retrieval_rate=rounded(stages.retrieval_rate),
+        verdict=verdict,
+        snapshot=_snapshot(stages),
+        per_api=per_api,
+        overall=rm.Overall(
+            verdict=verdict,
+            categories=_categories(every.categories),
+            web=web_part(
+                every.web,
+                sum(w.redacted_web_envelopes for w in webs),
+                sum(w.structured_scan_losses for w in webs),
+            ),
+        ),
+    )
+
+
+__all__ = ["Stages", "build_report"]

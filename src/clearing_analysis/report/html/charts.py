@@ -1,0 +1,141 @@
+"""Charts as inline SVG, drawn by leather when the page is built (docs/report.md, "The HTML
+page").
+
+A `Chart` is data only: fixed-code categories, numeric values, a title and a description.
+`svg` hands it to leather, which computes every scale, tick, bar and legend, and wraps
+leather's drawing in an `<svg>` element with a fixed id, `role="img"` and a `<title>` and
+`<desc>` for screen readers. The bytes depend on the chart alone: leather draws with
+ElementTree and no id, time or random value of its own, and the ids here are derived from the
+chart's key. Colours are leather's attributes; the page's stylesheet restyles text and grid
+lines for the dark theme and for print.
+"""
+
+from __future__ import annotations
+
+import enum
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import leather
+
+WIDTH = 640  # SVG user units; the page scales every chart to its column's width
+BAR_HEIGHT = 22  # per category row of a bar chart
+FRAME_HEIGHT = 96  # title-less frame: legend, axis labels and margins
+
+
+class Tone(enum.StrEnum):
+    """Series colours, chosen to read on a light and on a dark background alike."""
+
+    NEUTRAL = "#8c8c8c"
+    BAND = "#e67e22"  # the pressure band 0.75·T-T, cost that is added
+    ABOVE = "#c0392b"  # at or above T
+    COLD = "#2e86c1"  # cold, cost that is saved, what clearing removes
+    PALE = "#aed6f1"  # all results, behind what was cleared
+    MID = "#5dade2"
+    TOTAL = "#7d3c98"
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One named series: a value per category, in the chart's category order."""
+
+    name: str
+    values: tuple[float, ...]
+    tone: Tone
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A horizontal bar chart: categories top to bottom, one bar per series and category
+    (series are drawn in order over each other, so a part drawn after its whole shows as
+    its share of it)."""
+
+    key: str  # the fixed id of the chart on its page
+    title: str
+    description: str
+    categories: tuple[str, ...]
+    series: tuple[Series, ...]
+    unit: str  # what a value counts: "boundaries", "tokens", ...
+
+    def __post_init__(self) -> None:
+        for series in self.series:
+            if len(series.values) != len(self.categories):
+                raise ValueError("a series needs one value per category")
+
+
+def _tick(value: float, _index: int, _count: int) -> str:
+    """An axis label: whole numbers with thousands separators, others to 4 digits."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.4g}"
+
+
+# leather's module-level theme as these pages set it: no background of its own (the page's
+# shows through), the page's sans-serif, grid lines that read on light and dark alike.
+_THEME = {
+    "background_color": "none",
+    "margin": 0.04,
+    "title_font_family": "sans-serif",
+    "legend_font_family": "sans-serif",
+    "axis_title_font_family": "sans-serif",
+    "tick_font_family": "sans-serif",
+    "tick_font_size": 12,
+    "tick_font_char_width": 7,
+    "legend_font_size": 12,
+    "legend_font_char_width": 8,
+    "axis_title_font_size": 12,
+    "axis_title_font_char_width": 7,
+    "tick_color": "#b3b3b3",
+    "zero_color": "#808080",
+    "label_color": "#666666",
+    "legend_color": "#666666",
+    "axis_title_color": "#666666",
+}
+
+
+def _apply_theme() -> None:
+    """Set leather's theme for these pages (idempotent: the same values every time)."""
+    for name, value in _THEME.items():
+        setattr(leather.theme, name, value)
+
+
+def _height(chart: Chart) -> int:
+    return FRAME_HEIGHT + BAR_HEIGHT * max(1, len(chart.categories))
+
+
+def svg(chart: Chart) -> str:
+    """The chart as one `<svg>` element (no XML declaration, no namespace URI: it is parsed
+    as HTML), deterministic for the same chart."""
+    _apply_theme()
+    drawn = leather.Chart()
+    for series in chart.series:
+        data = list(zip(series.values, chart.categories, strict=True))
+        drawn.add_bars(data, name=series.name, fill_color=series.tone.value)
+    drawn.add_x_axis(tick_formatter=_tick, name=chart.unit)
+    height = _height(chart)
+    root = ET.Element(
+        "svg",
+        {
+            "id": chart.key,
+            "class": "chart",
+            "viewBox": f"0 0 {WIDTH} {height}",
+            "role": "img",
+            "aria-labelledby": f"{chart.key}-title {chart.key}-desc",
+        },
+    )
+    title = ET.SubElement(root, "title", {"id": f"{chart.key}-title"})
+    title.text = chart.title
+    desc = ET.SubElement(root, "desc", {"id": f"{chart.key}-desc"})
+    desc.text = chart.description
+    root.append(drawn.to_svg_group(WIDTH, height))
+    return str(ET.tostring(root, encoding="unicode"))
+
+
+def keyed(prefix: str, *parts: str) -> str:
+    """A fixed element id from codes: lower case, words joined by hyphens."""
+    words: Sequence[str] = [prefix, *parts]
+    return "-".join(word.lower().replace("_", "-").replace(".", "-") for word in words)
+
+
+__all__ = ["Chart", "Series", "Tone", "keyed", "svg"]

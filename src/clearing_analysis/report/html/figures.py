@@ -1,0 +1,397 @@
+"""The page's figures, from the report's structs alone: each one or more charts and the table
+of every number behind them (so that nothing is only in a picture).
+
+The structs are the ones both report kinds share (evidence, pressure, cost, ...), so one
+function makes a figure for an analysis report and for an explore report; `bound` names the
+bound of an explore report's figures, which are titled as upper bounds. Every label is a fixed
+string, a code or a number: nothing here can carry input text (R-OUT-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from clearing_analysis.policy import simulation_policy
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.html.charts import Chart, Series, Tone, keyed
+
+Cell = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of the page: every cell a fixed string, a code or a number."""
+
+    caption: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """Charts (none when there is nothing to draw: `note` says why) and their one table."""
+
+    title: str
+    charts: tuple[Chart, ...]
+    table: Table
+    note: str | None = None
+
+
+def titled(title: str, bound: str | None) -> str:
+    """A title, marked with the report's bound when it has one (explore: UPPER BOUND)."""
+    return title if bound is None else f"{title} ({bound})"
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One histogram bucket: its label, its range [low, high) and its count."""
+
+    label: str
+    low: int | None  # None: the values below the first edge
+    high: int | None  # None: the open last bucket
+    count: int
+
+
+def buckets(histogram: rm.Histogram, unit: str) -> list[Bucket]:
+    """The histogram's buckets in order, `below` first when it counts anything."""
+    edges = histogram.edges
+    rows: list[Bucket] = []
+    if histogram.below:
+        rows.append(Bucket(f"< {edges[0]:,} {unit}", None, edges[0], histogram.below))
+    for index, (low, count) in enumerate(zip(edges, histogram.counts, strict=True)):
+        high = edges[index + 1] if index + 1 < len(edges) else None
+        label = f">= {low:,} {unit}" if high is None else f"{low:,}-{high:,} {unit}"
+        rows.append(Bucket(label, low, high, count))
+    return rows
+
+
+def _grouped(
+    rows: Sequence[Bucket], groups: Sequence[tuple[str, str, Tone]], group_of: Sequence[str]
+) -> tuple[Series, ...]:
+    """One series per group: a bucket's count in its own group's series, 0 in the others."""
+    return tuple(
+        Series(
+            name,
+            tuple(r.count if g == code else 0 for r, g in zip(rows, group_of, strict=True)),
+            tone,
+        )
+        for code, name, tone in groups
+    )
+
+
+def _band_low(trigger: int) -> Fraction:
+    return Fraction(str(simulation_policy().pressure_low_fraction)) * trigger
+
+
+def _against_band(bucket: Bucket, trigger: int) -> str:
+    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) (R-SIM-2)."""
+    if bucket.high is not None and bucket.high <= _band_low(trigger):
+        return "below the band"
+    if bucket.low is not None and bucket.low >= trigger:
+        return "at or above T"
+    return "overlaps the band"
+
+
+# (group, legend name, colour): legend names stay short, the description says the rest.
+_BAND_GROUPS = (
+    ("below the band", "below the band", Tone.NEUTRAL),
+    ("overlaps the band", "in the band", Tone.BAND),
+    ("at or above T", ">= T", Tone.ABOVE),
+)
+
+
+def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) -> Figure:
+    """E at each counted boundary against T with the pressure band 0.75·T-T marked, cold and
+    warm boundaries apart (two charts, one table)."""
+    every = buckets(evidence.estimates, "tok")
+    cold = buckets(evidence.cold_estimates, "tok")
+    where = [_against_band(bucket, trigger) for bucket in every]
+    warm = [
+        Bucket(a.label, a.low, a.high, a.count - c.count) for a, c in zip(every, cold, strict=True)
+    ]
+    band = f"{float(_band_low(trigger)):,.0f} to {trigger:,} tokens"
+    charts = tuple(
+        Chart(
+            key=keyed(key, "estimates", part),
+            title=titled(f"E of the {what} boundaries against T", bound),
+            description=f"Counted {what} boundaries by their estimate E in tokens, one bar per"
+            f" bucket: orange bars overlap the pressure band ({band}: 0.75·T to T), red bars are"
+            f" at or above T = {trigger:,}, grey bars are below the band.",
+            categories=tuple(row.label for row in rows),
+            series=_grouped(rows, _BAND_GROUPS, where),
+            unit="boundaries",
+        )
+        for part, what, rows in (("cold", "cold", cold), ("warm", "warm or unknown-gap", warm))
+    )
+    table = Table(
+        caption=titled(f"Boundaries by E against T = {trigger:,} tokens (band {band})", bound),
+        headers=("E", "against the band", "cold", "warm or unknown gap", "all"),
+        rows=(
+            *tuple(
+                (a.label, w, c.count, h.count, a.count)
+                for a, w, c, h in zip(every, where, cold, warm, strict=True)
+            ),
+            (
+                "unknown E",
+                "-",
+                evidence.cold_estimates.unknown,
+                evidence.estimates.unknown - evidence.cold_estimates.unknown,
+                evidence.estimates.unknown,
+            ),
+        ),
+    )
+    return Figure(titled("Boundary estimate E against the trigger T", bound), charts, table)
+
+
+def _against_cold_gap(bucket: Bucket, cold_gap: int | None) -> str:
+    """Where a gap bucket lies against the cold gap (cold: strictly beyond it, R-SIM-3)."""
+    if cold_gap is None:
+        return "never cold (lifetime unknown)"
+    if bucket.low is not None and bucket.low > cold_gap:
+        return "cold"
+    if bucket.high is not None and bucket.high - 1 <= cold_gap:
+        return "warm"
+    return "holds the cold gap"
+
+
+_GAP_GROUPS = (
+    ("warm", "warm", Tone.NEUTRAL),
+    ("holds the cold gap", "holds the cold gap", Tone.MID),
+    ("cold", "cold", Tone.COLD),
+    ("never cold (lifetime unknown)", "never cold", Tone.NEUTRAL),
+)
+
+
+def request_gaps(evidence: rm.Evidence, key: str, bound: str | None) -> Figure:
+    """The request-gap histogram against the cache lifetime + margin (the cold gap)."""
+    rows = buckets(evidence.request_gaps_ms, "ms")
+    where = [_against_cold_gap(bucket, evidence.cold_gap_ms) for bucket in rows]
+    gap = (
+        "unknown (the route's cacheLifetimeMs is unknown: no gap is cold)"
+        if evidence.cold_gap_ms is None
+        else f"{evidence.cold_gap_ms:,} ms"
+    )
+    chart = Chart(
+        key=keyed(key, "request-gaps"),
+        title=titled("Request gaps against the cache lifetime + margin", bound),
+        description="Counted boundaries by the gap in milliseconds since the previous request,"
+        f" one bar per bucket; a gap strictly beyond the cache lifetime + margin ({gap}) is"
+        " cold: dark bars are cold, grey bars warm, a mid-blue bar holds the cold gap itself.",
+        categories=tuple(row.label for row in rows),
+        series=_grouped(rows, [g for g in _GAP_GROUPS if g[0] in where], where),
+        unit="boundaries",
+    )
+    table = Table(
+        caption=titled(f"Boundaries by request gap; cold gap {gap}", bound),
+        headers=("gap", "against the cold gap", "boundaries"),
+        rows=(
+            *tuple((r.label, w, r.count) for r, w in zip(rows, where, strict=True)),
+            ("unknown gap (a first request)", "never cold", evidence.request_gaps_ms.unknown),
+        ),
+    )
+    return Figure(titled("Request gaps against the cache lifetime", bound), (chart,), table)
+
+
+def _rate_label(rate: float, labels: Sequence[str]) -> str:
+    return f"{rate:.0%} ({', '.join(labels)})"
+
+
+def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
+    """Compaction cycles with clearing off and on at each reported retrieval rate."""
+    title = titled("Compaction pressure, clearing off and on", bound)
+    rows: list[tuple[Cell, ...]] = [("off", "-", model.off, None)]
+    rows += [
+        ("on", _rate_label(at.rate, at.labels), at.on, at.reduction) for at in model.sensitivities
+    ]
+    table = Table(
+        caption=titled(
+            f"Modeled compaction cycles (T = {model.trigger:,}, P = {model.drain:,},"
+            f" G = {model.growth:,} tokens)",
+            bound,
+        ),
+        headers=("arm", "retrieval rate", "compaction cycles", "reduction"),
+        rows=tuple(rows),
+    )
+    if not model.defined or model.off is None:
+        return Figure(title, (), table, note="PRESSURE_MODEL_UNDEFINED: nothing to draw.")
+    categories = ("off", *(f"on, {_rate_label(at.rate, at.labels)}" for at in model.sensitivities))
+    count = len(model.sensitivities)
+    chart = Chart(
+        key=keyed(key, "pressure"),
+        title=title,
+        description=(
+            f"Modeled compaction cycles over the history: {model.off:,.4g} with clearing off,"
+            " and with clearing on at each reported retrieval rate (0%, 5%, 20% and the"
+            " supplied rate); the fewer cycles, the less pressure."
+        ),
+        categories=categories,
+        series=(
+            Series("clearing off", (model.off, *([0.0] * count)), Tone.NEUTRAL),
+            Series("clearing on", (0.0, *(at.on for at in model.sensitivities)), Tone.COLD),
+        ),
+        unit="compaction cycles",
+    )
+    return Figure(title, (chart,), table)
+
+
+_COMPONENTS = (
+    "retained",
+    "removed: observed",
+    "removed: extension",
+    "summary: cycle change",
+    "summary: enlarged summaries",
+    "retrieval: round trips",
+    "retrieval: returned history",
+)
+
+
+def _components(delta: rm.Delta) -> tuple[float, ...]:
+    return (
+        delta.retained,
+        delta.removed.observed,
+        delta.removed.extension,
+        delta.summary.cycle_change,
+        delta.summary.enlarged_summaries,
+        delta.retrieval.round_trips,
+        delta.retrieval.returned_history,
+    )
+
+
+_VIEWS = (("list-price", "list price"), ("quota-share", "quota share"))
+
+
+def _view(at: rm.CostAtRate, view: str) -> tuple[rm.ViewFigures, rm.Delta]:
+    if view == "list-price":
+        return at.list_price, at.list_delta
+    return at.quota_share, at.quota_share_delta
+
+
+def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
+    """The cost waterfall per view at each rate: the signed components of on - off (each
+    bar from zero: orange adds cost, blue saves it) and their sum."""
+    title = titled("Cost waterfall: what clearing adds and saves", bound)
+    rows: list[tuple[Cell, ...]] = []
+    charts: list[Chart] = []
+    for at in model.sensitivities:
+        rate = _rate_label(at.rate, at.labels)
+        for code, view in _VIEWS:
+            figures, delta = _view(at, code)
+            parts = _components(delta)
+            rows.append((view, rate, "off (observed)", figures.off))
+            rows += [
+                (view, rate, name, value) for name, value in zip(_COMPONENTS, parts, strict=True)
+            ]
+            rows.append((view, rate, "on - off", delta.total))
+            rows.append((view, rate, "on", figures.on))
+            rows.append((view, rate, "on / off", figures.ratio))
+            if not model.defined:
+                continue
+            values = (*parts, delta.total)
+            charts.append(
+                Chart(
+                    key=keyed(key, "cost", code, f"{round(at.rate * 100)}"),
+                    title=titled(f"Cost waterfall, {view}, retrieval rate {rate}", bound),
+                    description=(
+                        f"The {view} view at retrieval rate {rate}: each signed component of"
+                        f" the on - off cost difference as a bar from zero (orange adds cost,"
+                        f" blue saves it) and their sum, {delta.total:,.6g}, on an off arm of"
+                        f" {figures.off:,.6g}."
+                    ),
+                    categories=(*_COMPONENTS, "on - off (the sum)"),
+                    series=(
+                        Series(
+                            "adds cost", (*tuple(max(v, 0.0) for v in values[:-1]), 0.0), Tone.BAND
+                        ),
+                        Series(
+                            "saves cost",
+                            (*tuple(min(v, 0.0) for v in values[:-1]), 0.0),
+                            Tone.COLD,
+                        ),
+                        Series("on - off", (0.0,) * len(parts) + (delta.total,), Tone.TOTAL),
+                    ),
+                    unit=view,
+                )
+            )
+    table = Table(
+        caption=titled("Cost per view and retrieval rate: off, components, on", bound),
+        headers=("view", "retrieval rate", "figure", "value"),
+        rows=tuple(rows),
+    )
+    note = None if model.defined else "COST_MODEL_UNDEFINED: nothing to draw."
+    return Figure(title, tuple(charts), table, note)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolClassRow:
+    """One tool class's results and bytes as either report kind counts them."""
+
+    tool_class: str
+    results: int
+    eligible: int
+    cleared: int
+    text_bytes: int
+    cleared_text_bytes: int
+
+
+def tool_classes(
+    rows: Sequence[ToolClassRow], eligible: str, key: str, bound: str | None
+) -> Figure:
+    """Tool-result bytes by tool class, all and cleared; results, eligible and cleared."""
+    classes = tuple(row.tool_class for row in rows)
+    title = titled("Tool results by tool class", bound)
+    bytes_chart = Chart(
+        key=keyed(key, "tool-bytes"),
+        title=titled("Tool-result text bytes by tool class: all and cleared", bound),
+        description=(
+            "Text bytes of the unique tool results of each tool class (pale) and of those the"
+            " simulation cleared (dark, drawn over them)."
+        ),
+        categories=classes,
+        series=(
+            Series("all results", tuple(float(r.text_bytes) for r in rows), Tone.PALE),
+            Series("cleared", tuple(float(r.cleared_text_bytes) for r in rows), Tone.COLD),
+        ),
+        unit="bytes",
+    )
+    count_chart = Chart(
+        key=keyed(key, "tool-results"),
+        title=titled(f"Tool results by tool class: all, {eligible}, cleared", bound),
+        description=(
+            f"Unique tool results of each tool class (pale), those of the {eligible} set"
+            " (mid) and those the simulation cleared (dark), each drawn over the one before."
+        ),
+        categories=classes,
+        series=(
+            Series("all results", tuple(float(r.results) for r in rows), Tone.PALE),
+            Series(eligible, tuple(float(r.eligible) for r in rows), Tone.MID),
+            Series("cleared", tuple(float(r.cleared) for r in rows), Tone.COLD),
+        ),
+        unit="results",
+    )
+    table = Table(
+        caption=titled("Tool results by tool class", bound),
+        headers=("tool class", "results", eligible, "cleared", "text bytes", "cleared bytes"),
+        rows=tuple(
+            (r.tool_class, r.results, r.eligible, r.cleared, r.text_bytes, r.cleared_text_bytes)
+            for r in rows
+        ),
+    )
+    return Figure(title, (bytes_chart, count_chart), table)
+
+
+__all__ = [
+    "Bucket",
+    "Cell",
+    "Figure",
+    "Table",
+    "ToolClassRow",
+    "buckets",
+    "cost",
+    "estimates",
+    "pressure",
+    "request_gaps",
+    "titled",
+    "tool_classes",
+]

@@ -1,0 +1,306 @@
+"""The HTML page of a report: one self-contained file (docs/report.md, "The HTML page").
+
+Layout, for both report kinds: a header with the versions, the rate and the overall verdict
+(an explore report: the statement that it never gives one); the one-screen summary exactly as
+the terminal prints it; per API its verdict and criteria table (analysis only), then its
+figures, each a chart drawn by `charts` with the table of every number behind it; the fixed
+statements and limitations with their meanings. The page holds only what the report holds:
+fixed codes, counts and modeled numbers, and fixed prose (R-OUT-1). Its bytes depend on the
+report alone: no time, no random id, fixed element ids, one stylesheet whose hash the
+Content-Security-Policy names; nothing is fetched, nothing runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from html import escape
+
+from clearing_analysis.gate import ApiGate
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.meanings import (
+    API_LIMITATION,
+    EXPLORE_LIMITATION,
+    LIMITATION,
+    REPORT_CODES,
+)
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
+from clearing_analysis.report.html import figures as fig
+from clearing_analysis.report.html.charts import keyed, svg
+from clearing_analysis.report.html.style import STYLE
+from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT
+from clearing_analysis.report.view import render_text
+
+UPPER = "UPPER BOUND"
+
+
+def _csp() -> str:
+    """Nothing may load or run: no script, font, image, frame or connection; the one inline
+    stylesheet is allowed by its hash (not by 'unsafe-inline')."""
+    digest = base64.b64encode(hashlib.sha256(STYLE.encode("utf-8")).digest()).decode("ascii")
+    return (
+        "default-src 'none'; "
+        f"style-src 'sha256-{digest}'; "
+        "img-src 'none'; font-src 'none'; script-src 'none'; connect-src 'none'; "
+        "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def cell_text(value: fig.Cell) -> str:
+    """A table cell: a number exactly as the report holds it (thousands separated; a float
+    with every digit it was rounded to), a code or fixed text as it is, `-` for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{Decimal(repr(value)):,f}"
+    return value
+
+
+def _table(table: fig.Table) -> str:
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in table.headers)
+    body = []
+    for row in table.rows:
+        cells = []
+        for index, value in enumerate(row):
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            text = escape(cell_text(value))
+            if index == 0:
+                cells.append(f'<th scope="row">{text}</th>')
+            else:
+                cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (
+        f"<table><caption>{escape(table.caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _figure(figure: fig.Figure) -> str:
+    parts = [f"<h4>{escape(figure.title)}</h4>"]
+    if figure.note is not None:
+        parts.append(f'<p class="note">{escape(figure.note)}</p>')
+    for chart in figure.charts:
+        # A figure of several charts names each; a figure of one is named by its heading.
+        title = (
+            f'<p class="chart-title">{escape(chart.title)}</p>' if len(figure.charts) > 1 else ""
+        )
+        parts.append(
+            f"<figure>{title}{svg(chart)}<figcaption>{escape(chart.description)}</figcaption>"
+            "</figure>"
+        )
+    parts.append(
+        f'<details open class="data"><summary>The numbers</summary>{_table(figure.table)}</details>'
+    )
+    return f'<section class="figure">{"".join(parts)}</section>'
+
+
+def _codes(kind: str, codes: Iterable[str]) -> str:
+    """Each code with what it means (the same text `clearing-analysis explain` prints)."""
+    rows = []
+    for code in codes:
+        meaning, _remedy = REPORT_CODES.get((kind, code), ("", ""))
+        rows.append(f"<dt><code>{escape(code)}</code></dt><dd>{escape(meaning)}</dd>")
+    return f"<dl>{''.join(rows)}</dl>" if rows else ""
+
+
+def _criteria(api: str, gate: ApiGate) -> str:
+    table = fig.Table(
+        caption=f"{api}: the six criteria against their thresholds",
+        headers=(
+            "criterion",
+            "code",
+            "measured",
+            "comparison",
+            "threshold",
+            "passed",
+            "logical conversations",
+            "needed",
+            "detail",
+        ),
+        rows=tuple(
+            (
+                CRITERION_LABEL[c.id],
+                c.id.value,
+                c.measured,
+                c.comparison.value,
+                c.threshold,
+                "not evaluated" if c.passed is None else c.passed,
+                c.lineages,
+                c.min_lineages,
+                None if c.detail is None else c.detail.value,
+            )
+            for c in gate.criteria
+        ),
+    )
+    return f'<div class="criteria">{_table(table)}</div>'
+
+
+def _verdict(api: str, gate: ApiGate) -> str:
+    reasons = [*(r.value for r in gate.defer_reasons), *(r.value for r in gate.stop_reasons)]
+    why = " ".join(f"<code>{escape(r)}</code>" for r in reasons) or "all six criteria pass"
+    verdict = gate.verdict.value
+    return (
+        f'<p class="verdict"><span class="badge {verdict.lower()}">{verdict}</span> '
+        f"{escape(api)}: {why}</p>"
+    )
+
+
+def _tool_rows(categories: Sequence[rm.Category]) -> list[fig.ToolClassRow]:
+    return [
+        fig.ToolClassRow(
+            c.tool_class.value,
+            c.results,
+            c.lower_bound_class,
+            c.cleared,
+            c.text_bytes,
+            c.cleared_text_bytes,
+        )
+        for c in categories
+    ]
+
+
+def _explore_tool_rows(rows: Sequence[em.ToolResults]) -> list[fig.ToolClassRow]:
+    return [
+        fig.ToolClassRow(
+            r.tool_class.value,
+            r.results,
+            r.upper_bound_eligible,
+            r.upper_bound_cleared,
+            r.text_bytes,
+            r.upper_bound_cleared_text_bytes,
+        )
+        for r in rows
+    ]
+
+
+def _api_figures(
+    key: str,
+    parts: tuple[rm.Evidence, rm.Pressure, rm.Cost],
+    tools: fig.Figure,
+    bound: str | None,
+) -> list[fig.Figure]:
+    """The figures both report kinds draw per API, in the page's order."""
+    evidence, pressure, cost = parts
+    return [
+        fig.estimates(evidence, pressure.trigger, key, bound),
+        fig.request_gaps(evidence, key, bound),
+        fig.pressure(pressure, key, bound),
+        fig.cost(cost, key, bound),
+        tools,
+    ]
+
+
+def _section(api: Api, heading: str, body: Sequence[str], figures: Sequence[fig.Figure]) -> str:
+    section, heading_id = keyed("api", api.value), keyed("h", api.value)
+    return (
+        f'<section class="api" id="{section}" aria-labelledby="{heading_id}">'
+        f'<h3 id="{heading_id}">{escape(heading)}</h3>'
+        + "".join(body)
+        + "".join(_figure(f) for f in figures)
+        + "</section>"
+    )
+
+
+def _analysis_api(api: Api, part: rm.ApiReport) -> str:
+    key = api.value
+    body = [
+        _verdict(key, part.gate),
+        _codes(API_LIMITATION, (code.value for code in part.limitations)),
+        _criteria(key, part.gate),
+    ]
+    tools = fig.tool_classes(_tool_rows(part.categories), "lower-bound class", key, None)
+    figures = _api_figures(key, (part.evidence, part.pressure, part.cost), tools, None)
+    return _section(api, key, body, figures)
+
+
+def _explore_api(api: Api, part: em.ApiExplore) -> str:
+    key = api.value
+    body = [_codes(API_LIMITATION, (code.value for code in part.limitations))]
+    tools = fig.tool_classes(
+        _explore_tool_rows(part.tool_results), "upper-bound eligible", key, UPPER
+    )
+    parts = (part.evidence, part.upper_bound_pressure, part.upper_bound_cost)
+    figures = _api_figures(key, parts, tools, UPPER)
+    return _section(api, f"{key} ({UPPER}, never a verdict)", body, figures)
+
+
+def _document(title: str, header: str, summary: str, sections: Sequence[str], notes: str) -> str:
+    nav = "".join(
+        f'<li><a href="#{keyed("api", api.value)}">{escape(api.value)}</a></li>'
+        for api in Api
+        if any(f'id="{keyed("api", api.value)}"' in s for s in sections)
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_csp()}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f"<body><header>{header}</header>"
+        f'<nav aria-label="APIs"><ul>{nav}'
+        '<li><a href="#notes">statements and limitations</a></li></ul></nav>'
+        "<main>"
+        f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
+        f'<pre class="summary">{escape(summary)}</pre></section>'
+        f'<section id="apis"><h2>Per API</h2>{"".join(sections)}</section>'
+        f'<section id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Statements and'
+        f" limitations</h2>{notes}</section>"
+        "</main></body></html>\n"
+    )
+
+
+def _statements(texts: Sequence[tuple[str, str]]) -> str:
+    rows = "".join(f"<dt><code>{escape(c)}</code></dt><dd>{escape(t)}</dd>" for c, t in texts)
+    return f"<h3>Statements</h3><dl>{rows}</dl>"
+
+
+def analysis_page(report: rm.Report) -> str:
+    """The page of an analysis report."""
+    header = (
+        f"<h1>clearing-analysis: {report.verdict.value}</h1>"
+        f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
+        f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
+        f" {escape(cell_text(report.retrieval_rate))}; every figure is modeled, not observed"
+        " savings.</p>"
+    )
+    sections = [_analysis_api(api, part) for api, part in rm.in_api_order(report.per_api)]
+    notes = _statements([(s.value, STATEMENT_TEXT[s]) for s in report.statements])
+    notes += "<h3>Limitations</h3>" + _codes(LIMITATION, (x.value for x in report.limitations))
+    return _document(
+        f"clearing-analysis report: {report.verdict.value}",
+        header,
+        render_text(report),
+        sections,
+        notes,
+    )
+
+
+def explore_page(report: em.ExploreReport) -> str:
+    """The page of an explore report: every modeled figure titled as an upper bound."""
+    header = (
+        f"<h1>clearing-analysis explore: {UPPER}, never a verdict</h1>"
+        f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
+        f" {escape(cell_text(report.retrieval_rate))}; every opportunity, pressure and cost"
+        " figure is an upper bound.</p>"
+    )
+    sections = [_explore_api(api, part) for api, part in rm.in_api_order(report.per_api)]
+    notes = _statements([(s.value, EXPLORE_STATEMENT_TEXT[s]) for s in report.statements])
+    notes += "<h3>Limitations</h3>" + _codes(
+        EXPLORE_LIMITATION, (x.value for x in report.limitations)
+    )
+    return _document(
+        "clearing-analysis explore: upper bound", header, render_text(report), sections, notes
+    )
+
+
+__all__ = ["analysis_page", "cell_text", "explore_page"]

@@ -1,0 +1,273 @@
+"""The HTML page of a report (docs/report.md, "The HTML page"), from the golden reports and an
+explore report: deterministic bytes, nothing external, every criterion's number in a table,
+every chart titled and described, an explore page without a verdict."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.encode import decode_report
+from clearing_analysis.report.encode import render as json_render
+from clearing_analysis.report.formats import ReportFormat, render
+from clearing_analysis.report.html import render as html_render
+from clearing_analysis.report.html.page import cell_text
+from clearing_analysis.report.html.style import STYLE
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+class Page(HTMLParser):
+    """What the tests read from a page: table cells, ids, svg and their title/desc ids,
+    every attribute value, and the text of each element kind."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.cells: list[str] = []
+        self.ids: list[str] = []
+        self.svgs: list[dict[str, str | None]] = []
+        self.titles: dict[str, str] = {}
+        self.headings: list[str] = []
+        self.metas: list[dict[str, str | None]] = []
+        self.tags: set[str] = set()
+        self._open: list[tuple[str, str | None]] = []
+        self._text: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        self.tags.add(tag)
+        if named.get("id"):
+            self.ids.append(str(named["id"]))
+        if tag == "svg":
+            self.svgs.append(named)
+        if tag == "meta":
+            self.metas.append(named)
+        self._open.append((tag, named.get("id")))
+        self._text = []
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            open_tag, ident = self._open.pop()
+            if open_tag == tag:
+                break
+        text = "".join(self._text).strip()
+        if tag in {"td", "th"}:
+            self.cells.append(text)
+        if tag in {"title", "desc"} and ident is not None:
+            self.titles[ident] = text
+        if tag in {"h2", "h3", "h4"}:
+            self.headings.append(text)
+        self._text = []
+
+    def handle_data(self, data: str) -> None:
+        self._text.append(data)
+
+
+def _golden(name: str) -> rm.Report:
+    report = decode_report((GOLDEN / name).read_bytes())
+    assert isinstance(report, rm.Report)
+    return report
+
+
+@pytest.fixture(scope="module", params=["report-mixed.json", "report-build.json"])
+def analysis(request: pytest.FixtureRequest) -> rm.Report:
+    """A golden analysis report."""
+    return _golden(request.param)
+
+
+@pytest.fixture(scope="module")
+def explored(tmp_path_factory: pytest.TempPathFactory) -> em.ExploreReport:
+    """The golden mixed corpus exported as pi sessions and explored (an upper bound)."""
+    from clearing_analysis.jobs import explore_job
+    from clearing_analysis.synth import generate
+    from clearing_analysis.synth.pi_export import export_sessions
+
+    root = tmp_path_factory.mktemp("explore-page")
+    generate(root / "corpus", 20261129, conversations=6, profile="mixed")
+    export_sessions(sorted((root / "corpus" / "journals").glob("*.jsonl")), root / "sessions")
+    return explore_job([root / "sessions"], routes=root / "corpus" / "routes.json").report
+
+
+def _numbers(cells: list[str]) -> set[float]:
+    """Every cell that is a number, read back as one (thousands separators dropped)."""
+    found = set()
+    for cell in cells:
+        try:
+            found.add(float(cell.replace(",", "")))
+        except ValueError:
+            continue
+    return found
+
+
+class TestAnalysisPage:
+    """The page of an analysis report."""
+
+    def test_same_report_same_bytes(self, analysis: rm.Report) -> None:
+        """Rendering the same report twice, or its JSON decoded again, gives the same bytes."""
+        first = html_render(analysis)
+        assert html_render(analysis) == first
+        assert html_render(decode_report(json_render(analysis))) == first
+
+    def test_nothing_external(self, analysis: rm.Report) -> None:
+        """No http: or https: reference, no script, no external style sheet, image, frame,
+        font or import; one inline style sheet."""
+        page = html_render(analysis).decode("utf-8")
+        lowered = page.lower()
+        for banned in (
+            "http:",
+            "https:",
+            "<script",
+            "<link",
+            "<img",
+            "<iframe",
+            "@import",
+            "url(",
+            " src=",
+            "xlink:href",
+            "<object",
+            "<embed",
+        ):
+            assert banned not in lowered, banned
+        assert lowered.count("<style>") == 1
+
+    def test_csp_forbids_every_load_and_allows_the_style_by_hash(self, analysis: rm.Report) -> None:
+        """The Content-Security-Policy meta forbids everything by default, scripts
+        included, and allows exactly the page's one style sheet by its SHA-256."""
+        parsed = Page(html_render(analysis).decode("utf-8"))
+        (csp,) = [
+            m["content"] for m in parsed.metas if m.get("http-equiv") == "Content-Security-Policy"
+        ]
+        assert csp is not None
+        rules = dict(rule.strip().split(" ", 1) for rule in csp.split(";"))
+        digest = base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()
+        assert rules["default-src"] == "'none'"
+        assert rules["script-src"] == "'none'"
+        assert rules["style-src"] == f"'sha256-{digest}'"
+        assert "unsafe-inline" not in csp
+        page = html_render(analysis).decode("utf-8")
+        assert f"<style>{STYLE}</style>" in page
+
+    def test_every_criterion_number_is_in_a_table(self, analysis: rm.Report) -> None:
+        """Each API's criteria table: every measured value, threshold, logical conversations
+        and minimum of the report appears among the page's table cells."""
+        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).cells)
+        expected = {
+            value
+            for part in analysis.per_api.values()
+            for c in part.gate.criteria
+            for value in (c.measured, c.threshold, c.lineages, c.min_lineages)
+            if value is not None
+        }
+        assert expected
+        assert expected - numbers == set()
+
+    def test_every_chart_has_a_title_a_description_and_a_fixed_id(
+        self, analysis: rm.Report
+    ) -> None:
+        """Each inline SVG is an image named by its own <title> and <desc>; ids are unique."""
+        parsed = Page(html_render(analysis).decode("utf-8"))
+        assert len(parsed.svgs) >= 12 * len(analysis.per_api)
+        for svg in parsed.svgs:
+            assert svg["role"] == "img"
+            labels = str(svg["aria-labelledby"]).split()
+            assert labels == [f"{svg['id']}-title", f"{svg['id']}-desc"]
+            assert all(parsed.titles.get(label) for label in labels)
+        assert len(parsed.ids) == len(set(parsed.ids))
+
+    def test_the_figures_numbers_are_the_reports(self, analysis: rm.Report) -> None:
+        """The tables behind the charts hold the report's histogram counts, pressure arms and
+        cost components (each as the report holds it)."""
+        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).cells)
+        for part in analysis.per_api.values():
+            wanted = {
+                *part.evidence.estimates.counts,
+                *part.evidence.cold_estimates.counts,
+                *part.evidence.request_gaps_ms.counts,
+                *(at.on for at in part.pressure.sensitivities),
+                *(at.list_delta.retained for at in part.cost.sensitivities),
+                *(at.quota_share_delta.total for at in part.cost.sensitivities),
+                *(at.list_price.on for at in part.cost.sensitivities),
+                *(c.text_bytes for c in part.categories),
+                *(c.cleared_text_bytes for c in part.categories),
+            }
+            if part.pressure.off is not None:
+                wanted.add(part.pressure.off)
+            assert wanted - numbers == set()
+
+    def test_the_summary_is_the_terminal_summary(self, analysis: rm.Report) -> None:
+        """The first screen holds the one-screen summary exactly as `show` prints it."""
+        page = html_render(analysis).decode("utf-8")
+        text = render(analysis, ReportFormat.TEXT).decode("utf-8")
+        summary = re.search(r'<pre class="summary">(.*?)</pre>', page, re.DOTALL)
+        assert summary is not None
+        from html import unescape
+
+        assert unescape(summary.group(1)) == text
+
+    def test_dark_theme_and_print_styles(self) -> None:
+        """The style sheet follows the system's dark theme and has print rules."""
+        assert "@media (prefers-color-scheme:dark)" in STYLE
+        assert "@media print" in STYLE
+
+
+class TestExplorePage:
+    """The page of an explore report: upper bounds, never a verdict."""
+
+    def test_no_verdict_and_every_figure_an_upper_bound(self, explored: em.ExploreReport) -> None:
+        """No BUILD, DEFER or STOP anywhere; every figure heading says UPPER BOUND."""
+        page = html_render(explored).decode("utf-8")
+        assert not re.search(r"\b(BUILD|DEFER|STOP)\b", page)
+        parsed = Page(page)
+        figures = [h for h in parsed.headings if h not in {"Summary", "Per API"}]
+        assert figures
+        assert all(
+            "UPPER BOUND" in h
+            for h in figures
+            if h != "Statements and limitations" and h not in {"Statements", "Limitations"}
+        )
+
+    def test_same_report_same_bytes_and_nothing_external(self, explored: em.ExploreReport) -> None:
+        """Deterministic and self-contained, as the analysis page."""
+        page = html_render(explored)
+        assert html_render(decode_report(json_render(explored))) == page
+        lowered = page.decode("utf-8").lower()
+        assert "http:" not in lowered and "https:" not in lowered and "<script" not in lowered
+
+    def test_tool_results_are_the_upper_bound_sets(self, explored: em.ExploreReport) -> None:
+        """The tool-class table holds the upper-bound eligible and cleared counts."""
+        numbers = _numbers(Page(html_render(explored).decode("utf-8")).cells)
+        for part in explored.per_api.values():
+            for row in part.tool_results:
+                assert {row.results, row.upper_bound_eligible, row.upper_bound_cleared} <= numbers
+
+
+class TestCells:
+    """How a table cell prints a value."""
+
+    @pytest.mark.parametrize(
+        ("value", "text"),
+        [
+            (1234567, "1,234,567"),
+            (11.531357891791, "11.531357891791"),
+            (2.80185642583e-07, "0.000000280185642583"),
+            (0.375, "0.375"),
+            (None, "-"),
+            (True, "yes"),
+            ("COST_INCREASE", "COST_INCREASE"),
+        ],
+    )
+    def test_numbers_keep_every_digit_the_report_holds(
+        self, value: int | float | bool | str | None, text: str
+    ) -> None:
+        """Integers thousands-separated; floats with every digit they were rounded to."""
+        assert cell_text(value) == text
+        if isinstance(value, float):
+            assert float(text.replace(",", "")) == value
