@@ -62,7 +62,14 @@ def number(value: float | int | None, digits: int = 0) -> str:
 
 
 def percent(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
+    """A share as a percentage with one decimal; a non-zero share that one decimal would show
+    as 0.0% (or -0.0%) keeps two significant digits, so its size and sign stay visible."""
+    if value is None:
+        return "-"
+    scaled = 100 * value
+    if scaled != 0 and abs(scaled) < 0.05:
+        return f"{scaled:.2g}%"
+    return f"{scaled:.1f}%"
 
 
 def _is_fraction(criterion: Criterion) -> bool:
