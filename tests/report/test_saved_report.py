@@ -1,0 +1,112 @@
+"""A saved report is validated whole before anything renders it (`show`, R-REL-1).
+
+The reproducers of the crash classes a structure-aware fuzzer found (NaN and ±Infinity that
+`json.loads` takes, histogram counts that do not fit the edges, a 401-digit integer) are built
+on today's valid reports of both kinds, and each must give its fixed code, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.encode import decode_report
+from clearing_analysis.report.explore_human import render_explore_text
+from clearing_analysis.report.explore_model import ExploreReport
+from clearing_analysis.report.human import histogram_table, number, render_text
+from clearing_analysis.report.model import Report
+from clearing_analysis.report.validate import (
+    MAX_EXACT_INTEGER,
+    histogram_consistent,
+    numbers_in_range,
+)
+from tests.report._saved import GOLDEN_REPORT, REPRODUCERS, explore_report_bytes, reproducer
+
+KINDS = ["analysis", "explore"]
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """Today's valid saved report of each kind."""
+    scratch = tmp_path_factory.mktemp("explore")
+    return {"analysis": GOLDEN_REPORT.read_bytes(), "explore": explore_report_bytes(scratch)}
+
+
+def _code(data: bytes) -> str:
+    with pytest.raises(InputInvalidError) as raised:
+        decode_report(data)
+    return raised.value.detail.value
+
+
+class TestReproducers:
+    """Each crash class of `show` now ends in its fixed code."""
+
+    @pytest.mark.parametrize("kind", KINDS)
+    def test_base_reports_are_accepted_and_render(self, saved: dict[str, bytes], kind: str) -> None:
+        """The unedited reports decode and render: each reproducer's edit alone is refused."""
+        decoded = decode_report(saved[kind])
+        assert isinstance(decoded, ExploreReport if kind == "explore" else Report)
+        text = render_explore_text(decoded) if isinstance(decoded, ExploreReport) else ""
+        if isinstance(decoded, Report):
+            text = render_text(decoded)
+        assert text
+
+    @pytest.mark.parametrize("kind", KINDS)
+    @pytest.mark.parametrize("name", sorted(REPRODUCERS))
+    def test_reproducer_gives_its_code(self, saved: dict[str, bytes], kind: str, name: str) -> None:
+        """NaN / Infinity are not JSON (MALFORMED); the rest are not reports of this version."""
+        assert _code(reproducer(saved[kind], name)) == REPRODUCERS[name][1]
+
+
+class TestStrictRead:
+    """What a saved report's strict read refuses beyond the schema."""
+
+    def test_repeated_key_is_malformed(self) -> None:
+        """A repeated key (which json.loads would resolve silently) is not a written report."""
+        data = GOLDEN_REPORT.read_bytes()
+        edited = data.replace(b"{", b'{"format":"x",', 1)
+        assert _code(edited) == InputInvalidDetail.REPORT_MALFORMED
+
+    def test_largest_exact_integer_is_accepted_and_one_more_is_not(self) -> None:
+        """The integer bound is 2**53 - 1, both sides of it."""
+        assert numbers_in_range({"a": [MAX_EXACT_INTEGER, -MAX_EXACT_INTEGER, 1.5]})
+        assert not numbers_in_range({"a": [MAX_EXACT_INTEGER + 1]})
+        assert not numbers_in_range([float("nan")])
+
+    def test_number_edit_inside_range_still_decodes(self) -> None:
+        """An edited but in-range count is still a report (the check is of range, not value)."""
+        value = json.loads(GOLDEN_REPORT.read_bytes())
+        value["snapshot"]["journalBytes"] = MAX_EXACT_INTEGER
+        assert isinstance(decode_report(json.dumps(value).encode()), Report)
+
+
+class TestRendererHardening:
+    """The renderers' helpers take any value their types allow."""
+
+    def test_number_formats_a_401_digit_integer(self) -> None:
+        """An integer is never converted to a float (which overflows past ~1e308)."""
+        assert number(10**400) == "10" + ",000" * 133
+        assert number(12345, 2) == "12,345.00"
+        assert number(2.5, 1) == "2.5"
+
+    @pytest.mark.parametrize(
+        ("edges", "counts", "below"),
+        [((0, 10), (1, 2, 3), 0), ((), (), 3), ((10, 5), (1, 1), 0)],
+    )
+    def test_inconsistent_histogram_renders_one_row(
+        self, edges: tuple[int, ...], counts: tuple[int, ...], below: int
+    ) -> None:
+        """Counts beyond the edges, values below no edge, or unordered edges: one row saying
+        so, never an exception or a shifted table."""
+        histogram = rm.Histogram(edges=edges, counts=counts, below=below, unknown=0)
+        assert not histogram_consistent(histogram)
+        assert histogram_table("t", histogram, "ms").row_count == 1
+
+    def test_consistent_histogram_renders_every_bucket(self) -> None:
+        """below, one row per edge, unknown."""
+        histogram = rm.Histogram(edges=(0, 10), counts=(1, 2), below=4, unknown=5)
+        assert histogram_consistent(histogram)
+        assert histogram_table("t", histogram, "ms").row_count == 4
