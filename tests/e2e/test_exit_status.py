@@ -108,6 +108,22 @@ def _sidecar_copy(inputs: CanaryInputs, tmp: Path, c: Canaries, label: str) -> P
     return copy
 
 
+def _sidecar_damaged(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """A copy whose retained_result root page has a broken type byte under an intact schema:
+    PRAGMA quick_check refuses it before replay (SQLite keeps no checksums)."""
+    copy = _sidecar_copy(inputs, tmp, c, "damaged")
+    db = sqlite3.connect(copy)
+    (root,) = db.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'retained_result'"
+    ).fetchone()
+    (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(copy.read_bytes())
+    data[(root - 1) * page_size] = 0x00
+    copy.write_bytes(bytes(data))
+    return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_DAMAGED")
+
+
 def _wal_sidecar(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     """A WAL-mode database with no companion left (header bytes 18-19 say WAL, R-SC-2)."""
     copy = _sidecar_copy(inputs, tmp, c, "wal")
@@ -295,6 +311,7 @@ CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "sidecar-lookalike-in-worker": _sidecar_lookalike,
     "no-journals": _no_journals,
     "wal-sidecar": _wal_sidecar,
+    "sidecar-damaged": _sidecar_damaged,
     "companion-present": _companion,
     "input-touched": _input_touched,
     "companion-appears": _companion_appears,
