@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions
+.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -32,8 +32,8 @@ demo: setup
 	$(RUN) clearing-analysis demo
 
 lint: setup
-	$(RUN) ruff check src tests bench
-	$(RUN) ruff format --check src tests bench
+	$(RUN) ruff check src tests bench fuzz
+	$(RUN) ruff format --check src tests bench fuzz
 
 typecheck: setup
 	$(RUN) mypy
@@ -53,9 +53,29 @@ bench: setup
 bench-small: setup
 	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
 
+# Fuzzing (docs/security.md): every atheris target for FUZZ_SECONDS each (coverage-guided,
+# structure-aware mutation; new inputs and any crash under .fuzz/TARGET/), then the
+# structure-aware property tests under hypothesis's `fuzz` profile (many more examples than in
+# `make test`, with statistics). `fuzz-smoke` is the short run CI does after the tests.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report envelope
+
+fuzz: setup
+	@status=0; for target in $(FUZZ_TARGETS); do \
+		$(RUN) python -m fuzz.run $$target -max_total_time=$(FUZZ_SECONDS) || status=1; \
+	done; \
+	$(RUN) pytest -q -m structure --hypothesis-profile=fuzz --hypothesis-show-statistics \
+		tests || status=1; \
+	exit $$status
+
+fuzz-smoke: setup
+	@status=0; for target in $(FUZZ_TARGETS); do \
+		$(RUN) python -m fuzz.run $$target -max_total_time=$(or $(SMOKE_SECONDS),60) || status=1; \
+	done; exit $$status
+
 clean:
 	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules \
-		tools/pi-sessions/node_modules
+		tools/pi-sessions/node_modules .fuzz
 
 # Real pi session files written by pi's own code (docs/pi-session-writer.md): the pi coding
 # agent exactly as pinned in tools/pi-sessions/package-lock.json (npm ci, integrity hashes, no
