@@ -21,6 +21,7 @@ from clearing_analysis.inputs import configs
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_bytes
 from clearing_analysis.pisession import ReadSession, RejectedSession, read_stream
 from clearing_analysis.pisession.mapping import map_session
+from clearing_analysis.pisession.read import stream_grouping_keys
 from clearing_analysis.qualify.record import RecordRejected, decode_record
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.explore_human import render_explore_text
@@ -43,7 +44,9 @@ def journal(data: bytes) -> None:
 
 
 def pisession(data: bytes) -> None:
-    """A pi session file: read and mapped to a journal, or rejected with a fixed detail."""
+    """A pi session file: grouped (explore's unit planning), read and mapped to a journal, or
+    rejected with a fixed detail."""
+    _expect(all(isinstance(key, str) for key in stream_grouping_keys(io.BytesIO(data))))
     read = read_stream(io.BytesIO(data))
     _expect(isinstance(read, ReadSession | RejectedSession))
     if isinstance(read, ReadSession):

@@ -339,22 +339,30 @@ def read_session(path: Path) -> SessionRead:
 def grouping_keys(path: Path) -> tuple[str, ...]:
     """The session id and lineage of a file, read from its first lines only, for grouping
     related sessions into one unit (units.py); none when the file has no readable header."""
-    keys: list[str] = []
     try:
         with path.open("rb") as stream:
-            for line, (raw, ended) in enumerate(_lines(stream)):
-                if not ended:
-                    break
-                value = _object(raw)
-                if line == 0:
-                    if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
-                        return ()
-                    keys.append(f"session\0{value['id']}")
-                    continue
-                if value.get("type") == "message":
-                    keys.append(f"lineage\0{lineage_of(value.get('message'))}")
-                    break
-    except (OSError, _Rejected):
+            return stream_grouping_keys(stream)
+    except OSError:
+        return ()
+
+
+def stream_grouping_keys(stream: BinaryIO) -> tuple[str, ...]:
+    """`grouping_keys` of a session read from a binary stream."""
+    keys: list[str] = []
+    try:
+        for line, (raw, ended) in enumerate(_lines(stream)):
+            if not ended:
+                break
+            value = _object(raw)
+            if line == 0:
+                if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
+                    return ()
+                keys.append(f"session\0{value['id']}")
+                continue
+            if value.get("type") == "message":
+                keys.append(f"lineage\0{lineage_of(value.get('message'))}")
+                break
+    except _Rejected:
         pass
     return tuple(keys)
 
@@ -372,4 +380,5 @@ __all__ = [
     "lineage_of",
     "read_session",
     "read_stream",
+    "stream_grouping_keys",
 ]
