@@ -35,6 +35,7 @@ from tests.e2e import test_canary
 from tests.e2e._canary import Canaries
 from tests.e2e._canary_inputs import ROUTE_FIELDS, CanaryInputs
 from tests.e2e._cli import fixed_line, listing, run_cli
+from tests.inputs.test_sidecar_offline import break_table_root
 
 
 @dataclass
@@ -112,15 +113,7 @@ def _sidecar_damaged(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     """A copy whose retained_result root page has a broken type byte under an intact schema:
     PRAGMA quick_check refuses it before replay (SQLite keeps no checksums)."""
     copy = _sidecar_copy(inputs, tmp, c, "damaged")
-    db = sqlite3.connect(copy)
-    (root,) = db.execute(
-        "SELECT rootpage FROM sqlite_master WHERE name = 'retained_result'"
-    ).fetchone()
-    (page_size,) = db.execute("PRAGMA page_size").fetchone()
-    db.close()
-    data = bytearray(copy.read_bytes())
-    data[(root - 1) * page_size] = 0x00
-    copy.write_bytes(bytes(data))
+    break_table_root(copy, "retained_result")
     return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_DAMAGED")
 
 

@@ -98,6 +98,18 @@ def sidecar(tmp_path: Path) -> Path:
     return build(tmp_path / "history.sqlite")
 
 
+def break_table_root(path: Path, table: str) -> None:
+    """Set the type byte of `table`'s root b-tree page to 0, which no valid page has: the
+    schema still reads, the structure is damaged."""
+    db = sqlite3.connect(path)
+    (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * page_size] = 0x00
+    path.write_bytes(bytes(data))
+
+
 def _code(error: pytest.ExceptionInfo[AnalysisError]) -> tuple[str, object]:
     return error.value.code, error.value.detail
 
@@ -240,15 +252,7 @@ class TestInvalid:
     def test_damaged_page_is_sidecar_damaged(self, sidecar: Path) -> None:
         """A b-tree page whose type byte is broken, under an intact schema, is refused by
         quick_check (it used to open and read as if whole); unchecked, it still opens."""
-        db = sqlite3.connect(sidecar)
-        (root,) = db.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'retained_result'"
-        ).fetchone()
-        (page_size,) = db.execute("PRAGMA page_size").fetchone()
-        db.close()
-        data = bytearray(sidecar.read_bytes())
-        data[(root - 1) * page_size] = 0x00  # no valid b-tree page has type 0
-        sidecar.write_bytes(bytes(data))
+        break_table_root(sidecar, "retained_result")
         open_sidecar(sidecar, check_structure=False).close()
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(sidecar)
