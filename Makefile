@@ -56,16 +56,23 @@ bench-small: setup
 # Fuzzing (docs/security.md): every atheris target for FUZZ_SECONDS each (coverage-guided,
 # structure-aware mutation; new inputs and any crash under .fuzz/TARGET/), then the
 # structure-aware property tests under hypothesis's `fuzz` profile (many more examples than in
-# `make test`, with statistics). `fuzz-smoke` is the short run CI does after the tests.
+# `make test`, with statistics) and coverage.py, whose branch coverage of each parser module
+# ends the output. `fuzz-smoke` is the short run CI does after the tests.
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report envelope
+# The parsers the targets and property tests exercise, for the coverage report of `make fuzz`.
+PARSER_MODULES := */journal/decode.py,*/strictjson.py,*/pisession/read.py,*/pisession/mapping.py,$\
+*/inputs/configs.py,*/qualify/record.py,*/report/encode.py,*/report/validate.py,$\
+*/report/human.py,*/report/explore_human.py,*/attest/dsse.py,*/attest/statement.py
 
 fuzz: setup
 	@status=0; for target in $(FUZZ_TARGETS); do \
 		$(RUN) python -m fuzz.run $$target -max_total_time=$(FUZZ_SECONDS) || status=1; \
 	done; \
-	$(RUN) pytest -q -m structure --hypothesis-profile=fuzz --hypothesis-show-statistics \
+	$(RUN) coverage run --branch --data-file=.fuzz/coverage --source=clearing_analysis \
+		-m pytest -q -m structure --hypothesis-profile=fuzz --hypothesis-show-statistics \
 		tests || status=1; \
+	$(RUN) coverage report --data-file=.fuzz/coverage --include='$(PARSER_MODULES)'; \
 	exit $$status
 
 fuzz-smoke: setup
