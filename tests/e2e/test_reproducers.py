@@ -1,4 +1,4 @@
-"""The five crash classes a structure-aware fuzzer found, through the CLI (R-REL-1, R-REL-4).
+"""The crash classes structure-aware fuzzing found, through the CLI (R-REL-1, R-REL-4).
 
 Each reproducer (kept in fuzz/regressions/ as a regression input of the fuzz targets) now ends
 in a fixed code or a counted skip, and the rest of the run's output is unchanged: a journal or

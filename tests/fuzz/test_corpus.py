@@ -24,12 +24,13 @@ def test_input_gives_a_fixed_outcome(target: str, path: Path) -> None:
 
 
 def test_every_target_has_seeds_and_the_crash_classes_are_kept() -> None:
-    """Each target has a seed corpus; the five crash classes' reproducers are all there."""
+    """Each target has a seed corpus; every crash class's reproducers are all there."""
     for target in TARGETS:
         assert any((ROOT / "fuzz" / "corpus" / target).iterdir()), target
     kept = {path.parent.name for _, path in INPUTS if "regressions" in path.parts}
     assert kept == {"journal", "pisession", "report"}
     names = {path.name for _, path in INPUTS if path.parent.name == "report"}
-    for reproducer in ("nan", "infinity", "counts-beyond-edges", "401-digit-integer"):
+    reproducers = ("nan", "infinity", "counts-beyond-edges", "401-digit-integer")
+    for reproducer in (*reproducers, "cost-without-rates"):
         assert f"analysis-{reproducer}.json" in names
         assert f"explore-{reproducer}.json" in names

@@ -1,7 +1,8 @@
 """A saved report is validated whole before anything renders it (`show`, R-REL-1).
 
 The reproducers of the crash classes a structure-aware fuzzer found (NaN and ±Infinity that
-`json.loads` takes, histogram counts that do not fit the edges, a 401-digit integer) are built
+`json.loads` takes, histogram counts that do not fit the edges, a 401-digit integer, a defined
+cost model without figures) are built
 on today's valid reports of both kinds, and each must give its fixed code, never an exception.
 """
 
@@ -59,6 +60,26 @@ class TestReproducers:
     def test_reproducer_gives_its_code(self, saved: dict[str, bytes], kind: str, name: str) -> None:
         """NaN / Infinity are not JSON (MALFORMED); the rest are not reports of this version."""
         assert _code(reproducer(saved[kind], name)) == REPRODUCERS[name][1]
+
+
+class TestRateInvariants:
+    """Figures by retrieval rate: a defined cost model has some, every list is in rate order."""
+
+    def test_unordered_rates_are_not_a_report(self) -> None:
+        """Cost figures by rate swapped out of increasing order: REPORT_NOT_A_REPORT."""
+        value = json.loads(GOLDEN_REPORT.read_bytes())
+        api = next(iter(value["perApi"].values()))
+        rates = api["cost"]["sensitivities"]
+        assert len(rates) >= 2
+        rates[0], rates[1] = rates[1], rates[0]
+        assert _code(json.dumps(value).encode()) == InputInvalidDetail.REPORT_NOT_A_REPORT
+
+    def test_undefined_cost_with_figures_is_not_a_report(self) -> None:
+        """A cost model marked undefined that still carries figures: REPORT_NOT_A_REPORT."""
+        value = json.loads(GOLDEN_REPORT.read_bytes())
+        api = next(iter(value["perApi"].values()))
+        api["cost"]["defined"] = False
+        assert _code(json.dumps(value).encode()) == InputInvalidDetail.REPORT_NOT_A_REPORT
 
 
 class TestStrictRead:

@@ -12,7 +12,11 @@ of the renderer (R-REL-1):
   report can take; a 401-digit integer is valid JSON that no renderer can turn into a float);
 - every histogram has at least one edge, strictly increasing edges, and exactly one count per
   edge (`histogram_consistent`; `below` counts values under the first edge, so there must be
-  one).
+  one);
+- a cost model is defined exactly when it has figures at some retrieval rate (the human view
+  shows the figures at the gated rate, or at the first rate), and every list of figures by
+  retrieval rate (pressure, cost, all-uncached) is in strictly increasing rate order, as the
+  sensitivities are built (models.rates).
 """
 
 from __future__ import annotations
@@ -59,15 +63,31 @@ def histogram_consistent(histogram: rm.Histogram) -> bool:
     )
 
 
-def _histograms(report: msgspec.Struct) -> list[rm.Histogram]:
-    """Every histogram anywhere in a decoded report (iterative walk over its structs)."""
-    found: list[rm.Histogram] = []
+def _increasing(rates: list[float]) -> bool:
+    return all(low < high for low, high in itertools.pairwise(rates))
+
+
+def _part_consistent(part: msgspec.Struct) -> bool:
+    """The invariants of one part of a report (module docstring); True for any other part."""
+    if isinstance(part, rm.Histogram):
+        return histogram_consistent(part)
+    if isinstance(part, rm.Cost):
+        return part.defined == bool(part.sensitivities) and _increasing(
+            [at.rate for at in part.sensitivities]
+        )
+    if isinstance(part, rm.Pressure | rm.AllUncached):
+        return _increasing([at.rate for at in part.sensitivities])
+    return True
+
+
+def _parts(report: msgspec.Struct) -> list[msgspec.Struct]:
+    """Every struct anywhere in a decoded report, itself included (iterative walk)."""
+    found: list[msgspec.Struct] = []
     stack: list[Any] = [report]
     while stack:
         node = stack.pop()
-        if isinstance(node, rm.Histogram):
+        if isinstance(node, msgspec.Struct):
             found.append(node)
-        elif isinstance(node, msgspec.Struct):
             stack.extend(getattr(node, name) for name in node.__struct_fields__)
         elif isinstance(node, dict):
             stack.extend(node.values())
@@ -78,7 +98,7 @@ def _histograms(report: msgspec.Struct) -> list[rm.Histogram]:
 
 def invariants_hold(report: msgspec.Struct) -> bool:
     """Whether a schema-valid, decoded report satisfies what its schema cannot state."""
-    return all(histogram_consistent(h) for h in _histograms(report))
+    return all(_part_consistent(part) for part in _parts(report))
 
 
 __all__ = ["MAX_EXACT_INTEGER", "histogram_consistent", "invariants_hold", "numbers_in_range"]
