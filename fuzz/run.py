@@ -5,7 +5,8 @@ every kept reproducer (fuzz/regressions/TARGET) are read first, new inputs go to
 corpus under `.fuzz/TARGET/` (not committed), and a crash is written there as `crash-*`.
 Mutation is structure-aware (`fuzz.mutate`) three times in four, byte-level otherwise. The last
 line printed is a summary: executions, coverage (libFuzzer's edge counter `cov` and feature
-counter `ft`), corpus size and crashes.
+counter `ft`), corpus size and crashes; each crash follows on a line of its own, with what
+the target raises when the input is run again (the exception and where, never the input).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import random
 import re
 import subprocess
 import sys
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,9 +105,19 @@ def main(argv: list[str]) -> int:
         f"fuzz {name}: executions={executions} cov={cov} ft={ft} corpus={corpus} "
         f"crashes={len(crashes)} exit={done.returncode}"
     )
-    if done.returncode != 0:
-        sys.stderr.write(log[-4000:])
+    for crash in crashes:
+        print(f"  {crash}: {_replay(TARGETS[name].run, work / crash)}")
     return 0 if done.returncode == 0 and not crashes else 1
+
+
+def _replay(run: Callable[[bytes], None], path: Path) -> str:
+    """What the target raises on a saved crash input, run again here (uninstrumented)."""
+    try:
+        run(path.read_bytes())
+    except Exception as error:  # the crash being described
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        return f"{type(error).__name__} at {Path(frame.filename).name}:{frame.lineno}"
+    return "no exception when replayed (a timeout, an out-of-memory or a flaky crash)"
 
 
 if __name__ == "__main__":
