@@ -3,16 +3,14 @@ path's to decide.
 
 The reproducers in fuzz/regressions/journal (a line of objects nested 1,000 deep; the
 JSONTestSuite's n_structure_open_array_object as a tool call's arguments; deep arguments)
-used to raise RecursionError out of the typed decoding. A line whose decoding runs out of
-memory used to raise MemoryError. Each is now its journal's INVALID outcome with a fixed
-detail, and the next journal decodes as before.
+used to raise RecursionError out of the typed decoding. Each is now its journal's INVALID
+outcome with a fixed detail, and the next journal decodes as before. A line whose decoding runs
+out of memory (MemoryError) is tested with every other caller of the strict parse, in
+tests/test_strictjson.py.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -47,45 +45,3 @@ def test_nested_arrays_alone_stay_nesting_too_deep() -> None:
     line = b"[" * 1000 + b"]" * 1000
     result = decode_bytes(valid().replace(b"\n", b"\n" + line + b"\n", 1))
     assert result == RejectedJournal(JournalOutcome.INVALID, InvalidReason.NESTING_TOO_DEEP)
-
-
-# A line of four million empty arrays as a tool call's arguments (12 MB, well under the line
-# limit) decoded under an address-space limit 96 MiB above what the interpreter holds: both
-# decoders run out of memory on it. Then a valid journal, in the same process.
-_OUT_OF_MEMORY = textwrap.dedent(
-    """
-    import json, resource
-    from clearing_analysis.journal.decode import decode_bytes
-    from tests.journal._build import HEADER, line, valid
-
-    def size():
-        with open("/proc/self/status") as status:
-            for entry in status:
-                if entry.startswith("VmSize"):
-                    return int(entry.split()[1]) * 1024
-
-    arguments = b'{"a":[' + b"[]," * 3_999_999 + b"[]]}"
-    record = {"seq": 1, "kind": "tool_call_start", "runId": "r", "callId": "c",
-              "toolName": "t", "timestamp": 1, "arguments": {"a": 0}}
-    start = json.dumps(record, separators=(",", ":")).encode()
-    data = line(HEADER) + start.replace(b'{"a":0}', arguments) + b"\\n"
-    resource.setrlimit(resource.RLIMIT_AS, (size() + 96 * 2**20, resource.RLIM_INFINITY))
-    rejected = decode_bytes(data)
-    print(rejected.outcome.value, rejected.reason.value)
-    print(type(decode_bytes(valid())).__name__)
-    """
-)
-
-
-def test_line_without_memory_to_decode_is_line_too_long() -> None:
-    """MemoryError in either decoder makes the journal INVALID / LINE_TOO_LONG, and the same
-    process decodes the next journal."""
-    done = subprocess.run(
-        [sys.executable, "-c", _OUT_OF_MEMORY],
-        capture_output=True,
-        check=False,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.decode().split("\n") == ["INVALID LINE_TOO_LONG", "DecodedJournal", ""]
