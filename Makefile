@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions
+.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -37,8 +37,8 @@ demo: setup
 	echo "The demo's pages: $$pages/demo-1-realistic-mix.html $$pages/demo-2-clearing-at-work.html"
 
 lint: setup
-	$(RUN) ruff check src tests bench
-	$(RUN) ruff format --check src tests bench
+	$(RUN) ruff check src tests bench fuzz
+	$(RUN) ruff format --check src tests bench fuzz
 
 typecheck: setup
 	$(RUN) mypy
@@ -58,9 +58,36 @@ bench: setup
 bench-small: setup
 	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
 
+# Fuzzing (docs/security.md): every atheris target for FUZZ_SECONDS each (coverage-guided,
+# structure-aware mutation; new inputs and any crash under .fuzz/TARGET/), then the
+# structure-aware property tests under hypothesis's `fuzz` profile (many more examples than in
+# `make test`, with statistics) and coverage.py, whose branch coverage of each parser module
+# ends the output. `fuzz-smoke` is the short run CI does after the tests.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report envelope
+# The parsers the targets and property tests exercise, for the coverage report of `make fuzz`.
+PARSER_MODULES := */journal/decode.py,*/strictjson.py,*/pisession/read.py,*/pisession/mapping.py,$\
+*/inputs/configs.py,*/qualify/record.py,*/report/encode.py,*/report/validate.py,$\
+*/report/human.py,*/report/explore_human.py,*/attest/dsse.py,*/attest/statement.py
+
+fuzz: setup
+	@status=0; for target in $(FUZZ_TARGETS); do \
+		$(RUN) python -m fuzz.run $$target -max_total_time=$(FUZZ_SECONDS) || status=1; \
+	done; \
+	$(RUN) coverage run --branch --data-file=.fuzz/coverage --source=clearing_analysis \
+		-m pytest -q -m structure --hypothesis-profile=fuzz --hypothesis-show-statistics \
+		tests || status=1; \
+	$(RUN) coverage report --data-file=.fuzz/coverage --include='$(PARSER_MODULES)'; \
+	exit $$status
+
+fuzz-smoke: setup
+	@status=0; for target in $(FUZZ_TARGETS); do \
+		$(RUN) python -m fuzz.run $$target -max_total_time=$(or $(SMOKE_SECONDS),60) || status=1; \
+	done; exit $$status
+
 clean:
 	rm -rf $(TOOLS) $(VENV) .pytest_cache .mypy_cache .ruff_cache qualify/node_modules \
-		tools/pi-sessions/node_modules
+		tools/pi-sessions/node_modules .fuzz
 
 # Real pi session files written by pi's own code (docs/pi-session-writer.md): the pi coding
 # agent exactly as pinned in tools/pi-sessions/package-lock.json (npm ci, integrity hashes, no

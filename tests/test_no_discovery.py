@@ -76,6 +76,8 @@ def _touches(events: list[tuple[str, tuple[Any, ...]]], root: Path) -> list[tupl
         if not args or not isinstance(args[0], str | bytes | os.PathLike):
             continue
         path = os.fsdecode(args[0])
+        if event == "open" and path == "." and args[2] & os.O_TMPFILE == os.O_TMPFILE:
+            continue  # the unnamed output, relative to the checked output directory (R-REL-5)
         if event == "sqlite3.connect" and path.startswith("file:"):
             path = urllib.parse.unquote(path.removeprefix("file:").split("?", 1)[0])
         if not Path(path).is_absolute():

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -163,3 +166,67 @@ def test_fast_path_takes_ordinary_documents() -> None:
         "a": [1, 2.5, "x", None, True]
     }
     assert _fast_loads(b'{ "a" : { "b" : 1 } }', MAX_DEPTH) == {"a": {"b": 1}}
+
+
+# A document of four million empty arrays (12 MB) parsed under an address-space limit 96 MiB
+# above what the interpreter holds: neither path has the memory for it. Each caller is asked in
+# turn, in the same process, and names the refusal with its own size code.
+_OUT_OF_MEMORY = """
+import io, resource
+from clearing_analysis import strictjson
+from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.inputs.configs import decode_routes
+from clearing_analysis.journal import decode_bytes
+from clearing_analysis.pisession import read_stream
+from clearing_analysis.report.encode import decode_report
+from tests.journal._build import valid
+
+def size():
+    with open("/proc/self/status") as status:
+        for entry in status:
+            if entry.startswith("VmSize"):
+                return int(entry.split()[1]) * 1024
+
+document = b"[" + b"[]," * 3_999_999 + b"[]]"
+session = b'{"type":"session","id":"s","timestamp":"t"}\\n{"type":"x","v":' + document + b"}\\n"
+start = b'{"seq":1,"kind":"tool_call_start","runId":"r","callId":"c","toolName":"t",'
+start += b'"timestamp":1,"arguments":{"a":'
+journal = valid().replace(b"\\n", b"\\n" + start + document + b"}}\\n", 1)
+resource.setrlimit(resource.RLIMIT_AS, (size() + 96 * 2**20, resource.RLIM_INFINITY))
+try:
+    strictjson.loads(document, max_depth=64)
+except strictjson.JsonRejected as rejected:
+    print(rejected.reason)
+for decode in (decode_routes, decode_report):
+    try:
+        decode(document)
+    except InputInvalidError as refused:
+        print(refused.detail.value)
+print(read_stream(io.BytesIO(session)).detail.value)
+print(decode_bytes(journal).reason.value)
+print(type(decode_bytes(valid())).__name__)
+print(strictjson.loads(b'{"a": [1]}', max_depth=64))
+"""
+
+
+def test_no_memory_to_parse_is_too_large_for_every_caller() -> None:
+    """MemoryError in either path (the journal's typed fast path included) is TOO_LARGE, which
+    routes, a saved report, a pi session and a journal name with their own size codes; the
+    process decodes the next journal and parses the next document as before (R-REL-4)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _OUT_OF_MEMORY],
+        capture_output=True,
+        check=False,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],  # the repository, for the tests' builders
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.decode().splitlines() == [
+        "TOO_LARGE",
+        "ROUTES_TOO_LARGE",
+        "REPORT_TOO_LARGE",
+        "LINE_TOO_LONG",
+        "LINE_TOO_LONG",
+        "DecodedJournal",
+        "{'a': [1]}",
+    ]

@@ -54,6 +54,7 @@ class InputInvalidDetail(enum.StrEnum):
     SIDECAR_UNREADABLE = "SIDECAR_UNREADABLE"
     SIDECAR_NOT_SQLITE = "SIDECAR_NOT_SQLITE"
     SIDECAR_SCHEMA = "SIDECAR_SCHEMA"
+    SIDECAR_DAMAGED = "SIDECAR_DAMAGED"
     # Configuration files (inputs.configs): the same nine reading / JSON / shape codes under
     # each file's prefix, plus the rules a JSON Schema cannot state.
     ROUTES_UNREADABLE = "ROUTES_UNREADABLE"

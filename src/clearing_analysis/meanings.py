@@ -156,6 +156,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "a required table or the schema-version row is missing, the body is corrupt, or a "
         "value breaks the DDL's types"
     ),
+    (_INPUT, _I.SIDECAR_DAMAGED): (
+        "the schema is there but the file's structure is damaged: `PRAGMA quick_check` (pages,"
+        " cells, freelist, record formats) does not answer `ok`"
+    ),
     (_INPUT, _I.ROUTES_UNREADABLE): "the `--routes` file cannot be opened or read",
     (
         _INPUT,
@@ -271,8 +275,16 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         _I.REPORT_MISSING,
     ): "the report given to `show` does not exist, is not a regular file or cannot be read",
     (_INPUT, _I.REPORT_TOO_LARGE): "a saved report is larger than `maxConfigFileBytes` (16 MiB)",
-    (_INPUT, _I.REPORT_MALFORMED): "a saved report is not UTF-8 JSON",
-    (_INPUT, _I.REPORT_NOT_A_REPORT): "a saved report does not match this version's report schema",
+    (_INPUT, _I.REPORT_MALFORMED): (
+        "a saved report is not strict JSON: not UTF-8, a syntax error, `NaN` or `Infinity`, a"
+        " repeated key, nesting deeper than `maxNestingDepth` (64)"
+    ),
+    (_INPUT, _I.REPORT_NOT_A_REPORT): (
+        "a saved report does not match this version's report schema, or breaks what the schema"
+        " cannot state: an integer beyond 2^53 - 1 in magnitude, a histogram without edges, with"
+        " unordered edges or with other than one count per edge (`report/validate.py`;"
+        " validated whole before anything renders it)"
+    ),
     # NO_JOURNALS.
     (
         _NO_JOURNALS,
@@ -431,11 +443,17 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     (
         _OUTPUT,
         OutputRefusedDetail.OUTPUT_CREATE_FAILED,
-    ): "exclusive creation failed (e.g. the name appeared, no permission)",
+    ): (
+        "exclusive creation failed (e.g. the name appeared before the file was linked into"
+        " place, no permission)"
+    ),
     (
         _OUTPUT,
         OutputRefusedDetail.OUTPUT_WRITE_FAILED,
-    ): "writing failed (e.g. disk full); the partial file was removed",
+    ): (
+        "writing failed (e.g. disk full); the file never got its name (or, on a file system"
+        " without `O_TMPFILE`, the partial file was removed; security.md)"
+    ),
     (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): "stdout was closed",
     (
         _OUTPUT,

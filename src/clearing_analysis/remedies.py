@@ -127,6 +127,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.SIDECAR_SCHEMA): (
         "copy the sidecar again from a stopped agent that writes schema version 1"
     ),
+    (_INPUT, _I.SIDECAR_DAMAGED): (
+        "this copy is damaged: copy the sidecar again with VACUUM INTO (docs/formats/sidecar.md)"
+    ),
     # INPUT_INVALID: configuration files.
     **_config_file("ROUTES", "--routes", "docs/formats/routes.md"),
     **_config_file("AGENT_CONFIG", "--agent-config", "docs/formats/agent-config.md"),

@@ -12,7 +12,9 @@ refusing by itself invalid UTF-8, a BOM, escaped lone surrogates, NaN / Infinity
 beyond a double and integers beyond the interpreter's digit limit; its result is taken when it
 repeats no key (its re-encoding equals the input byte for byte, or has as many object members)
 and is not nested too deep. Every other document goes through the strict standard-library
-parse, which also names the reason of a refusal.
+parse, which also names the reason of a refusal. Any failure of the fast path only means it
+does not vouch for the document (R-REL-4); the strict parse refuses a document it has no memory
+to hold as TOO_LARGE (each caller names that with its own size code), never with an exception.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ NON_FINITE_NUMBER = "NON_FINITE_NUMBER"
 NESTING_TOO_DEEP = "NESTING_TOO_DEEP"
 NUMBER_OUT_OF_RANGE = "NUMBER_OUT_OF_RANGE"
 WRONG_SHAPE = "WRONG_SHAPE"
+# Not a JSON rule: the document could not be held in the memory available (MemoryError). Each
+# caller maps it to its own size code (a journal's LINE_TOO_LONG, a config's <FILE>_TOO_LARGE).
+TOO_LARGE = "TOO_LARGE"
 
 
 def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -129,9 +134,9 @@ def repeats_no_key(raw: bytes, value: Any) -> bool:
 def _fast_loads(raw: bytes, max_depth: int) -> Any:
     try:
         value = _UNTYPED_DECODER.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return _DECLINED
-    if not repeats_no_key(raw, value) or _depth_exceeds(value, max_depth):
+        if not repeats_no_key(raw, value) or _depth_exceeds(value, max_depth):
+            return _DECLINED
+    except Exception:  # any failure (RecursionError, MemoryError, ...): the strict parse decides
         return _DECLINED
     return value
 
@@ -141,7 +146,10 @@ def loads(raw: bytes, *, max_depth: int) -> Any:
     value = _fast_loads(raw, max_depth)
     if value is not _DECLINED:
         return value
-    return _strict_loads(raw, max_depth)
+    try:
+        return _strict_loads(raw, max_depth)
+    except MemoryError:
+        raise JsonRejected(TOO_LARGE) from None
 
 
 def _strict_loads(raw: bytes, max_depth: int) -> Any:
@@ -185,9 +193,9 @@ def canonical(raw: bytes, type_: type[T]) -> T | None:
         decoder = _TYPED_DECODERS.setdefault(type_, msgspec.json.Decoder(type_, strict=True))
     try:
         value: T = decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
-    if _ENCODER.encode(value) != raw.strip(_JSON_WHITESPACE):
+        if _ENCODER.encode(value) != raw.strip(_JSON_WHITESPACE):
+            return None
+    except Exception:  # any failure: the caller's strict path decides (R-REL-4)
         return None
     return value
 

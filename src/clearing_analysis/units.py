@@ -225,7 +225,8 @@ def _init_worker(sidecar_path: Path | None) -> None:
     if sidecar_path is None:  # pi sessions (explore) are replayed without a sidecar
         return
     try:
-        _worker_sidecar = open_sidecar(sidecar_path)
+        # The parent checked the file's structure before starting the pool (jobs.py).
+        _worker_sidecar = open_sidecar(sidecar_path, check_structure=False)
     except SidecarNotOfflineError:
         # The session found the sidecar offline before replay began: a companion that appears
         # later is a snapshot change, the code a single-process run reports too (R-FS-7).

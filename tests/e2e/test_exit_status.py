@@ -37,6 +37,7 @@ from tests.e2e import test_no_evidence as no_evidence
 from tests.e2e._canary import Canaries
 from tests.e2e._canary_inputs import ROUTE_FIELDS, CanaryInputs
 from tests.e2e._cli import fixed_line, listing, run_cli
+from tests.inputs.test_sidecar_offline import break_table_root
 
 
 @dataclass
@@ -108,6 +109,14 @@ def _sidecar_copy(inputs: CanaryInputs, tmp: Path, c: Canaries, label: str) -> P
     copy = _named_dir(tmp, c, label) / f"{c(f'file.{label}')}.sqlite"
     shutil.copyfile(inputs.sidecar, copy)
     return copy
+
+
+def _sidecar_damaged(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """A copy whose retained_result root page has a broken type byte under an intact schema:
+    PRAGMA quick_check refuses it before replay (SQLite keeps no checksums)."""
+    copy = _sidecar_copy(inputs, tmp, c, "damaged")
+    break_table_root(copy, "retained_result")
+    return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_DAMAGED")
 
 
 def _wal_sidecar(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
@@ -297,6 +306,7 @@ CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "sidecar-lookalike-in-worker": _sidecar_lookalike,
     "no-journals": _no_journals,
     "wal-sidecar": _wal_sidecar,
+    "sidecar-damaged": _sidecar_damaged,
     "companion-present": _companion,
     "input-touched": _input_touched,
     "companion-appears": _companion_appears,

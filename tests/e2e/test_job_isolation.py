@@ -119,6 +119,19 @@ def recorded() -> Iterator[list[tuple[str, tuple[Any, ...]]]]:
         _recording = None
 
 
+# An output is first an unnamed file, opened as "." with O_TMPFILE relative to the checked
+# output directory's descriptor, then linked to its name (inputs.output, R-REL-5).
+UNNAMED = "<O_TMPFILE in the output directory>"
+
+
+def _first(event: str, args: tuple[Any, ...]) -> object:
+    """The path an event names, the unnamed output's open marked as such."""
+    first = args[0] if args else None
+    if event == "open" and first == "." and args[2] & os.O_TMPFILE == os.O_TMPFILE:
+        return UNNAMED
+    return first
+
+
 def _event_path(event: str, first: object, cwd: Path) -> Path | None:
     """The absolute path an event names, if it names one."""
     if not isinstance(first, str | bytes | os.PathLike):
@@ -127,7 +140,7 @@ def _event_path(event: str, first: object, cwd: Path) -> Path | None:
     if event == "sqlite3.connect" and path.startswith("file:"):
         path = urllib.parse.unquote(path.removeprefix("file:").split("?", 1)[0])
     if not Path(path).is_absolute():
-        if path == OUT_NAME:  # the output is created relative to its parent's descriptor
+        if path in (OUT_NAME, UNNAMED):  # outputs are made relative to their parent's descriptor
             return None
         return cwd / path  # anything else relative would resolve in the decoy working dir
     return Path(os.path.realpath(path))
@@ -177,7 +190,7 @@ def test_replay_job_touches_only_explicit_inputs(
         out=out_dir / OUT_NAME,
     )
     job.write(out_dir / OUT_NAME)
-    events = [(event, args[0] if args else None) for event, args in recorded]
+    events = [(event, _first(event, args)) for event, args in recorded]
     assert _violations(events, decoy_home) == []
     # Not vacuous: the hook saw the job list, open and connect the explicit inputs.
     assert _touched(events, canary_inputs.root, decoy_home) >= {
@@ -198,6 +211,8 @@ _PREFIXES = {prefixes!r}
 def _hook(event, args):
     if event in _WATCHED or event.startswith(_PREFIXES):
         first = args[0] if args else None
+        if event == "open" and first == "." and args[2] & os.O_TMPFILE == os.O_TMPFILE:
+            first = {unnamed!r}
         if isinstance(first, bytes):
             first = os.fsdecode(first)
         if not isinstance(first, str):
@@ -224,6 +239,7 @@ def test_cli_with_workers_touches_only_explicit_inputs(
         watched=sorted(PATH_EVENTS),
         prefixes=FORBIDDEN_EVENT_PREFIXES,
         modules=str(modules),
+        unnamed=UNNAMED,
     )
     done = run_cli(
         ["replay", *canary_inputs.args(), "--workers", "2", "--out", str(out)],

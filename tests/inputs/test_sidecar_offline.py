@@ -98,6 +98,18 @@ def sidecar(tmp_path: Path) -> Path:
     return build(tmp_path / "history.sqlite")
 
 
+def break_table_root(path: Path, table: str) -> None:
+    """Set the type byte of `table`'s root b-tree page to 0, which no valid page has: the
+    schema still reads, the structure is damaged."""
+    db = sqlite3.connect(path)
+    (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * page_size] = 0x00
+    path.write_bytes(bytes(data))
+
+
 def _code(error: pytest.ExceptionInfo[AnalysisError]) -> tuple[str, object]:
     return error.value.code, error.value.detail
 
@@ -236,6 +248,23 @@ class TestInvalid:
         with pytest.raises(InputInvalidError) as caught:
             open_sidecar(sidecar)
         assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
+
+    def test_damaged_page_is_sidecar_damaged(self, sidecar: Path) -> None:
+        """A b-tree page whose type byte is broken, under an intact schema, is refused by
+        quick_check (it used to open and read as if whole); unchecked, it still opens."""
+        break_table_root(sidecar, "retained_result")
+        open_sidecar(sidecar, check_structure=False).close()
+        with pytest.raises(InputInvalidError) as caught:
+            open_sidecar(sidecar)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_DAMAGED)
+
+    def test_quick_check_creates_nothing_and_intact_file_opens(self, sidecar: Path) -> None:
+        """The structure check of an intact sidecar passes and leaves the directory as it was
+        (it reads on the immutable connection, R-SC-3)."""
+        before = sorted(p.name for p in sidecar.parent.iterdir())
+        with open_sidecar(sidecar) as view:
+            assert view.retained(finalized_tool_id(ID_OK)) is not None
+        assert sorted(p.name for p in sidecar.parent.iterdir()) == before
 
     def test_lookalike_table_with_wrong_types(self, tmp_path: Path) -> None:
         """A non-STRICT lookalike storing a digest as text is SIDECAR_SCHEMA on read."""

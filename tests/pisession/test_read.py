@@ -246,3 +246,31 @@ def test_an_unreadable_path_is_invalid(tmp_path: Path) -> None:
     assert read_session(missing) == RejectedSession(
         SessionOutcome.INVALID, SessionInvalid.EMPTY_FILE
     )
+
+
+REGRESSIONS = Path(__file__).resolve().parents[2] / "fuzz" / "regressions" / "pisession"
+
+
+@pytest.mark.parametrize(
+    "role",
+    [["user"], {"user": 1}, 7, None, True, "zz_canary_role"],
+    ids=["list", "object", "number", "null", "bool", "unknown-string"],
+)
+def test_a_role_that_is_not_a_known_string_is_counted_never_hashed(role: object) -> None:
+    """A message's role of any other type or value is an unknown role, counted as
+    MESSAGE_ROLE (a list or an object used to raise TypeError: unhashable)."""
+    session = Session()
+    session.user()
+    session.message({"role": role, "content": "hi", "timestamp": 1})
+    session.assistant()
+    read = _ok(session)
+    assert read.shape.unrecognized[Unrecognized.MESSAGE_ROLE] == 1
+    assert [p.message is None for p in read.path] == [False, True, False]
+
+
+@pytest.mark.parametrize("path", sorted(REGRESSIONS.glob("*.jsonl")), ids=lambda p: p.name)
+def test_reproducers_read_with_their_role_counted(path: Path) -> None:
+    """The two-line reproducers kept for the fuzz targets read, one unknown role each."""
+    read = _read(path.read_bytes())
+    assert isinstance(read, ReadSession), read
+    assert read.shape.unrecognized[Unrecognized.MESSAGE_ROLE] == 1

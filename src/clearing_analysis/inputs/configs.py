@@ -210,10 +210,6 @@ def _loads(raw: bytes, file_code: str) -> Any:
         raise InputInvalidError(_reason(file_code, rejected.reason)) from None
 
 
-def _read_json(path: Path, file_code: str) -> Any:
-    return _loads(_read_bytes(path, file_code), file_code)
-
-
 def _convert(value: Any, type_: Any, file_code: str) -> Any:
     try:
         return strictjson.to_struct(value, type_)
@@ -234,9 +230,16 @@ def parse_routes(value: Any) -> Routes:
     return Routes(by_api=by_api)
 
 
+def decode_routes(raw: bytes) -> Routes:
+    """Decode the bytes of a routes.json file (what `load_routes` read)."""
+    if len(raw) > limits().max_config_file_bytes:
+        raise InputInvalidError(InputInvalidDetail.ROUTES_TOO_LARGE)
+    return parse_routes(_loads(raw, "ROUTES"))
+
+
 def load_routes(path: Path) -> Routes:
     """Decode routes.json."""
-    return parse_routes(_read_json(path, "ROUTES"))
+    return decode_routes(_read_bytes(path, "ROUTES"))
 
 
 def parse_agent_config(value: Any) -> AgentConfig:
@@ -276,10 +279,16 @@ def _per_run(proofs: list[RunProof]) -> AgentConfig:
 
 
 def load_agent_config(path: Path) -> AgentConfig:
-    """Decode --agent-config. A per-run array written exactly as the documented encoding
-    (compact, fields in order) is decoded straight into its records (strictjson.canonical);
-    any other file goes through the strict parse first."""
-    raw = _read_bytes(path, "AGENT_CONFIG")
+    """Decode --agent-config (`decode_agent_config` of the file's bytes)."""
+    return decode_agent_config(_read_bytes(path, "AGENT_CONFIG"))
+
+
+def decode_agent_config(raw: bytes) -> AgentConfig:
+    """Decode the bytes of an --agent-config file. A per-run array written exactly as the
+    documented encoding (compact, fields in order) is decoded straight into its records
+    (strictjson.canonical); any other file goes through the strict parse first."""
+    if len(raw) > limits().max_config_file_bytes:
+        raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_TOO_LARGE)
     proofs = strictjson.canonical(raw, list[RunProof])
     if proofs is not None:
         return _per_run(proofs)
@@ -295,6 +304,13 @@ def parse_app_allowlist(value: Any) -> AppAllowlist:
     return AppAllowlist(entries=frozenset(keys))
 
 
+def decode_app_allowlist(raw: bytes) -> AppAllowlist:
+    """Decode the bytes of an --app-allowlist file."""
+    if len(raw) > limits().max_config_file_bytes:
+        raise InputInvalidError(InputInvalidDetail.APP_ALLOWLIST_TOO_LARGE)
+    return parse_app_allowlist(_loads(raw, "APP_ALLOWLIST"))
+
+
 def load_app_allowlist(path: Path) -> AppAllowlist:
     """Decode --app-allowlist."""
-    return parse_app_allowlist(_read_json(path, "APP_ALLOWLIST"))
+    return decode_app_allowlist(_read_bytes(path, "APP_ALLOWLIST"))

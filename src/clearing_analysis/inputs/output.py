@@ -13,11 +13,20 @@ be created; `create_exclusive` writes a complete in-memory result there. Guarant
   names are conservatively refused; unrelated sibling names are valid (seed).
 - An existing final component is refused, whatever it is: a regular file (an input or a hard
   link to one included), a directory, a symlink, a dangling symlink.
-- Creation is `O_CREAT|O_EXCL|O_NOFOLLOW|O_WRONLY|O_CLOEXEC` relative to a descriptor of the
-  checked parent, whose identity is verified again, so a swapped parent is refused.
-- On refusal nothing is created. If a write fails after creation, the partial file is
-  removed through the parent descriptor (only if the entry is still the file we created) and
-  OUTPUT_REFUSED is raised.
+- Whole or absent (R-REL-5): `create_exclusive` is the one writer of every output file (the
+  report, the log, the attestation, the qualification record, routes templates, keys, and any
+  later renderer's page). It writes the bytes to an unnamed file in the checked parent
+  (`O_TMPFILE`, relative to a descriptor of the parent whose identity is verified again, so a
+  swapped parent is refused), syncs them, and only then gives the file its name with `linkat`,
+  which fails on an existing name (exclusivity holds as with `O_EXCL`). A process killed at
+  any point leaves either the complete file or no entry at all: an unnamed file is freed by
+  the kernel when its last descriptor closes.
+- Where the file system (or kernel) has no `O_TMPFILE`, or `/proc/self/fd` is unavailable to
+  name the unnamed file, creation falls back to `O_CREAT|O_EXCL|O_NOFOLLOW|O_WRONLY|O_CLOEXEC`
+  of the name itself, as before: exclusive, but a kill mid-write can leave a partial file there.
+- On refusal nothing is created. If a write fails, an unnamed file is simply dropped; a named
+  one (the fallback) is removed through the parent descriptor (only if the entry is still the
+  file we created). Either way OUTPUT_REFUSED is raised.
 - A file is created with permissions 0666 less the umask, as a shell redirect would, unless the
   caller names a mode (`keygen`'s private key: exactly 0600, set on the descriptor before any
   byte is written). `create_exclusive` returns what it created, so that a caller whose next
@@ -28,6 +37,8 @@ Every refusal is `OutputRefusedError` with a fixed detail (docs/exit-codes.md).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 import sys
@@ -40,6 +51,11 @@ from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.paths import Identity
 
 _CREATE_FLAGS = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC
+# An unnamed regular file in the directory (O_TMPFILE implies O_DIRECTORY); without O_EXCL, so
+# that linkat may give it a name. Linux only: elsewhere the named fallback is taken.
+_O_TMPFILE: int | None = getattr(os, "O_TMPFILE", None)
+# What open(2) answers when the file system or kernel has no O_TMPFILE.
+_NO_TMPFILE = frozenset({errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL})
 _PARENT_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # Permissions follow the umask, as a shell redirect would (docs/privacy.md).
 _CREATE_MODE = 0o666
@@ -166,9 +182,10 @@ def create_exclusive(
     *,
     mode: int | None = None,
 ) -> CreatedFile:
-    """Check `path` again, create it exclusively and write `data` whole, or refuse.
+    """Check `path` again, then create it exclusively holding `data` whole, or refuse.
 
-    `mode`, when given, is the new file's exact permission bits (the umask does not apply).
+    The file appears under its name complete or not at all (module docstring); `mode`, when
+    given, is the new file's exact permission bits (the umask does not apply).
     """
     target = check_output(path, inputs)
     try:
@@ -178,23 +195,84 @@ def create_exclusive(
     try:
         if _identity(os.fstat(parent_fd)) != target.parent_identity:
             raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_CHANGED)
-        initial = _CREATE_MODE if mode is None else mode
-        try:
-            fd = os.open(target.name, _CREATE_FLAGS, initial, dir_fd=parent_fd)
-        except OSError:
-            raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+        created = _create_unnamed_then_link(parent_fd, target, data, mode)
+        if created is None:
+            created = _create_named(parent_fd, target, data, mode)
+        return created
+    finally:
+        os.close(parent_fd)
+
+
+def _open_unnamed(parent_fd: int, mode: int) -> int | None:
+    """A descriptor of a new unnamed file in the parent; None without O_TMPFILE support."""
+    if _O_TMPFILE is None:
+        return None
+    try:
+        return os.open(".", _O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, mode, dir_fd=parent_fd)
+    except OSError as error:
+        if error.errno in _NO_TMPFILE:
+            return None
+        raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+
+
+def _create_unnamed_then_link(
+    parent_fd: int, target: OutputTarget, data: bytes, mode: int | None
+) -> CreatedFile | None:
+    """Write `data` to an unnamed file, sync it, then link it to its name (R-REL-5); None when
+    this file system cannot, so that the caller takes the named fallback."""
+    fd = _open_unnamed(parent_fd, _CREATE_MODE if mode is None else mode)
+    if fd is None:
+        return None
+    try:
         try:
             if mode is not None:
                 os.fchmod(fd, mode)  # exactly `mode`, whatever the umask took away
             _write_all(fd, data)
-            return CreatedFile(target, _identity(os.fstat(fd)))
         except OSError:
-            _remove_created(parent_fd, target.name, fd)
-            raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
-        finally:
-            os.close(fd)
+            raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None  # never named
+        try:
+            # linkat(AT_FDCWD, "/proc/self/fd/N", parent, name, AT_SYMLINK_FOLLOW): the unnamed
+            # file gets its name, or nothing happens if the name exists (EEXIST).
+            os.link(f"/proc/self/fd/{fd}", target.name, dst_dir_fd=parent_fd)
+        except FileNotFoundError:
+            if Path("/proc/self/fd").is_dir():
+                raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+            return None  # no /proc to name the file by: the named fallback
+        except OSError:
+            raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+        _sync_directory(parent_fd)
+        return CreatedFile(target, _identity(os.fstat(fd)))
     finally:
-        os.close(parent_fd)
+        os.close(fd)
+
+
+def _sync_directory(parent_fd: int) -> None:
+    """Make the new name durable too (a power loss after this keeps the whole file)."""
+    # The file is complete and named already; durability of the entry is best effort.
+    with contextlib.suppress(OSError):
+        os.fsync(parent_fd)
+
+
+def _create_named(
+    parent_fd: int, target: OutputTarget, data: bytes, mode: int | None
+) -> CreatedFile:
+    """The fallback without O_TMPFILE: exclusive creation of the name itself, then the write;
+    a failed write removes the partial file again."""
+    initial = _CREATE_MODE if mode is None else mode
+    try:
+        fd = os.open(target.name, _CREATE_FLAGS, initial, dir_fd=parent_fd)
+    except OSError:
+        raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)  # exactly `mode`, whatever the umask took away
+        _write_all(fd, data)
+        return CreatedFile(target, _identity(os.fstat(fd)))
+    except OSError:
+        _remove_created(parent_fd, target.name, fd)
+        raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
+    finally:
+        os.close(fd)
 
 
 def remove_created(created: CreatedFile) -> None:

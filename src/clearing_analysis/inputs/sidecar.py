@@ -40,6 +40,7 @@ INVALID_DETAILS: frozenset[InputInvalidDetail] = frozenset(
         InputInvalidDetail.SIDECAR_UNREADABLE,
         InputInvalidDetail.SIDECAR_NOT_SQLITE,
         InputInvalidDetail.SIDECAR_SCHEMA,
+        InputInvalidDetail.SIDECAR_DAMAGED,
     }
 )
 
@@ -265,11 +266,28 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
     )
 
 
-def open_sidecar(sidecar: Path) -> SidecarView:
+def _structure_intact(connection: sqlite3.Connection) -> bool:
+    """`PRAGMA quick_check`: SQLite keeps no checksums, so a damaged page may still read. The
+    check walks every b-tree page, cell and freelist entry and every row's record format (not
+    the index contents, which `integrity_check` would compare at several times the cost). It
+    answers the single row 'ok' on an intact file; it reads, never writes."""
+    try:
+        rows = connection.execute("PRAGMA quick_check").fetchall()
+    except _SQLITE_FAILURES:
+        return False
+    return rows == [("ok",)]
+
+
+def open_sidecar(sidecar: Path, *, check_structure: bool = True) -> SidecarView:
     """Check the sidecar is offline, then open it read-only and immutable.
 
     The four tables of policy/sidecar.sql must exist and `sidecar_meta` must name schema
-    version 1; otherwise INPUT_INVALID (SIDECAR_SCHEMA), with the connection closed.
+    version 1; otherwise INPUT_INVALID (SIDECAR_SCHEMA), with the connection closed. Then, with
+    `check_structure` (the default; a replay worker opening a sidecar its parent has checked
+    passes False), the file's structure must be intact (`PRAGMA quick_check` on the same
+    immutable connection); otherwise INPUT_INVALID (SIDECAR_DAMAGED). Damage inside a row's
+    content that leaves the structure whole is not found here: it stays a retention integrity
+    mismatch when the row is compared (docs/formats/sidecar.md).
     """
     check_offline(sidecar)
     # immutable=1: SQLite takes no lock and creates no journal or shared-memory file (R-SC-3).
@@ -295,4 +313,7 @@ def open_sidecar(sidecar: Path) -> SidecarView:
     if version is None or version[0] != SCHEMA_VERSION:
         connection.close()
         raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
+    if check_structure and not _structure_intact(connection):
+        connection.close()
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
     return SidecarView(connection)

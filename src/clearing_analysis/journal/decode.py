@@ -23,6 +23,10 @@ Two paths decide a line, with the same outcome (a hypothesis test proves they ag
   record has a fixed, shallow shape) and the integers in them too long for the strict parser;
 - the **strict path** (`strictjson`) decides every line the fast path does not vouch for, and
   gives the fixed reason of a line that is wrong.
+
+Any failure of the fast path, whatever it is (a RecursionError on deep free-form nesting, a
+MemoryError on an oversized value, a decoding error), only means it does not vouch for the
+line: the strict path then decides it, so no single line can end the run (R-REL-4).
 """
 
 from __future__ import annotations
@@ -134,6 +138,8 @@ def _parse_line(raw: bytes, max_depth: int) -> dict[str, Any]:
     try:
         value = strictjson.loads(raw, max_depth=max_depth)
     except strictjson.JsonRejected as rejected:
+        if rejected.reason == strictjson.TOO_LARGE:  # no memory to decode it: too long a line
+            raise _Invalid(InvalidReason.LINE_TOO_LONG) from None
         raise _Invalid(InvalidReason(rejected.reason)) from None
     if not isinstance(value, dict):
         raise _Invalid(InvalidReason.NOT_AN_OBJECT)
@@ -238,10 +244,7 @@ def _free_form(record: Record) -> Iterator[tuple[int, object]]:
 def _without_repeated_keys(raw: bytes) -> bool:
     """For a line that is not in canonical form: whether its untyped decoding lost nothing (no
     repeated key) and a turn input names its role."""
-    try:
-        obj = _UNTYPED_DECODER.decode(raw)
-    except msgspec.DecodeError:
-        return False
+    obj = _UNTYPED_DECODER.decode(raw)  # a failure is `_fast`'s: the strict path decides
     if not isinstance(obj, dict) or not strictjson.repeats_no_key(raw, obj):
         return False  # a key was repeated (or the line is unusual): let the strict path say
     return obj.get("kind") != "turn_start" or _has_role(obj.get("message"))
@@ -250,9 +253,14 @@ def _without_repeated_keys(raw: bytes) -> bool:
 def _fast(raw: bytes, max_depth: int) -> Record | None:
     """The typed record when the fast path vouches for the line."""
     try:
-        record: Record = _RECORD_DECODER.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+        return _vouched(raw, max_depth)
+    except Exception:  # any failure: the strict path decides the line (R-REL-4)
         return None
+
+
+def _vouched(raw: bytes, max_depth: int) -> Record | None:
+    """`_fast` but for its catch-all: the typed decoding raises on any line it refuses."""
+    record: Record = _RECORD_DECODER.decode(raw)
     # A line that is byte for byte the encoding of its record (a compact writer, fields in
     # the documented order, absent optional fields left out) repeats no key and names every
     # tag; only other lines need the untyped check.

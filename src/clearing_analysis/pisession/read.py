@@ -6,8 +6,10 @@ Guarantees (docs/formats/pi-sessions.md):
 - The first line is the `session` header; a file without one is not a session (pi ignores it
   too). Versions 1, 2 and 3 are read; a later version is UNSUPPORTED_VERSION.
 - Every line after it must be a JSON object with a string `type`. A known entry type must have
-  its documented shape; an unknown entry type, or a message of an unknown role, is counted by
-  a fixed code and left out, never decoded or echoed.
+  its documented shape; an unknown entry type, or a message of an unknown role (any `role`
+  that is not one of the known strings: another string, a number, a list, an object, none),
+  is counted by a fixed code and left out, never decoded or echoed. Every field is checked for
+  its type before it is used.
 - Versions 2 and 3 form a tree through `id` / `parentId`; ids are unique and a parent precedes
   its child. The **resumed path** is the one pi resumes: from the last entry of the file (pi's
   leaf after loading) up through its parents to the root. Entries of other branches are only
@@ -171,6 +173,8 @@ def _object(raw: bytes) -> dict[str, Any]:
     try:
         value = strictjson.loads(raw, max_depth=limits().max_nesting_depth)
     except strictjson.JsonRejected as rejected:
+        if rejected.reason == strictjson.TOO_LARGE:  # no memory to decode it: too long a line
+            raise _invalid(SessionInvalid.LINE_TOO_LONG) from None
         raise _invalid(SessionInvalid(rejected.reason)) from None
     if not isinstance(value, dict):
         raise _invalid(SessionInvalid.NOT_AN_OBJECT)
@@ -204,6 +208,13 @@ def _tree_field(value: dict[str, Any], key: str) -> str | None:
     return field
 
 
+def _known_role(role: object) -> bool:
+    """Whether a message's `role` is one the reader decodes. Anything else (another string, a
+    number, a list, an object, nothing) is an unknown role, counted and left out: the role is
+    read only after its type is checked, never hashed or compared as it comes."""
+    return isinstance(role, str) and role in MESSAGE_ROLES
+
+
 class _Reader:
     def __init__(self) -> None:
         self.entries: list[tuple[str | None, str | None, PathEntry]] = []  # id, parent, entry
@@ -228,7 +239,7 @@ class _Reader:
         if isinstance(entry, MessageEntry):
             if self.lineage is None:
                 self.lineage = lineage_of(entry.message)
-            if entry.message.get("role") in MESSAGE_ROLES:
+            if _known_role(entry.message.get("role")):
                 message = _convert(entry.message, Message)
             else:
                 self.unrecognized[Unrecognized.MESSAGE_ROLE] += 1
@@ -357,22 +368,30 @@ def read_session(path: Path) -> SessionRead:
 def grouping_keys(path: Path) -> tuple[str, ...]:
     """The session id and lineage of a file, read from its first lines only, for grouping
     related sessions into one unit (units.py); none when the file has no readable header."""
-    keys: list[str] = []
     try:
         with path.open("rb") as stream:
-            for line, (raw, ended) in enumerate(_lines(stream)):
-                if not ended:
-                    break
-                value = _object(raw)
-                if line == 0:
-                    if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
-                        return ()
-                    keys.append(f"session\0{value['id']}")
-                    continue
-                if value.get("type") == "message":
-                    keys.append(f"lineage\0{lineage_of(value.get('message'))}")
-                    break
-    except (OSError, _Rejected):
+            return stream_grouping_keys(stream)
+    except OSError:
+        return ()
+
+
+def stream_grouping_keys(stream: BinaryIO) -> tuple[str, ...]:
+    """`grouping_keys` of a session read from a binary stream."""
+    keys: list[str] = []
+    try:
+        for line, (raw, ended) in enumerate(_lines(stream)):
+            if not ended:
+                break
+            value = _object(raw)
+            if line == 0:
+                if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
+                    return ()
+                keys.append(f"session\0{value['id']}")
+                continue
+            if value.get("type") == "message":
+                keys.append(f"lineage\0{lineage_of(value.get('message'))}")
+                break
+    except _Rejected:
         pass
     return tuple(keys)
 
@@ -390,4 +409,5 @@ __all__ = [
     "lineage_of",
     "read_session",
     "read_stream",
+    "stream_grouping_keys",
 ]

@@ -5,8 +5,8 @@ rounded once when the report was built. The bytes are validated against
 policy/schemas/report.schema.json before they are returned, so an invalid report is never
 written; `encode_explore` does the same for an explore report against
 policy/schemas/explore-report.schema.json. `decode_report` reads a saved report of either
-format back strictly (for `show`): a file that is not a valid report of this version is
-`INPUT_INVALID`.
+format back strictly (for `show`) and validates it whole before anything renders it: a file
+that is not a valid report of this version is `INPUT_INVALID`, never a crash.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from typing import Any
 import jsonschema
 import msgspec
 
+from clearing_analysis import strictjson
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits, read_policy_bytes
+from clearing_analysis.report import validate
 from clearing_analysis.report.explore_model import EXPLORE_FORMAT, ExploreReport
 from clearing_analysis.report.model import Report
 
@@ -62,24 +64,41 @@ def render(report: Report | ExploreReport) -> bytes:
     return encode_report(report)
 
 
+def _parse_saved(data: bytes) -> Any:
+    """A saved report's bytes as strict JSON (`strictjson`: UTF-8, no NaN / Infinity, no
+    repeated key, bounded nesting), else REPORT_MALFORMED (REPORT_TOO_LARGE without memory)."""
+    try:
+        return strictjson.loads(data, max_depth=limits().max_nesting_depth)
+    except strictjson.JsonRejected as rejected:
+        if rejected.reason == strictjson.TOO_LARGE:
+            raise InputInvalidError(InputInvalidDetail.REPORT_TOO_LARGE) from None
+        raise InputInvalidError(InputInvalidDetail.REPORT_MALFORMED) from None
+
+
 def decode_report(data: bytes) -> Report | ExploreReport:
-    """A saved analysis or explore report, strictly: schema-valid and of this format version
-    (which of the two its `format` says)."""
+    """A saved analysis or explore report, fully validated before anything renders it (which of
+    the two its `format` says): strict JSON, then its schema, exact numbers, the typed decoding
+    and the invariants the schema cannot state (`report.validate`). Anything else is
+    REPORT_NOT_A_REPORT (R-REL-1)."""
     if len(data) > limits().max_config_file_bytes:
         raise InputInvalidError(InputInvalidDetail.REPORT_TOO_LARGE)
-    try:
-        value = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise InputInvalidError(InputInvalidDetail.REPORT_MALFORMED) from None
+    value = _parse_saved(data)
     explore = isinstance(value, dict) and value.get("format") == EXPLORE_FORMAT
     if not _validator(EXPLORE_SCHEMA_FILE if explore else SCHEMA_FILE).is_valid(value):
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
+    if not validate.numbers_in_range(value):
+        raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
+    report: Report | ExploreReport
     try:
         if explore:
-            return msgspec.json.decode(data, type=ExploreReport)
-        return msgspec.json.decode(data, type=Report)
-    except msgspec.ValidationError:
+            report = msgspec.json.decode(data, type=ExploreReport)
+        else:
+            report = msgspec.json.decode(data, type=Report)
+    except (msgspec.DecodeError, msgspec.ValidationError):
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT) from None
+    if not validate.invariants_hold(report):
+        raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
+    return report
 
 
 __all__ = ["ReportSchemaError", "decode_report", "encode_explore", "encode_report", "render"]

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.validate import histogram_consistent
 
 VERDICT_STYLE = {
     Verdict.BUILD: "bold green",
@@ -54,9 +55,13 @@ STATEMENT_TEXT = {
 
 
 def number(value: float | int | None, digits: int = 0) -> str:
+    """A figure with thousands separators; an integer is formatted as an integer, never
+    through a float (which a very long one would overflow)."""
     if value is None:
         return "-"
-    if digits == 0 and float(value).is_integer():
+    if isinstance(value, int):
+        return f"{value:,}" + ("." + "0" * digits if digits else "")
+    if digits == 0 and value.is_integer():
         return f"{int(value):,}"
     return f"{value:,.{digits}f}"
 
@@ -189,10 +194,16 @@ def pairs_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
 
 
 def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
+    """One row per bucket with a bar. A histogram that breaks its invariants (which a saved
+    report's decoding already refused: report.validate) shows one row saying so, never a
+    partial or shifted table."""
     table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False)
     table.add_column("from")
     table.add_column("count", justify="right")
     table.add_column("bar")
+    if not histogram_consistent(histogram):
+        table.add_row("inconsistent histogram: not shown", "", "")
+        return table
     peak = max([*histogram.counts, histogram.below, histogram.unknown, 1])
     rows: list[tuple[str, int]] = []
     if histogram.below:

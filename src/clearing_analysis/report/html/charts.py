@@ -12,6 +12,7 @@ lines for the dark theme and for print.
 
 from __future__ import annotations
 
+import decimal
 import enum
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -20,6 +21,21 @@ from dataclasses import dataclass
 import leather
 
 WIDTH = 640  # SVG user units; the page scales every chart to its column's width
+# leather finds its ticks with Decimal arithmetic in the current context; 28 digits cannot
+# quantize a tick of a value far above 1 (a schema-valid saved report may hold 4e+26, found by
+# the structure-aware property tests). The digits are sized to the chart's largest value: as
+# many as its integer part has, plus this margin (never fewer than Decimal's default 28), so
+# that ordinary charts keep the default's speed.
+_DECIMAL_MARGIN_DIGITS = 30
+
+
+def _decimal_digits(chart: Chart) -> int:
+    """Decimal digits leather's ticks need for `chart`'s values."""
+    largest = max((abs(v) for series in chart.series for v in series.values), default=0.0)
+    integer_digits = len(f"{largest:.0f}") if largest >= 1 else 1
+    return max(decimal.DefaultContext.prec, integer_digits + _DECIMAL_MARGIN_DIGITS)
+
+
 BAR_HEIGHT = 22  # per category row of a bar chart
 FRAME_HEIGHT = 96  # title-less frame: legend, axis labels and margins
 
@@ -114,6 +130,9 @@ def svg(chart: Chart) -> str:
         drawn.add_bars(data, name=series.name, fill_color=series.tone.value)
     drawn.add_x_axis(tick_formatter=_tick, name=chart.unit)
     height = _height(chart)
+    with decimal.localcontext() as context:
+        context.prec = _decimal_digits(chart)
+        group = drawn.to_svg_group(WIDTH, height)
     root = ET.Element(
         "svg",
         {
@@ -128,7 +147,7 @@ def svg(chart: Chart) -> str:
     title.text = chart.title
     desc = ET.SubElement(root, "desc", {"id": f"{chart.key}-desc"})
     desc.text = chart.description
-    root.append(drawn.to_svg_group(WIDTH, height))
+    root.append(group)
     return str(ET.tostring(root, encoding="unicode"))
 
 

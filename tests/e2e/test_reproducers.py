@@ -1,0 +1,144 @@
+"""The crash classes structure-aware fuzzing found, through the CLI (R-REL-1, R-REL-4).
+
+Each reproducer (kept in fuzz/regressions/ as a regression input of the fuzz targets) now ends
+in a fixed code or a counted skip, and the rest of the run's output is unchanged: a journal or
+session that cannot be decoded is skipped with its fixed reason while every other file is
+analyzed as before, and `show` refuses a damaged report with one fixed line and prints nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._seed_route import SEED_ROUTE
+from tests.e2e._cli import fixed_line, run_cli
+from tests.report._saved import (
+    GOLDEN_REPORT,
+    REPRODUCERS,
+    WRITER_API,
+    WRITER_SESSIONS,
+    explore_report_bytes,
+    reproducer,
+)
+from tests.synth.corpora import corpus_options, make_corpus
+
+REGRESSIONS = Path(__file__).resolve().parents[2] / "fuzz" / "regressions"
+JOURNAL_REPRODUCERS = sorted((REGRESSIONS / "journal").glob("*.jsonl"))
+SESSION_REPRODUCERS = sorted((REGRESSIONS / "pisession").glob("*.jsonl"))
+
+
+def _json(done: Any) -> Any:
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    return json.loads(done.stdout)
+
+
+def _without(report: Any, *paths: tuple[str, ...]) -> Any:
+    """A copy of a report without the members at `paths` (compared separately)."""
+    copy = json.loads(json.dumps(report))
+    for path in paths:
+        node = copy
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+    return copy
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small synthetic corpus whose journals all replay."""
+    return make_corpus(tmp_path_factory, "build", 4)
+
+
+class TestJournalReproducers:
+    """Deeply nested journal lines: the journal is INVALID NESTING_TOO_DEEP, the run goes on."""
+
+    def test_each_reproducer_is_one_counted_skip(self, corpus: Path, tmp_path: Path) -> None:
+        """analyze with the reproducers beside the corpus's journals: exit 0, every reproducer
+        counted as INVALID / NESTING_TOO_DEEP and in the byte total, every other figure of the
+        report unchanged."""
+        assert JOURNAL_REPRODUCERS, "fuzz/regressions/journal holds the reproducers"
+        baseline = _json(run_cli(["analyze", *corpus_options(corpus), "--json"]))
+        journals = tmp_path / "journals"
+        shutil.copytree(corpus / "journals", journals)
+        for path in JOURNAL_REPRODUCERS:
+            shutil.copy(path, journals / f"zz-{path.name}")
+        options = corpus_options(corpus)
+        options[options.index("--journals") + 1] = str(journals)
+        with_reproducers = _json(run_cli(["analyze", *options, "--json"]))
+        added = len(JOURNAL_REPRODUCERS)
+        before, after = baseline["snapshot"], with_reproducers["snapshot"]
+        skipped = before["skippedJournals"].get("INVALID", 0) + added
+        assert after["skippedJournals"]["INVALID"] == skipped
+        details = before["invalidJournalDetails"].get("NESTING_TOO_DEEP", 0) + added
+        assert after["invalidJournalDetails"]["NESTING_TOO_DEEP"] == details
+        # The snapshot's byte total counts every selected journal, the skipped ones too.
+        added_bytes = sum(path.stat().st_size for path in JOURNAL_REPRODUCERS)
+        assert after["journalBytes"] == before["journalBytes"] + added_bytes
+        counted = [
+            ("snapshot", "skippedJournals"),
+            ("snapshot", "invalidJournalDetails"),
+            ("snapshot", "journalBytes"),
+        ]
+        assert _without(with_reproducers, *counted) == _without(baseline, *counted)
+
+
+class TestSessionReproducers:
+    """A message whose role is a list or an object: an unknown role, counted, never a crash."""
+
+    def test_explore_counts_them_and_reports_the_rest_unchanged(self, tmp_path: Path) -> None:
+        """explore over the writer's sessions plus the reproducers: exit 0, each reproducer read
+        with its message counted as an unknown role, every other figure unchanged."""
+        routes = tmp_path / "routes.json"
+        routes.write_text(json.dumps([{**SEED_ROUTE, "api": WRITER_API}]))
+        sessions = tmp_path / "sessions"
+        shutil.copytree(WRITER_SESSIONS, sessions)
+        baseline = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        for path in SESSION_REPRODUCERS:
+            shutil.copy(path, sessions / f"zz-{path.name}")
+        explored = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        before, after = baseline["sessions"], explored["sessions"]
+        added = len(SESSION_REPRODUCERS)
+        assert after["sessionsRead"] == before["sessionsRead"] + added
+        assert after["byVersion"]["3"] == before["byVersion"]["3"] + added
+        assert after["entries"] == before["entries"] + added  # one message entry each
+        assert after["unrecognized"]["MESSAGE_ROLE"] == before["unrecognized"]["MESSAGE_ROLE"] + 2
+        added_bytes = sum(path.stat().st_size for path in SESSION_REPRODUCERS)
+        assert after["sessionBytes"] == before["sessionBytes"] + added_bytes
+        changed = ("sessionsRead", "byVersion", "entries", "unrecognized", "sessionBytes")
+        assert {k: v for k, v in after.items() if k not in changed} == {
+            k: v for k, v in before.items() if k not in changed
+        }
+        assert _without(explored, ("sessions",)) == _without(baseline, ("sessions",))
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """Today's valid saved report of each kind."""
+    scratch = tmp_path_factory.mktemp("explore")
+    return {"analysis": GOLDEN_REPORT.read_bytes(), "explore": explore_report_bytes(scratch)}
+
+
+class TestShowReproducers:
+    """show refuses each damaged report with its fixed line, exit 2, nothing on stdout."""
+
+    @pytest.mark.parametrize("kind", ["analysis", "explore"])
+    @pytest.mark.parametrize("name", sorted(REPRODUCERS))
+    def test_show_refuses(
+        self, saved: dict[str, bytes], tmp_path: Path, kind: str, name: str
+    ) -> None:
+        """The fixed INPUT_INVALID line and exit 2; the unedited report still shows (exit 0)."""
+        good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+        good.write_bytes(saved[kind])
+        bad.write_bytes(reproducer(saved[kind], name))
+        shown = run_cli(["show", good])
+        assert shown.returncode == 0, shown.stderr
+        refused = run_cli(["show", bad])
+        assert refused.returncode == 2
+        assert refused.stdout == b""
+        assert refused.stderr == fixed_line("INPUT_INVALID", REPRODUCERS[name][1])
