@@ -31,6 +31,7 @@ def test_every_target_has_seeds_and_the_crash_classes_are_kept() -> None:
     assert kept == {"journal", "pisession", "report"}
     names = {path.name for _, path in INPUTS if path.parent.name == "report"}
     reproducers = ("nan", "infinity", "counts-beyond-edges", "401-digit-integer")
-    for reproducer in (*reproducers, "cost-without-rates"):
+    later = ("cost-without-rates", "cold-estimates-other-edges", "cold-estimates-beyond-all")
+    for reproducer in (*reproducers, *later):
         assert f"analysis-{reproducer}.json" in names
         assert f"explore-{reproducer}.json" in names

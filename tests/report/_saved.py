@@ -103,6 +103,28 @@ def _below_without_edges(report: Any) -> bytes:
     return _dump(report)
 
 
+def _is_evidence(_key: Any, child: Any) -> bool:
+    return isinstance(child, dict) and "coldEstimates" in child and "estimates" in child
+
+
+def _cold_estimates_other_edges(report: Any) -> bytes:
+    """Cold estimates on fewer edges than all the estimates, each histogram consistent alone:
+    the page's warm bars (all minus cold, bucket by bucket) had no pairs; found by the report
+    fuzz target in CI (ValueError in the page's estimates figure)."""
+    container, key = _first(report, _is_evidence)
+    cold = container[key]["coldEstimates"]
+    cold.update(edges=cold["edges"][:-1], counts=cold["counts"][:-1])
+    return _dump(report)
+
+
+def _cold_estimates_beyond_all(report: Any) -> bytes:
+    """More cold boundaries in a bucket than boundaries in it: a negative warm count."""
+    container, key = _first(report, _is_evidence)
+    evidence = container[key]
+    evidence["coldEstimates"]["counts"][0] = evidence["estimates"]["counts"][0] + 1
+    return _dump(report)
+
+
 # The reproducers of the saved-report crash classes (docs/security.md), by name, with the code
 # each must now give: (edit, INPUT_INVALID detail).
 REPRODUCERS: dict[str, tuple[Edit, str]] = {
@@ -113,6 +135,8 @@ REPRODUCERS: dict[str, tuple[Edit, str]] = {
     "below-without-edges": (_below_without_edges, "REPORT_NOT_A_REPORT"),
     "401-digit-integer": (_huge_integer, "REPORT_NOT_A_REPORT"),
     "cost-without-rates": (_cost_without_rates, "REPORT_NOT_A_REPORT"),
+    "cold-estimates-other-edges": (_cold_estimates_other_edges, "REPORT_NOT_A_REPORT"),
+    "cold-estimates-beyond-all": (_cold_estimates_beyond_all, "REPORT_NOT_A_REPORT"),
 }
 
 

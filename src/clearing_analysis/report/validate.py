@@ -13,6 +13,10 @@ of the renderer (R-REL-1):
 - every histogram has at least one edge, strictly increasing edges, and exactly one count per
   edge (`histogram_consistent`; `below` counts values under the first edge, so there must be
   one);
+- the cold boundaries' estimates are a part of all the estimates: `coldEstimates` has the
+  edges of `estimates` and no count (bucket, `below`, `unknown`) above the one of `estimates`
+  (the page draws the warm boundaries as the difference, bucket by bucket; found by the
+  fuzzer, a report target crash in CI);
 - an API's gate lists each of the six criteria exactly once (the summary shows the measured
   value of the criterion behind each reason; a schema-valid gate may list any, found by the
   structure-aware property tests);
@@ -67,6 +71,16 @@ def histogram_consistent(histogram: rm.Histogram) -> bool:
     )
 
 
+def _part_of(part: rm.Histogram, whole: rm.Histogram) -> bool:
+    """Whether `part` counts a subset of what `whole` counts, bucket by bucket."""
+    return (
+        part.edges == whole.edges
+        and part.below <= whole.below
+        and part.unknown <= whole.unknown
+        and all(some <= every for some, every in zip(part.counts, whole.counts, strict=False))
+    )
+
+
 def _increasing(rates: list[float]) -> bool:
     return all(low < high for low, high in itertools.pairwise(rates))
 
@@ -79,6 +93,8 @@ def _part_consistent(part: msgspec.Struct) -> bool:
         return part.defined == bool(part.sensitivities) and _increasing(
             [at.rate for at in part.sensitivities]
         )
+    if isinstance(part, rm.Evidence):
+        return _part_of(part.cold_estimates, part.estimates)
     if isinstance(part, rm.Pressure | rm.AllUncached):
         return _increasing([at.rate for at in part.sensitivities])
     if isinstance(part, ApiGate):
