@@ -10,6 +10,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from clearing_analysis.report import explore_model as em
@@ -202,6 +203,23 @@ class TestAnalysisPage:
             if part.pressure.off is not None:
                 wanted.add(part.pressure.off)
             assert wanted - numbers == set()
+
+    def test_estimates_below_the_first_edge_only_among_warm_boundaries(
+        self, analysis: rm.Report
+    ) -> None:
+        """Boundaries below the first E edge that are all warm: the cold column still has
+        the below row (0), bucket for bucket with all the estimates (found by the fuzzer:
+        the cold buckets were one short and the page raised ValueError)."""
+        api, part = next(iter(analysis.per_api.items()))
+        estimates = msgspec.structs.replace(part.evidence.estimates, below=5)
+        evidence = msgspec.structs.replace(part.evidence, estimates=estimates)
+        edited = msgspec.structs.replace(
+            analysis,
+            per_api={**analysis.per_api, api: msgspec.structs.replace(part, evidence=evidence)},
+        )
+        cells = Page(html_render(edited).decode("utf-8")).cells
+        row = cells.index(f"< {estimates.edges[0]:,} tok")
+        assert cells[row + 1 : row + 5] == ["below the band", "0", "5", "5"]
 
     def test_the_summary_is_the_terminal_summary(self, analysis: rm.Report) -> None:
         """The first screen holds the one-screen summary exactly as `show` prints it."""

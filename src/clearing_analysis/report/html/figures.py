@@ -54,11 +54,12 @@ class Bucket:
     count: int
 
 
-def buckets(histogram: rm.Histogram, unit: str) -> list[Bucket]:
-    """The histogram's buckets in order, `below` first when it counts anything."""
+def buckets(histogram: rm.Histogram, unit: str, below: bool | None = None) -> list[Bucket]:
+    """The histogram's buckets in order, `below` first when it counts anything (or when
+    `below` says so: a part of another histogram has the other's rows, bucket for bucket)."""
     edges = histogram.edges
     rows: list[Bucket] = []
-    if histogram.below:
+    if histogram.below if below is None else below:
         rows.append(Bucket(f"< {edges[0]:,} {unit}", None, edges[0], histogram.below))
     for index, (low, count) in enumerate(zip(edges, histogram.counts, strict=True)):
         high = edges[index + 1] if index + 1 < len(edges) else None
@@ -106,7 +107,7 @@ def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) 
     """E at each counted boundary against T with the pressure band 0.75·T-T marked, cold and
     warm boundaries apart (two charts, one table)."""
     every = buckets(evidence.estimates, "tok")
-    cold = buckets(evidence.cold_estimates, "tok")
+    cold = buckets(evidence.cold_estimates, "tok", below=bool(evidence.estimates.below))
     where = [_against_band(bucket, trigger) for bucket in every]
     warm = [
         Bucket(a.label, a.low, a.high, a.count - c.count) for a, c in zip(every, cold, strict=True)
