@@ -53,8 +53,9 @@ from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import HistorySource, JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_pi_session
 
-if TYPE_CHECKING:  # the simulation loads polars: imported where it runs
+if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
     from clearing_analysis.simulation.totals import SimulationTotals
+    from clearing_analysis.simulation.unit import UnitSimulation
 
 _HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
 
@@ -171,7 +172,7 @@ class UnitOutput:
     """A unit reduced to numbers, and the toolset fingerprints its runs showed."""
 
     totals: Totals
-    simulation: SimulationTotals | None
+    simulation: UnitSimulation | None
     fingerprints: frozenset[str]
 
 
@@ -204,13 +205,13 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
     )
     if not settings.simulate:
         return UnitOutput(totals_of(assessment, count_occurrences(assessment)), None, fingerprints)
-    # The simulation loads polars; the evidence-only replay command never needs it.
-    from clearing_analysis.simulation import simulate  # noqa: PLC0415
-    from clearing_analysis.simulation.totals import reduce  # noqa: PLC0415
+    # Plain Python, no polars: a pool worker never loads it (the main process does, for the
+    # combined tables); the evidence-only replay command never loads the simulation at all.
+    from clearing_analysis.simulation import unit as simulation  # noqa: PLC0415
 
-    simulation = simulate(assessment, settings.routes)
-    totals = totals_of(assessment, simulation.occurrences)
-    return UnitOutput(totals, reduce(simulation), fingerprints)
+    walked = simulation.walk(assessment, settings.routes)
+    totals = totals_of(assessment, walked.occurrences)
+    return UnitOutput(totals, simulation.summarize(walked), fingerprints)
 
 
 # Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions).
