@@ -223,7 +223,9 @@ def _request_sums(requests: TableColumns) -> dict[str, RequestSums]:
         requests["cleared_tokens_carried"],
         strict=True,
     ):
-        one = sums.setdefault(api, RequestSums())
+        one = sums.get(api)
+        if one is None:
+            one = sums[api] = RequestSums()
         one.requests += 1
         if fallback:
             one.fallback += 1
@@ -250,7 +252,9 @@ def _category_sums(results: TableColumns) -> dict[str, ApiSimulation]:
         results["cleared"],
         strict=True,
     ):
-        sums = per_api.setdefault(api, ApiSimulation())
+        sums = per_api.get(api)
+        if sums is None:
+            sums = per_api[api] = ApiSimulation()
         categories = [sums.categories[ToolClass(tool)]]
         if web:
             categories.append(sums.web)
