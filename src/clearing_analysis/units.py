@@ -27,12 +27,15 @@ it void (a second pass, only for a period attestation whose configuration change
 from __future__ import annotations
 
 import dataclasses
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -214,37 +217,62 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
     return UnitOutput(totals, simulation.summarize(walked), fingerprints)
 
 
-# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions).
-_worker_ready = False
-_worker_sidecar: SidecarView | None = None
+# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions),
+# opened by its first unit, or the fixed error opening it gave.
+_worker_started = False
+_worker_sidecar: tuple[Path, SidecarView] | None = None
 _worker_error: AnalysisError | None = None
 
 
-def _init_worker(sidecar_path: Path | None) -> None:
-    global _worker_ready, _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
-    _worker_ready = True
+def _init_worker() -> None:
+    """A spawned worker's start: import what a unit needs (the simulation's plain-Python half
+    too), then freeze the import-time heap, so the cycle collector's full passes during replay
+    never walk the modules' objects again (they live as long as the process)."""
+    global _worker_started  # noqa: PLW0603  (one per process)
+    import clearing_analysis.simulation.unit  # noqa: F401, PLC0415
+
+    gc.freeze()
+    _worker_started = True
+
+
+def _started() -> None:
+    """A task that does nothing: submitted once per worker so that every process is spawned
+    when the pool is made, not when the first units arrive."""
+
+
+def _worker_view(sidecar_path: Path | None) -> SidecarView | None:
+    """This worker's view of the sidecar, opened once (at its first unit: the main process has
+    checked the file's structure by then and submits no unit before)."""
+    global _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
     if sidecar_path is None:  # pi sessions (explore) are replayed without a sidecar
-        return
+        return None
+    if _worker_error is not None:
+        raise _worker_error
+    if _worker_sidecar is not None and _worker_sidecar[0] == sidecar_path:
+        return _worker_sidecar[1]
     try:
-        # The parent checked the file's structure before starting the pool (jobs.py).
-        _worker_sidecar = open_sidecar(sidecar_path, check_structure=False)
+        view = open_sidecar(sidecar_path, check_structure=False)
     except SidecarNotOfflineError:
         # The session found the sidecar offline before replay began: a companion that appears
         # later is a snapshot change, the code a single-process run reports too (R-FS-7).
         _worker_error = SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
+        raise _worker_error from None
     except AnalysisError as error:
-        # An initializer that raises breaks the pool with a traceback; keep the fixed code and
-        # raise it from the first task instead, so it reaches the parent as itself (R-REL-1).
+        # Kept, so that every later unit of this worker fails with the same fixed code, which
+        # reaches the parent as itself (R-REL-1).
         _worker_error = error
+        raise
+    if _worker_sidecar is not None:
+        _worker_sidecar[1].close()
+    _worker_sidecar = (sidecar_path, view)
+    return view
 
 
-def _in_worker(task: tuple[Unit, Settings]) -> UnitOutput:
-    if _worker_error is not None:
-        raise _worker_error
-    if not _worker_ready:
+def _in_worker(task: tuple[Unit, Settings, Path | None]) -> UnitOutput:
+    if not _worker_started:
         raise RuntimeError("unit worker used before initialization")
-    unit, settings = task
-    return analyze_unit(unit, settings, _worker_sidecar)
+    unit, settings, sidecar_path = task
+    return analyze_unit(unit, settings, _worker_view(sidecar_path))
 
 
 def _for_unit(settings: Settings, unit: Unit) -> Settings:
@@ -257,7 +285,7 @@ def _for_unit(settings: Settings, unit: Unit) -> Settings:
 
 
 # Below this many journal bytes a single process is done before a pool's workers have
-# started (a spawned worker imports the analyzer and polars: about half a second of a core).
+# started (a spawned worker imports the analyzer: a few tenths of a second of a core).
 _POOL_MIN_BYTES = 32 * 1024 * 1024
 
 
@@ -268,27 +296,79 @@ def default_workers(total_bytes: int) -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
+class UnitPool:
+    """Spawned worker processes for units, all started when the pool is made.
+
+    Made as soon as the number of workers is known, before the main process plans the units
+    and checks the sidecar, so that the workers' start (an interpreter and the analyzer's
+    imports each) runs meanwhile instead of after. Spawned, not forked: the parent may already
+    run polars' thread pool, and a forked child that calls into it waits forever on threads it
+    did not inherit.
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 2:
+            raise RuntimeError("a unit pool has at least two workers")
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+        )
+        for _ in range(workers):  # each submission spawns one more process
+            self._executor.submit(_started)
+
+    def __enter__(self) -> UnitPool:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def freeze_count(self) -> int:
+        """How many objects one of the workers has frozen (`gc.get_freeze_count`)."""
+        count: int = self._executor.submit(gc.get_freeze_count).result()
+        return count
+
+    def map(self, tasks: Sequence[tuple[Unit, Settings, Path | None]]) -> Iterator[UnitOutput]:
+        """The outputs of `tasks`, in submission order (all submitted at once)."""
+        return self._executor.map(_in_worker, tasks)
+
+
+def unit_pool(workers: int) -> AbstractContextManager[UnitPool | None]:
+    """A started `UnitPool` for more than one worker; None (work in this process) for one."""
+    return UnitPool(workers) if workers > 1 else nullcontext()
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """Units replayed in this process: what exists before them (modules, inputs, the session)
+    lives through the run, so it is frozen out of the cycle collector's full passes while the
+    units make their many short-lived objects, and handed back to it afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _outputs(
     units: Sequence[Unit],
     settings: Settings,
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
-    workers: int,
+    pool: UnitPool | None,
 ) -> Iterator[UnitOutput]:
-    if workers == 1 or len(units) < 2:
-        for unit in units:
-            yield analyze_unit(unit, settings, sidecar)
+    if pool is None or len(units) < 2:
+        with _frozen_heap():
+            for unit in units:
+                yield analyze_unit(unit, settings, sidecar)
         return
-    # Spawned, not forked: the parent may already run polars' thread pool, and a forked child
-    # that calls into it waits forever on threads it did not inherit.
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(units)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_init_worker,
-        initargs=(sidecar_path,),
-    ) as pool:
-        # map() yields in submission order: the combination below sees the units in order.
-        yield from pool.map(_in_worker, [(unit, _for_unit(settings, unit)) for unit in units])
+    # map() yields in submission order: the combination below sees the units in order.
+    yield from pool.map([(unit, _for_unit(settings, unit), sidecar_path) for unit in units])
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,15 +390,29 @@ def analyze_snapshot(
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
     workers: int = 1,
+    pool: UnitPool | None = None,
     progress: Progress | None = None,
 ) -> SnapshotAnalysis:
-    """Every unit, combined in order; a second pass when a period attestation is void."""
+    """Every unit, combined in order; a second pass when a period attestation is void. The
+    units run in `pool` when one is given, else in a pool of `workers` made here when that is
+    more than one, else in this process."""
     if workers < 1:
         raise RuntimeError("workers must be at least 1")
+    if pool is None and workers > 1:
+        with UnitPool(workers) as own:
+            return analyze_snapshot(
+                units,
+                settings,
+                sidecar=sidecar,
+                sidecar_path=sidecar_path,
+                workers=workers,
+                pool=own,
+                progress=progress,
+            )
     outputs: list[UnitOutput] = []
     journals = done_bytes = 0
     for unit, output in zip(
-        units, _outputs(units, settings, sidecar, sidecar_path, workers), strict=True
+        units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
         outputs.append(output)
         journals += len(unit.paths)
@@ -329,7 +423,7 @@ def analyze_snapshot(
     period = settings.agent_config is not None and settings.agent_config.per_run is None
     if period and len(fingerprints) > 1 and settings.period_attestation_valid:
         void = dataclasses.replace(settings, period_attestation_valid=False)
-        outputs = list(_outputs(units, void, sidecar, sidecar_path, workers))
+        outputs = list(_outputs(units, void, sidecar, sidecar_path, pool))
     return _combined(outputs, settings)
 
 
@@ -354,8 +448,10 @@ __all__ = [
     "SnapshotAnalysis",
     "Unit",
     "UnitOutput",
+    "UnitPool",
     "analyze_snapshot",
     "analyze_unit",
     "default_workers",
     "plan_units",
+    "unit_pool",
 ]
