@@ -118,19 +118,27 @@ REQUEST_COLUMNS = (
 
 
 class Table:
-    """Append-only columns of one table, in a fixed column order."""
+    """Append-only rows of one table, in a fixed column order, read back as columns."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        self.columns: dict[str, list[object]] = {name: [] for name in names}
-        self._lists = list(self.columns.values())
+        self._names = tuple(names)
+        self._rows: list[tuple[object, ...]] = []
+        # A row is one tuple: far cheaper than one list append per column; the columns are
+        # made in one transposition when read.
+        self.append = self._rows.append
 
     def __len__(self) -> int:
-        return len(self._lists[0])
+        return len(self._rows)
 
-    def append(self, *row: object) -> None:
-        """Append a row: one value per column, in column order."""
-        for column, value in zip(self._lists, row, strict=True):
-            column.append(value)
+    @property
+    def columns(self) -> dict[str, list[object]]:
+        """Column name -> values, in row order."""
+        if not self._rows:
+            return {name: [] for name in self._names}
+        return {
+            name: list(values)
+            for name, values in zip(self._names, zip(*self._rows, strict=True), strict=True)
+        }
 
 
 class Columns:
@@ -300,28 +308,30 @@ class ConversationSimulator:
             if cleared_here:
                 state.last_batch_runs = runs
         self._columns.boundaries.append(
-            api.value,
-            boundary.journal,
-            conversation,
-            lineage,
-            replayed.turn_index,
-            replayed.tool_starts_before,
-            runs,
-            replayed.estimate,
-            replayed.usage_based,
-            effective,
-            replayed.gap_ms,
-            cold,
-            pressured,
-            cold and pressured,
-            batch_open,
-            clears,
-            cleared_here,
-            admitted,
-            admitted_bytes,
-            budget_stopped,
-            state.budget_left,
-            upper_bound,
+            (
+                api.value,
+                boundary.journal,
+                conversation,
+                lineage,
+                replayed.turn_index,
+                replayed.tool_starts_before,
+                runs,
+                replayed.estimate,
+                replayed.usage_based,
+                effective,
+                replayed.gap_ms,
+                cold,
+                pressured,
+                cold and pressured,
+                batch_open,
+                clears,
+                cleared_here,
+                admitted,
+                admitted_bytes,
+                budget_stopped,
+                state.budget_left,
+                upper_bound,
+            )
         )
         self._requests(boundary, row, results, cleared_in_context, state)
 
@@ -354,20 +364,22 @@ class ConversationSimulator:
         cap = self._policy.summary_tokens_per_cleared_result_cap
         key, result = keyed
         self._columns.cleared.append(
-            boundary.api.value,
-            boundary_row,
-            conversation,
-            key,
-            result.turn_index,
-            result.start_index,
-            result.tokens,
-            net,
-            min(cap, result.tokens),
-            result.text_bytes,
-            result.escaped_bytes,
-            tokens_for_units(result.escaped_units),
-            result.tool_class.value,
-            result.web,
+            (
+                boundary.api.value,
+                boundary_row,
+                conversation,
+                key,
+                result.turn_index,
+                result.start_index,
+                result.tokens,
+                net,
+                min(cap, result.tokens),
+                result.text_bytes,
+                result.escaped_bytes,
+                tokens_for_units(result.escaped_units),
+                result.tool_class.value,
+                result.web,
+            )
         )
 
     def _requests(
@@ -397,16 +409,18 @@ class ConversationSimulator:
                 else 0
             )
             append(
-                api,
-                row,
-                request.input,
-                request.output,
-                request.cache_read,
-                request.cache_write,
-                usage_is_fallback(request),
-                request.context_tokens,
-                request.message_tokens,
-                carried,
+                (
+                    api,
+                    row,
+                    request.input,
+                    request.output,
+                    request.cache_read,
+                    request.cache_write,
+                    usage_is_fallback(request),
+                    request.context_tokens,
+                    request.message_tokens,
+                    carried,
+                )
             )
 
 

@@ -15,6 +15,7 @@ builds one table of each kind from all the units (`simulation.totals.combine`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,54 +132,59 @@ class UnitSimulation:
     placeholder_tokens: int
 
 
+def _transposed(names: Sequence[str], rows: list[tuple[Any, ...]]) -> TableColumns:
+    """Rows (tuples in column order) as columns."""
+    if not rows:
+        return {name: [] for name in names}
+    return {name: list(values) for name, values in zip(names, zip(*rows, strict=True), strict=True)}
+
+
 def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> TableColumns:
     """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
-    columns: TableColumns = {name: [] for name in RESULT_COLUMNS}
-    lists = list(columns.values())
+    rows: list[tuple[Any, ...]] = []
     seen: set[tuple[Api, str]] = set()
     for boundary in assessment.boundaries:
         results = assessment.replay.journals[boundary.journal].journal.results
         classes = assessment.classes[boundary.journal]
+        api = boundary.api
         for slot in boundary.replayed.turn_results:
             result = results[slot]
-            key = (boundary.api, result.finalized_id)
+            key = (api, result.finalized_id)
             if key in seen:
                 continue
             seen.add(key)
             result_class = classes[slot]
-            row = (
-                boundary.api.value,
-                result.tool_class.value,
-                result.web,
-                result.text_bytes,
-                result.tokens,
-                result_class.fixed is None and result_class.shortfall is None,
-                result.finalized_id in cleared_ids,
+            rows.append(
+                (
+                    api.value,
+                    result.tool_class.value,
+                    result.web,
+                    result.text_bytes,
+                    result.tokens,
+                    result_class.fixed is None and result_class.shortfall is None,
+                    result.finalized_id in cleared_ids,
+                )
             )
-            for column, value in zip(lists, row, strict=True):
-                column.append(value)
-    return columns
+    return _transposed(RESULT_COLUMNS, rows)
 
 
 def _checkpoints(assessment: Assessment) -> TableColumns:
     """One row per observed checkpoint of every contributing journal (no text)."""
-    columns: TableColumns = {name: [] for name in CHECKPOINT_COLUMNS}
-    lists = list(columns.values())
-    for position, merged in enumerate(assessment.replay.journals):
-        for checkpoint in merged.journal.checkpoints:
-            row = (
-                position,
-                checkpoint.api,
-                checkpoint.before_turn,
-                checkpoint.tokens_before,
-                checkpoint.tokens_after,
-                checkpoint.summary_tokens,
-                checkpoint.trigger.upper(),
-                checkpoint.after_request,
-            )
-            for column, value in zip(lists, row, strict=True):
-                column.append(value)
-    return columns
+    rows = [
+        (
+            position,
+            checkpoint.api,
+            checkpoint.before_turn,
+            checkpoint.tokens_before,
+            checkpoint.tokens_after,
+            checkpoint.summary_tokens,
+            checkpoint.trigger.upper(),
+            checkpoint.after_request,
+        )
+        for position, merged in enumerate(assessment.replay.journals)
+        for checkpoint in merged.journal.checkpoints
+    ]
+    return _transposed(CHECKPOINT_COLUMNS, rows)
 
 
 def walk(assessment: Assessment, routes: Routes) -> Walked:
@@ -242,16 +248,29 @@ def _request_sums(requests: TableColumns) -> dict[str, RequestSums]:
 
 def _category_sums(results: TableColumns) -> dict[str, ApiSimulation]:
     """Per API value, the categories and web sums of the unique results."""
-    per_api: dict[str, ApiSimulation] = {}
-    for api, tool, web, text_bytes, lower, cleared in zip(
-        results["api"],
-        results["tool_class"],
-        results["web"],
+    # Results and text bytes per distinct (api, tool class, web, lower bound, cleared): a few
+    # dozen keys, then added into the sums.
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for key, text_bytes in zip(
+        zip(
+            results["api"],
+            results["tool_class"],
+            results["web"],
+            results["lower_bound_class"],
+            results["cleared"],
+            strict=True,
+        ),
         results["text_bytes"],
-        results["lower_bound_class"],
-        results["cleared"],
         strict=True,
     ):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [1, text_bytes]
+        else:
+            group[0] += 1
+            group[1] += text_bytes
+    per_api: dict[str, ApiSimulation] = {}
+    for (api, tool, web, lower, cleared), (count, text_bytes) in groups.items():
         sums = per_api.get(api)
         if sums is None:
             sums = per_api[api] = ApiSimulation()
@@ -259,11 +278,11 @@ def _category_sums(results: TableColumns) -> dict[str, ApiSimulation]:
         if web:
             categories.append(sums.web)
         for category in categories:
-            category.results += 1
+            category.results += count
             category.text_bytes += text_bytes
-            category.lower_bound_class += bool(lower)
+            category.lower_bound_class += count if lower else 0
             if cleared:
-                category.cleared += 1
+                category.cleared += count
                 category.cleared_text_bytes += text_bytes
     return per_api
 
