@@ -164,22 +164,25 @@ def test_simulation_totals_equal_for_one_and_two_workers(
     assert one.simulation.checkpoints.equals(two.simulation.checkpoints)
 
 
-def test_one_pool_serves_both_passes_and_every_worker_is_frozen(
+def test_a_pool_made_before_planning_serves_the_units_and_is_closed_after(
     tmp_path: Path, sidecar_builder: SidecarBuilder
 ) -> None:
-    """A pool made before the units are planned (as the jobs make it) gives the same totals as
-    one process, and each of its workers has frozen its import-time heap."""
+    """A pool made before the units are planned (as the jobs make it), whose workers have
+    frozen their import-time heap, gives the same totals as one process and is closed once
+    the last unit is back (its workers end before the combination)."""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
     units = plan_units(paths, [p.stat().st_size for p in paths])
     whole = _whole(paths, sidecar_builder, None)
     with UnitPool(2) as pool, open_sidecar(sidecar_builder.path) as view:
+        frozen = [pool.freeze_count() for _ in range(4)]
         analysis = analyze_snapshot(
             units, _settings(), sidecar=view, sidecar_path=sidecar_builder.path, pool=pool
         )
-        frozen = [pool.freeze_count() for _ in range(4)]
-    assert analysis.totals == whole
+        with pytest.raises(RuntimeError):
+            pool.freeze_count()
     assert min(frozen) > 0
+    assert analysis.totals == whole
 
 
 def test_units_in_this_process_hand_the_heap_back(

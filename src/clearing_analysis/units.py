@@ -57,7 +57,7 @@ from clearing_analysis.replay.model import HistorySource, JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_pi_session
 
 if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
-    from clearing_analysis.simulation.totals import SimulationTotals
+    from clearing_analysis.simulation.totals import Combiner, SimulationTotals
     from clearing_analysis.simulation.unit import UnitSimulation
 
 _HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
@@ -326,6 +326,10 @@ class UnitPool:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the workers (at once, if they are still starting); closing again does nothing."""
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def freeze_count(self) -> int:
@@ -395,7 +399,8 @@ def analyze_snapshot(
 ) -> SnapshotAnalysis:
     """Every unit, combined in order; a second pass when a period attestation is void. The
     units run in `pool` when one is given, else in a pool of `workers` made here when that is
-    more than one, else in this process."""
+    more than one, else in this process. A pool is closed once its last unit is back, so its
+    workers are gone before the units are combined."""
     if workers < 1:
         raise RuntimeError("workers must be at least 1")
     if pool is None and workers > 1:
@@ -409,37 +414,65 @@ def analyze_snapshot(
                 pool=own,
                 progress=progress,
             )
-    outputs: list[UnitOutput] = []
+    done = _pass(
+        units, settings, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=progress
+    )
+    period = settings.agent_config is not None and settings.agent_config.per_run is None
+    if period and len(done.fingerprints) > 1 and settings.period_attestation_valid:
+        del done
+        void = dataclasses.replace(settings, period_attestation_valid=False)
+        done = _pass(
+            units, void, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=None
+        )
+    if pool is not None:
+        pool.close()  # every unit is back: the workers end before the combination
+    totals = combine(done.totals, sorted(settings.routes.by_api))
+    if done.simulation is None:
+        return SnapshotAnalysis(totals, None)
+    from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
+    from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
+
+    return SnapshotAnalysis(totals, done.simulation.result(text_tokens(placeholder_text())))
+
+
+@dataclass
+class _Pass:
+    """One pass over the units: their totals, the fingerprints they showed, and (for
+    `analyze`) their simulations, combined as they arrived."""
+
+    totals: list[Totals]
+    fingerprints: set[str]
+    simulation: Combiner | None
+
+
+def _pass(
+    units: Sequence[Unit],
+    settings: Settings,
+    *,
+    sidecar: SidecarView | None,
+    sidecar_path: Path | None,
+    pool: UnitPool | None,
+    progress: Progress | None,
+) -> _Pass:
+    combiner = None
+    if settings.simulate:
+        from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+
+        combiner = Combiner(sorted(settings.routes.by_api))
+    done = _Pass([], set(), combiner)
     journals = done_bytes = 0
     for unit, output in zip(
         units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
-        outputs.append(output)
+        done.totals.append(output.totals)
+        done.fingerprints |= output.fingerprints
+        if combiner is not None and output.simulation is not None:
+            combiner.add(output.simulation)  # the unit's own columns are not kept
         journals += len(unit.paths)
         done_bytes += sum(unit.sizes)
         if progress is not None:
             progress(journals, done_bytes)
-    fingerprints = frozenset().union(*(output.fingerprints for output in outputs))
-    period = settings.agent_config is not None and settings.agent_config.per_run is None
-    if period and len(fingerprints) > 1 and settings.period_attestation_valid:
-        void = dataclasses.replace(settings, period_attestation_valid=False)
-        outputs = list(_outputs(units, void, sidecar, sidecar_path, pool))
-    return _combined(outputs, settings)
-
-
-def _combined(outputs: Sequence[UnitOutput], settings: Settings) -> SnapshotAnalysis:
-    apis = sorted(settings.routes.by_api)
-    totals = combine((output.totals for output in outputs), apis)
-    if not settings.simulate:
-        return SnapshotAnalysis(totals, None)
-    from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
-    from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
-    from clearing_analysis.simulation.totals import combine as combine_simulations  # noqa: PLC0415
-
-    parts = [output.simulation for output in outputs if output.simulation is not None]
-    return SnapshotAnalysis(
-        totals, combine_simulations(parts, apis, text_tokens(placeholder_text()))
-    )
+    return done
 
 
 __all__ = [

@@ -24,9 +24,10 @@ with ordinal keys, no identifier and no text; `simulation.tables` turns them int
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from clearing_analysis.eligibility import (
     Assessment,
@@ -63,64 +64,70 @@ def in_pressure_band(tokens: int, trigger: int) -> bool:
     return low <= tokens < trigger
 
 
-BOUNDARY_COLUMNS = (
-    "api",
-    "journal",
-    "conversation",
-    "lineage",
-    "turn",
-    "tool_starts_before",
-    "prompt_runs_before",
-    "estimate",
-    "usage_based",  # E starts from a recorded usage (else heuristic only)
-    "effective",
-    "gap_ms",
-    "cold",
-    "pressured",
-    "cold_pressured",
-    "batch_open",
-    "clearing_point",
-    "cleared_results",
-    "admitted_net",
-    "admitted_bytes",
-    "budget_stopped",
-    "budget_left",
-    "upper_bound_net",
-)
-CLEARED_COLUMNS = (
-    "api",
-    "boundary",
-    "conversation",
-    "result",
-    "result_turn",
-    "result_start",
-    "tokens",
-    "net_tokens",
-    "summary_tokens",
-    "text_bytes",
-    "escaped_bytes",
-    "escaped_tokens",
-    "tool_class",
-    "web",
-)
-REQUEST_COLUMNS = (
-    "api",
-    "boundary",
-    "input",
-    "output",
-    "cache_read",
-    "cache_write",
-    "fallback",
-    "context_tokens",
-    "message_tokens",
-    "cleared_tokens_carried",
-)
+# How a column crosses the process boundary (`unit.compact`): INTS as a 64-bit integer array,
+# FLAGS as a byte array of 0 and 1, OTHER (text, or numbers that may be null) as a list.
+INTS = "q"
+FLAGS = "b"
+OTHER = ""
+
+BOUNDARY_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "journal": INTS,
+    "conversation": INTS,
+    "lineage": INTS,
+    "turn": INTS,
+    "tool_starts_before": INTS,
+    "prompt_runs_before": INTS,
+    "estimate": INTS,
+    "usage_based": FLAGS,  # E starts from a recorded usage (else heuristic only)
+    "effective": INTS,
+    "gap_ms": OTHER,  # null: the journal's first request
+    "cold": FLAGS,
+    "pressured": FLAGS,
+    "cold_pressured": FLAGS,
+    "batch_open": FLAGS,
+    "clearing_point": FLAGS,
+    "cleared_results": INTS,
+    "admitted_net": INTS,
+    "admitted_bytes": INTS,
+    "budget_stopped": FLAGS,
+    "budget_left": INTS,
+    "upper_bound_net": INTS,
+}
+CLEARED_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "boundary": INTS,
+    "conversation": INTS,
+    "result": INTS,
+    "result_turn": INTS,
+    "result_start": INTS,
+    "tokens": INTS,
+    "net_tokens": INTS,
+    "summary_tokens": INTS,
+    "text_bytes": INTS,
+    "escaped_bytes": INTS,
+    "escaped_tokens": INTS,
+    "tool_class": OTHER,
+    "web": FLAGS,
+}
+REQUEST_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "boundary": INTS,
+    "input": INTS,
+    "output": INTS,
+    "cache_read": INTS,
+    "cache_write": INTS,
+    "fallback": FLAGS,
+    "context_tokens": INTS,
+    "message_tokens": INTS,
+    "cleared_tokens_carried": INTS,
+}
 
 
 class Table:
     """Append-only rows of one table, in a fixed column order, read back as columns."""
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Iterable[str]) -> None:
         self._names = tuple(names)
         self._rows: list[tuple[object, ...]] = []
         # A row is one tuple: far cheaper than one list append per column; the columns are
@@ -131,7 +138,7 @@ class Table:
         return len(self._rows)
 
     @property
-    def columns(self) -> dict[str, list[object]]:
+    def columns(self) -> dict[str, list[Any]]:
         """Column name -> values, in row order."""
         if not self._rows:
             return {name: [] for name in self._names}
@@ -427,6 +434,9 @@ class ConversationSimulator:
 __all__ = [
     "BOUNDARY_COLUMNS",
     "CLEARED_COLUMNS",
+    "FLAGS",
+    "INTS",
+    "OTHER",
     "REQUEST_COLUMNS",
     "Columns",
     "ConversationSimulator",

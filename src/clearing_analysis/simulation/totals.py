@@ -10,13 +10,14 @@ report for any number of workers).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 
 from clearing_analysis.inputs.configs import Api
+from clearing_analysis.simulation.clearing import BOUNDARY_COLUMNS, CLEARED_COLUMNS, INTS, OTHER
 from clearing_analysis.simulation.run import (
     BOUNDARY_SCHEMA,
     CHECKPOINT_SCHEMA,
@@ -24,8 +25,10 @@ from clearing_analysis.simulation.run import (
     frame,
 )
 from clearing_analysis.simulation.unit import (
+    CHECKPOINT_COLUMNS,
     ApiSimulation,
     CategorySums,
+    Column,
     RequestSums,
     TableColumns,
     UnitSimulation,
@@ -43,65 +46,87 @@ class SimulationTotals:
     placeholder_tokens: int
 
 
-def _next(values: list[Any]) -> int:
+def _next(values: Column) -> int:
     """One past the largest ordinal (0 for none)."""
     return max(values) + 1 if values else 0
 
 
-def _extend(
-    combined: TableColumns, part: TableColumns, offsets: dict[str, int], names: Iterable[str]
-) -> None:
+def _empty(layout: Mapping[str, str]) -> TableColumns:
+    return {name: array(kind) if kind != OTHER else [] for name, kind in layout.items()}
+
+
+def _extend(combined: TableColumns, part: TableColumns, offsets: Mapping[str, int]) -> None:
     """Append `part`'s columns to `combined`, the ordinals in `offsets` shifted by them."""
-    for name in names:
-        values = part.get(name, [])
+    for name, column in combined.items():
+        values = part[name]
         offset = offsets.get(name, 0)
-        combined[name].extend([value + offset for value in values] if offset else values)
+        if offset:
+            values = array(INTS, [value + offset for value in values])
+        # An array onto an array, a list onto a list: `part` was made by the same layout.
+        column.extend(values)
+
+
+class Combiner:
+    """Units' simulations added one at a time, in order: each part's columns are appended (its
+    ordinals shifted past the previous parts') when it arrives, so only the combined columns
+    are held, never every unit's."""
+
+    def __init__(self, apis: Iterable[Api]) -> None:
+        self._boundaries = _empty(BOUNDARY_COLUMNS)
+        self._cleared = _empty(CLEARED_COLUMNS)
+        self._checkpoints = _empty(CHECKPOINT_COLUMNS)
+        self._per_api = {api: ApiSimulation() for api in apis}
+        self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
+
+    def add(self, part: UnitSimulation) -> None:
+        """Append the next unit's columns and add its sums."""
+        offsets = self._offsets
+        _extend(
+            self._boundaries,
+            part.boundaries,
+            {k: offsets[k] for k in ("journal", "conversation", "lineage")},
+        )
+        _extend(
+            self._cleared,
+            part.cleared,
+            {k: offsets[k] for k in ("boundary", "conversation", "result")},
+        )
+        _extend(self._checkpoints, part.checkpoints, {"journal": offsets["journal"]})
+        for api, sums in part.per_api.items():
+            self._per_api[api].add(sums)
+        offsets["journal"] += max(
+            _next(part.boundaries["journal"]), _next(part.checkpoints["journal"])
+        )
+        offsets["conversation"] += _next(part.boundaries["conversation"])
+        offsets["lineage"] += _next(part.boundaries["lineage"])
+        offsets["boundary"] += len(part.boundaries["journal"])
+        offsets["result"] += _next(part.cleared["result"])
+
+    def result(self, placeholder: int) -> SimulationTotals:
+        """The combined tables and sums."""
+        return SimulationTotals(
+            boundaries=frame(self._boundaries, BOUNDARY_SCHEMA),
+            cleared=frame(self._cleared, CLEARED_SCHEMA),
+            checkpoints=frame(self._checkpoints, CHECKPOINT_SCHEMA),
+            per_api=self._per_api,
+            placeholder_tokens=placeholder,
+        )
 
 
 def combine(
     parts: Iterable[UnitSimulation], apis: Iterable[Api], placeholder: int
 ) -> SimulationTotals:
     """The parts in order: columns concatenated with shifted ordinals, sums added."""
-    boundaries: TableColumns = {name: [] for name in BOUNDARY_SCHEMA}
-    cleared: TableColumns = {name: [] for name in CLEARED_SCHEMA}
-    checkpoints: TableColumns = {name: [] for name in CHECKPOINT_SCHEMA}
-    per_api = {api: ApiSimulation() for api in apis}
-    offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
+    combiner = Combiner(apis)
     for part in parts:
-        _extend(
-            boundaries,
-            part.boundaries,
-            {k: offsets[k] for k in ("journal", "conversation", "lineage")},
-            BOUNDARY_SCHEMA,
-        )
-        _extend(
-            cleared,
-            part.cleared,
-            {k: offsets[k] for k in ("boundary", "conversation", "result")},
-            CLEARED_SCHEMA,
-        )
-        _extend(checkpoints, part.checkpoints, {"journal": offsets["journal"]}, CHECKPOINT_SCHEMA)
-        for api, sums in part.per_api.items():
-            per_api[api].add(sums)
-        offsets["journal"] += max(
-            _next(part.boundaries.get("journal", [])), _next(part.checkpoints.get("journal", []))
-        )
-        offsets["conversation"] += _next(part.boundaries.get("conversation", []))
-        offsets["lineage"] += _next(part.boundaries.get("lineage", []))
-        offsets["boundary"] += len(part.boundaries.get("journal", []))
-        offsets["result"] += _next(part.cleared.get("result", []))
-    return SimulationTotals(
-        boundaries=frame(boundaries, BOUNDARY_SCHEMA),
-        cleared=frame(cleared, CLEARED_SCHEMA),
-        checkpoints=frame(checkpoints, CHECKPOINT_SCHEMA),
-        per_api=per_api,
-        placeholder_tokens=placeholder,
-    )
+        combiner.add(part)
+    return combiner.result(placeholder)
 
 
 __all__ = [
     "ApiSimulation",
     "CategorySums",
+    "Combiner",
     "RequestSums",
     "SimulationTotals",
     "combine",

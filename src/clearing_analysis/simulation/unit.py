@@ -15,39 +15,59 @@ builds one table of each kind from all the units (`simulation.totals.combine`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.policy import placeholder_text
 from clearing_analysis.replay.heuristic import text_tokens
-from clearing_analysis.simulation.clearing import Columns, ConversationSimulator
+from clearing_analysis.simulation.clearing import (
+    BOUNDARY_COLUMNS,
+    CLEARED_COLUMNS,
+    FLAGS,
+    INTS,
+    OTHER,
+    Columns,
+    ConversationSimulator,
+)
 from clearing_analysis.toolclass import ToolClass
 
-RESULT_COLUMNS = (
-    "api",
-    "tool_class",
-    "web",
-    "text_bytes",
-    "tokens",
-    "lower_bound_class",
-    "cleared",
-)
-CHECKPOINT_COLUMNS = (
-    "journal",
-    "api",  # null: no request before it in its journal
-    "before_turn",
-    "tokens_before",
-    "tokens_after",
-    "summary_tokens",
-    "trigger",
-    "after_request",
-)
+RESULT_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "tool_class": OTHER,
+    "web": FLAGS,
+    "text_bytes": INTS,
+    "tokens": INTS,
+    "lower_bound_class": FLAGS,
+    "cleared": FLAGS,
+}
+CHECKPOINT_COLUMNS: dict[str, str] = {
+    "journal": INTS,
+    "api": OTHER,  # null: no request before it in its journal
+    "before_turn": INTS,
+    "tokens_before": INTS,
+    "tokens_after": INTS,
+    "summary_tokens": INTS,
+    "trigger": OTHER,
+    "after_request": FLAGS,
+}
 
-# Column name -> values (ints, bools, short fixed strings, None): what pickles compactly.
-TableColumns = dict[str, list[Any]]
+# Column name -> values: a list while a unit is simulated (ints, bools, short fixed strings,
+# None); `compact` makes the INTS and FLAGS columns arrays, what pickles and is held compactly.
+Column: TypeAlias = "list[Any] | array[int]"  # array is generic to type checkers only (3.11)
+TableColumns: TypeAlias = "dict[str, Column]"
+
+
+def compact(columns: Mapping[str, Column], layout: Mapping[str, str]) -> TableColumns:
+    """`columns` (every name of `layout`) with INTS and FLAGS columns as arrays: 8 bytes and 1
+    byte a value instead of a list slot and, for most numbers, an int object."""
+    return {
+        name: array(kind, columns[name]) if kind != OTHER else list(columns[name])
+        for name, kind in layout.items()
+    }
 
 
 @dataclass
@@ -113,8 +133,8 @@ class Walked:
     """The columns of one assessment's simulation and its per-API occurrence counts."""
 
     columns: Columns
-    results: TableColumns  # one row per unique result (by finalized id, per API)
-    checkpoints: TableColumns  # one row per observed checkpoint of every contributing journal
+    results: dict[str, list[Any]]  # one row per unique result (by finalized id, per API)
+    checkpoints: dict[str, list[Any]]  # one row per observed checkpoint of every journal
     occurrences: dict[Api, OccurrenceTally]
     apis: tuple[Api, ...]  # the assessment's APIs, in its order
     placeholder_tokens: int
@@ -132,14 +152,14 @@ class UnitSimulation:
     placeholder_tokens: int
 
 
-def _transposed(names: Sequence[str], rows: list[tuple[Any, ...]]) -> TableColumns:
+def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
     """Rows (tuples in column order) as columns."""
     if not rows:
         return {name: [] for name in names}
     return {name: list(values) for name, values in zip(names, zip(*rows, strict=True), strict=True)}
 
 
-def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> TableColumns:
+def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, list[Any]]:
     """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
     rows: list[tuple[Any, ...]] = []
     seen: set[tuple[Api, str]] = set()
@@ -168,7 +188,7 @@ def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> TableColum
     return _transposed(RESULT_COLUMNS, rows)
 
 
-def _checkpoints(assessment: Assessment) -> TableColumns:
+def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
     """One row per observed checkpoint of every contributing journal (no text)."""
     rows = [
         (
@@ -214,7 +234,7 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
     )
 
 
-def _request_sums(requests: TableColumns) -> dict[str, RequestSums]:
+def _request_sums(requests: Mapping[str, Column]) -> dict[str, RequestSums]:
     """RequestSums by API value, from the request columns."""
     sums: dict[str, RequestSums] = {}
     for api, fallback, prompt, read, write, output, context, message, carried in zip(
@@ -246,7 +266,7 @@ def _request_sums(requests: TableColumns) -> dict[str, RequestSums]:
     return sums
 
 
-def _category_sums(results: TableColumns) -> dict[str, ApiSimulation]:
+def _category_sums(results: Mapping[str, Column]) -> dict[str, ApiSimulation]:
     """Per API value, the categories and web sums of the unique results."""
     # Results and text bytes per distinct (api, tool class, web, lower bound, cleared): a few
     # dozen keys, then added into the sums.
@@ -288,8 +308,10 @@ def _category_sums(results: TableColumns) -> dict[str, ApiSimulation]:
 
 
 def _observed(
-    boundaries: TableColumns, checkpoints: TableColumns, per_api: dict[str, ApiSimulation]
-) -> TableColumns:
+    boundaries: Mapping[str, Column],
+    checkpoints: Mapping[str, Column],
+    per_api: dict[str, ApiSimulation],
+) -> dict[str, list[Any]]:
     """Native growth per API into `per_api` (R-PM-3, R-PM-4; docs/model.md): each journal's
     window of counted boundaries of the API (E of the last minus E of the first) plus what each
     checkpoint of that API inside it removed, the first boundary's turn < its turn <= the last
@@ -318,7 +340,7 @@ def _observed(
         window = windows.get((journal, api))
         if window is not None and window[0] < before_turn <= window[2]:
             inside[api].append(row)
-    observed: TableColumns = {name: [] for name in checkpoints}
+    observed: dict[str, list[Any]] = {name: [] for name in checkpoints}
     before, after = checkpoints["tokens_before"], checkpoints["tokens_after"]
     for api, rows in inside.items():
         per_api[api].compaction_removed += sum(before[row] - after[row] for row in rows)
@@ -339,9 +361,9 @@ def summarize(walked: Walked) -> UnitSimulation:
     boundaries = walked.columns.boundaries.columns
     observed = _observed(boundaries, walked.checkpoints, per_api)
     return UnitSimulation(
-        boundaries=boundaries,
-        cleared=walked.columns.cleared.columns,
-        checkpoints=observed,
+        boundaries=compact(boundaries, BOUNDARY_COLUMNS),
+        cleared=compact(walked.columns.cleared.columns, CLEARED_COLUMNS),
+        checkpoints=compact(observed, CHECKPOINT_COLUMNS),
         per_api={api: per_api[api.value] for api in walked.apis},
         placeholder_tokens=walked.placeholder_tokens,
     )
@@ -352,9 +374,12 @@ __all__ = [
     "RESULT_COLUMNS",
     "ApiSimulation",
     "CategorySums",
+    "Column",
     "RequestSums",
+    "TableColumns",
     "UnitSimulation",
     "Walked",
+    "compact",
     "summarize",
     "walk",
 ]
