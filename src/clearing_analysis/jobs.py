@@ -375,10 +375,6 @@ def analyze_job(
     is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
-    # The models and polars load only for analyze, so other commands start fast.
-    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
-    from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
-
     rate = _rate(retrieval_rate)
     signed = None
     if sign_key is not None:
@@ -411,6 +407,11 @@ def analyze_job(
     log = logsink.configure(enabled=log_file is not None)
     logger = logsink.get_logger()
     analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
+    # The models load only for analyze, so other commands start fast; and only now, so that a
+    # pool's workers start without waiting for them (the combination has loaded polars).
+    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
+    from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
+
     if analysis.simulation is None:
         raise RuntimeError("analyze ran without its simulation")
     if analysis.totals.replayed_journals == 0:

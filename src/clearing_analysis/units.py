@@ -427,8 +427,12 @@ def analyze_snapshot(
     if pool is not None:
         pool.close()  # every unit is back: the workers end before the combination
     totals = combine(done.totals, sorted(settings.routes.by_api))
-    if done.simulation is None:
+    if not settings.simulate:
         return SnapshotAnalysis(totals, None)
+    from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+
+    if done.simulation is None:  # no unit at all
+        done.simulation = Combiner(sorted(settings.routes.by_api))
     from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
     from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
 
@@ -454,20 +458,20 @@ def _pass(
     pool: UnitPool | None,
     progress: Progress | None,
 ) -> _Pass:
-    combiner = None
-    if settings.simulate:
-        from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
-
-        combiner = Combiner(sorted(settings.routes.by_api))
-    done = _Pass([], set(), combiner)
+    done = _Pass([], set(), None)
     journals = done_bytes = 0
     for unit, output in zip(
         units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
         done.totals.append(output.totals)
         done.fingerprints |= output.fingerprints
-        if combiner is not None and output.simulation is not None:
-            combiner.add(output.simulation)  # the unit's own columns are not kept
+        if output.simulation is not None:
+            if done.simulation is None:
+                # Loads polars: here, once the units are submitted, so workers never wait.
+                from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+
+                done.simulation = Combiner(sorted(settings.routes.by_api))
+            done.simulation.add(output.simulation)  # the unit's own columns are not kept
         journals += len(unit.paths)
         done_bytes += sum(unit.sizes)
         if progress is not None:
