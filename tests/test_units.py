@@ -3,6 +3,7 @@ two workers, and the period attestation decided over the whole snapshot."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,14 @@ from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.inputs.configs import AgentConfig
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import JournalSkipReason, replay_journals
-from clearing_analysis.units import Settings, Unit, analyze_snapshot, default_workers, plan_units
+from clearing_analysis.units import (
+    Settings,
+    Unit,
+    UnitPool,
+    analyze_snapshot,
+    default_workers,
+    plan_units,
+)
 from tests.eligibility.helpers import PERIOD, Target, pad, write_target
 from tests.replay.builder import JournalBuilder, SidecarBuilder, agent_config, routes
 
@@ -154,6 +162,41 @@ def test_simulation_totals_equal_for_one_and_two_workers(
     for api, simulated in one.simulation.per_api.items():
         assert simulated.requests == two.simulation.per_api[api].requests
     assert one.simulation.checkpoints.equals(two.simulation.checkpoints)
+
+
+def test_a_pool_made_before_planning_serves_the_units_and_is_closed_after(
+    tmp_path: Path, sidecar_builder: SidecarBuilder
+) -> None:
+    """A pool made before the units are planned (as the jobs make it), whose workers have
+    frozen their import-time heap, gives the same totals as one process and is closed once
+    the last unit is back (its workers end before the combination)."""
+    paths = _corpus(tmp_path / "journals")
+    sidecar_builder.finish()
+    units = plan_units(paths, [p.stat().st_size for p in paths])
+    whole = _whole(paths, sidecar_builder, None)
+    with UnitPool(2) as pool, open_sidecar(sidecar_builder.path) as view:
+        frozen = [pool.freeze_count() for _ in range(4)]
+        analysis = analyze_snapshot(
+            units, _settings(), sidecar=view, sidecar_path=sidecar_builder.path, pool=pool
+        )
+        with pytest.raises(RuntimeError):
+            pool.freeze_count()
+    assert min(frozen) > 0
+    assert analysis.totals == whole
+
+
+def test_units_in_this_process_hand_the_heap_back(
+    tmp_path: Path, sidecar_builder: SidecarBuilder
+) -> None:
+    """The heap frozen while units replay in this process is unfrozen afterwards, so a caller's
+    objects stay collectable."""
+    paths = _corpus(tmp_path / "journals")
+    sidecar_builder.finish()
+    units = plan_units(paths, [p.stat().st_size for p in paths])
+    before = gc.get_freeze_count()
+    with open_sidecar(sidecar_builder.path) as view:
+        analyze_snapshot(units, _settings(), sidecar=view, sidecar_path=sidecar_builder.path)
+    assert gc.get_freeze_count() == before
 
 
 def _period_corpus(directory: Path, later_fingerprint: str) -> list[Path]:

@@ -3,7 +3,7 @@
 Usage (from the repository root; `make bench` and `make bench-small` run it):
 
     .venv/bin/python bench/analyze/bench_analyze.py [--sizes 150 1000 4000] [--repeats 1]
-                                                    [--work DIR] [--keep]
+                                                    [--work DIR] [--keep] [--workers 2]
 
 A corpus already present under `--work` (as `corpus-<size>`) is reused; corpora are deleted
 after their measurement unless `--keep` is given.
@@ -15,7 +15,7 @@ reads it once so the page cache is warm, and then measures, in the same run and 
   (`bench/analyze/decode_baseline.py`: each file read in one piece, every line decoded to
   Python objects, nothing else);
 - `analyze --workers 1`;
-- `analyze` with its default workers (one per core for a corpus of this size).
+- `analyze --workers 2` (`--workers N` to change it).
 
 Each run is timed by `/usr/bin/time -v` (wall clock, CPU seconds). While it runs, this script
 samples /proc every 50 ms and sums over the whole process tree (the command and every
@@ -23,11 +23,14 @@ descendant: pool workers and multiprocessing's resource tracker) the resident se
 which counts a shared page once per process) and the proportional set size (PSS, which
 divides it among the processes sharing it: what the tree really holds); `/usr/bin/time` alone
 reports only the largest single process. Medians over `--repeats`, memory peaks over all.
+The machine's load average (1 minute, from /proc/loadavg) is read at the start and at the end
+of every measured run: each row shows the first run's start and the last run's end, so a
+figure taken on a busy machine says so.
 The two `analyze` reports must be byte-identical (R-PERF-3); the script fails otherwise.
 
 Prints the machine, then a Markdown table for docs/performance.md: journal MB, wall seconds,
 journal MB/s, time as a multiple of the baseline (x baseline), CPU seconds, peak tree RSS and
-PSS.
+PSS, load average at the start and end.
 """
 
 from __future__ import annotations
@@ -55,12 +58,15 @@ SAMPLE_SECONDS = 0.05
 
 @dataclass(frozen=True)
 class Measured:
-    """One run: wall and CPU seconds, peak RSS and peak PSS of the process tree (bytes)."""
+    """One run: wall and CPU seconds, peak RSS and peak PSS of the process tree (bytes), the
+    load average around it."""
 
     wall: float
     cpu: float
     tree_rss: int
     tree_pss: int
+    load_start: float  # 1-minute load average when the run started, and when it ended
+    load_end: float
 
 
 def _children() -> dict[int, list[int]]:
@@ -103,8 +109,14 @@ def _tree_memory(root: int) -> tuple[int, int]:
     return rss, pss
 
 
+def _load() -> float:
+    """The 1-minute load average (/proc/loadavg): other work on the machine skews a timing."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
 def _run(argv: list[str]) -> Measured:
     """Run `argv` under /usr/bin/time -v, sampling the process tree's RSS meanwhile."""
+    load_start = _load()
     process = subprocess.Popen(
         ["/usr/bin/time", "-v", *argv],
         stdout=subprocess.DEVNULL,
@@ -136,7 +148,8 @@ def _run(argv: list[str]) -> Measured:
     # /usr/bin/time prints wall time to 10 ms, which rounds a bare interpreter's start to 0:
     # below a second, the parent's own clock around the process is the finer measure.
     seconds = seconds if seconds >= 1 else elapsed
-    return Measured(seconds, float(user.group(1)) + float(system.group(1)), peak[0], peak[1])
+    cpu = float(user.group(1)) + float(system.group(1))
+    return Measured(seconds, cpu, peak[0], peak[1], load_start, _load())
 
 
 def _median(runs: list[Measured]) -> Measured:
@@ -145,6 +158,8 @@ def _median(runs: list[Measured]) -> Measured:
         statistics.median(r.cpu for r in runs),
         max(r.tree_rss for r in runs),
         max(r.tree_pss for r in runs),
+        runs[0].load_start,
+        runs[-1].load_end,
     )
 
 
@@ -181,7 +196,7 @@ def _analyze(corpus: Path, out: Path, workers: int | None) -> list[str]:
     return argv if workers is None else [*argv, "--workers", str(workers)]
 
 
-def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]:
+def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool, workers: int) -> list[str]:
     corpus = work / f"corpus-{size_mb}"
     if not corpus.exists():
         subprocess.run(
@@ -195,9 +210,9 @@ def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]
     results: dict[str, list[Measured]] = {"baseline": [], "one": [], "all": []}
     for _ in range(repeats):
         results["baseline"].append(_run([str(PYTHON), str(BASELINE), str(corpus / "journals")]))
-        for name, workers in (("one", 1), ("all", None)):
+        for name, count in (("one", 1), ("all", workers)):
             reports[name].unlink(missing_ok=True)
-            results[name].append(_run(_analyze(corpus, reports[name], workers)))
+            results[name].append(_run(_analyze(corpus, reports[name], count)))
     if reports["one"].read_bytes() != reports["all"].read_bytes():
         sys.exit(f"the reports of one and all workers differ at {size_mb} MB")
     for report in reports.values():
@@ -209,18 +224,18 @@ def _bench_size(size_mb: int, repeats: int, work: Path, keep: bool) -> list[str]
     for name, label in (
         ("baseline", "bare msgspec decode, 1 core"),
         ("one", "`analyze --workers 1`"),
-        ("all", f"`analyze` ({len(os.sched_getaffinity(0))} workers)"),
+        ("all", f"`analyze --workers {workers}`"),
     ):
         m = _median(results[name])
         rows.append(
             f"| {journal_mb:,.0f} | {label} | {m.wall:.2f} | {journal_mb / m.wall:.1f}"
             f" | {m.wall / base.wall:.2f} | {m.cpu:.2f} | {m.tree_rss / 2**20:.0f}"
-            f" | {m.tree_pss / 2**20:.0f} |"
+            f" | {m.tree_pss / 2**20:.0f} | {m.load_start:.2f} / {m.load_end:.2f} |"
         )
     one, every = _median(results["one"]), _median(results["all"])
     rows.append(
-        f"| {journal_mb:,.0f} | speed-up of all workers over one | {one.wall / every.wall:.2f} x"
-        " | | | | | |"
+        f"| {journal_mb:,.0f} | speed-up of {workers} workers over one"
+        f" | {one.wall / every.wall:.2f} x | | | | | | |"
     )
     return rows
 
@@ -240,7 +255,8 @@ def _startup() -> list[str]:
     ):
         m = _median([_run(argv) for _ in range(STARTUP_RUNS)])
         rows.append(
-            f"| {label} | {m.wall:.2f} | {m.wall / bare.wall:.1f} | {m.tree_rss / 2**20:.0f} |"
+            f"| {label} | {m.wall:.2f} | {m.wall / bare.wall:.1f} | {m.tree_rss / 2**20:.0f}"
+            f" | {m.load_start:.2f} / {m.load_end:.2f} |"
         )
     return rows
 
@@ -253,30 +269,33 @@ def main() -> None:
         "--work", type=Path, default=None, help="directory for corpora (reused when present)"
     )
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="workers of the second analyze run (default 2)"
+    )
     args = parser.parse_args()
     if not CLI.exists():
         sys.exit("no checkout environment: run `make setup` first")
     cores = len(os.sched_getaffinity(0))
     print(
         f"machine: {platform.machine()} {platform.system()}, {cores} cores,"
-        f" Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}"
+        f" Python {platform.python_version()}, load average {_load():.2f}"
     )
     print()
-    print("| start-up | wall s | x bare interpreter | peak RSS MiB |")
-    print("|---|---|---|---|")
+    print("| start-up | wall s | x bare interpreter | peak RSS MiB | load avg start / end |")
+    print("|---|---|---|---|---|")
     for row in _startup():
         print(row, flush=True)
     print()
     print(
         "| journal MB | run | wall s | journal MB/s | x baseline | CPU s"
-        " | peak tree RSS MiB | peak tree PSS MiB |"
+        " | peak tree RSS MiB | peak tree PSS MiB | load avg start / end |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="clearing-bench-") as scratch:
         work = args.work or Path(scratch)
         work.mkdir(parents=True, exist_ok=True)
         for size in args.sizes:
-            for row in _bench_size(size, args.repeats, work, args.keep):
+            for row in _bench_size(size, args.repeats, work, args.keep, args.workers):
                 print(row, flush=True)
 
 

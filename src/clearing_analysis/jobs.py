@@ -46,9 +46,11 @@ from clearing_analysis.units import (
     Settings,
     SnapshotAnalysis,
     Unit,
+    UnitPool,
     analyze_snapshot,
     default_workers,
     plan_units,
+    unit_pool,
 )
 
 if TYPE_CHECKING:
@@ -112,11 +114,11 @@ def _run_units(
     settings: Settings,
     sidecar: SidecarView | None,
     *,
-    workers: int,
+    pool: UnitPool | None,
     progress: ProgressCallback | None,
 ) -> SnapshotAnalysis:
-    """Every unit of the snapshot, in a pool when workers > 1, with progress over all of the
-    snapshot's files."""
+    """Every unit of the snapshot, in `pool` (None: in this process), with progress over all
+    of the snapshot's files."""
     sizes = session.journal_sizes
 
     def report(done: int, done_bytes: int) -> None:
@@ -128,7 +130,7 @@ def _run_units(
         settings,
         sidecar=sidecar,
         sidecar_path=session.sidecar,
-        workers=workers,
+        pool=pool,
         progress=report,
     )
 
@@ -144,16 +146,18 @@ def _analyze_units(
     logger = logsink.get_logger()
     count = _worker_count(session, workers)
     logger.info("replay.started", journals_total=len(session.journals), workers=count)
-    units = plan_units(session.journals, session.journal_sizes)
-    settings = Settings(
-        routes=session.routes,
-        agent_config=session.agent_config,
-        app_allowlist=session.app_allowlist,
-        simulate=simulate,
-        period_attestation_valid=True,
-    )
-    with session.open_sidecar() as view:
-        analysis = _run_units(session, units, settings, view, workers=count, progress=progress)
+    # The workers start first: their imports run while this process plans and checks.
+    with unit_pool(count) as pool:
+        units = plan_units(session.journals, session.journal_sizes)
+        settings = Settings(
+            routes=session.routes,
+            agent_config=session.agent_config,
+            app_allowlist=session.app_allowlist,
+            simulate=simulate,
+            period_attestation_valid=True,
+        )
+        with session.open_sidecar() as view:
+            analysis = _run_units(session, units, settings, view, pool=pool, progress=progress)
     totals = analysis.totals
     for reason, skipped in sorted(totals.skipped_journals.items()):
         logger.info("replay.journals_skipped", reason=reason.value, count=skipped)
@@ -371,10 +375,6 @@ def analyze_job(
     is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
-    # The models and polars load only for analyze, so other commands start fast.
-    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
-    from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
-
     rate = _rate(retrieval_rate)
     signed = None
     if sign_key is not None:
@@ -407,6 +407,11 @@ def analyze_job(
     log = logsink.configure(enabled=log_file is not None)
     logger = logsink.get_logger()
     analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
+    # The models load only for analyze, so other commands start fast; and only now, so that a
+    # pool's workers start without waiting for them (the combination has loaded polars).
+    from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
+    from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
+
     if analysis.simulation is None:
         raise RuntimeError("analyze ran without its simulation")
     if analysis.totals.replayed_journals == 0:
@@ -512,8 +517,9 @@ def explore_job(
         source=HistorySource.PI_SESSION,
         bound=Bound.UPPER,
     )
-    units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
-    analysis = _run_units(session, units, settings, None, workers=count, progress=progress)
+    with unit_pool(count) as pool:
+        units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
+        analysis = _run_units(session, units, settings, None, pool=pool, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")
     if analysis.totals.replayed_journals == 0:

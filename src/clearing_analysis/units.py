@@ -27,12 +27,15 @@ it void (a second pass, only for a period attestation whose configuration change
 from __future__ import annotations
 
 import dataclasses
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -53,8 +56,9 @@ from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import HistorySource, JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_pi_session
 
-if TYPE_CHECKING:  # the simulation loads polars: imported where it runs
-    from clearing_analysis.simulation.totals import SimulationTotals
+if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
+    from clearing_analysis.simulation.totals import Combiner, SimulationTotals
+    from clearing_analysis.simulation.unit import UnitSimulation
 
 _HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
 
@@ -171,7 +175,7 @@ class UnitOutput:
     """A unit reduced to numbers, and the toolset fingerprints its runs showed."""
 
     totals: Totals
-    simulation: SimulationTotals | None
+    simulation: UnitSimulation | None
     fingerprints: frozenset[str]
 
 
@@ -204,46 +208,71 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
     )
     if not settings.simulate:
         return UnitOutput(totals_of(assessment, count_occurrences(assessment)), None, fingerprints)
-    # The simulation loads polars; the evidence-only replay command never needs it.
-    from clearing_analysis.simulation import simulate  # noqa: PLC0415
-    from clearing_analysis.simulation.totals import reduce  # noqa: PLC0415
+    # Plain Python, no polars: a pool worker never loads it (the main process does, for the
+    # combined tables); the evidence-only replay command never loads the simulation at all.
+    from clearing_analysis.simulation import unit as simulation  # noqa: PLC0415
 
-    simulation = simulate(assessment, settings.routes)
-    totals = totals_of(assessment, simulation.occurrences)
-    return UnitOutput(totals, reduce(simulation), fingerprints)
+    walked = simulation.walk(assessment, settings.routes)
+    totals = totals_of(assessment, walked.occurrences)
+    return UnitOutput(totals, simulation.summarize(walked), fingerprints)
 
 
-# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions).
-_worker_ready = False
-_worker_sidecar: SidecarView | None = None
+# Per-process state of a pool worker: its own read-only sidecar view (none for pi sessions),
+# opened by its first unit, or the fixed error opening it gave.
+_worker_started = False
+_worker_sidecar: tuple[Path, SidecarView] | None = None
 _worker_error: AnalysisError | None = None
 
 
-def _init_worker(sidecar_path: Path | None) -> None:
-    global _worker_ready, _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
-    _worker_ready = True
+def _init_worker() -> None:
+    """A spawned worker's start: import what a unit needs (the simulation's plain-Python half
+    too), then freeze the import-time heap, so the cycle collector's full passes during replay
+    never walk the modules' objects again (they live as long as the process)."""
+    global _worker_started  # noqa: PLW0603  (one per process)
+    import clearing_analysis.simulation.unit  # noqa: F401, PLC0415
+
+    gc.freeze()
+    _worker_started = True
+
+
+def _started() -> None:
+    """A task that does nothing: submitted once per worker so that every process is spawned
+    when the pool is made, not when the first units arrive."""
+
+
+def _worker_view(sidecar_path: Path | None) -> SidecarView | None:
+    """This worker's view of the sidecar, opened once (at its first unit: the main process has
+    checked the file's structure by then and submits no unit before)."""
+    global _worker_sidecar, _worker_error  # noqa: PLW0603  (one per process)
     if sidecar_path is None:  # pi sessions (explore) are replayed without a sidecar
-        return
+        return None
+    if _worker_error is not None:
+        raise _worker_error
+    if _worker_sidecar is not None and _worker_sidecar[0] == sidecar_path:
+        return _worker_sidecar[1]
     try:
-        # The parent checked the file's structure before starting the pool (jobs.py).
-        _worker_sidecar = open_sidecar(sidecar_path, check_structure=False)
+        view = open_sidecar(sidecar_path, check_structure=False)
     except SidecarNotOfflineError:
         # The session found the sidecar offline before replay began: a companion that appears
         # later is a snapshot change, the code a single-process run reports too (R-FS-7).
         _worker_error = SnapshotChangedError(SnapshotChangedDetail.COMPANION_CHANGED)
+        raise _worker_error from None
     except AnalysisError as error:
-        # An initializer that raises breaks the pool with a traceback; keep the fixed code and
-        # raise it from the first task instead, so it reaches the parent as itself (R-REL-1).
+        # Kept, so that every later unit of this worker fails with the same fixed code, which
+        # reaches the parent as itself (R-REL-1).
         _worker_error = error
+        raise
+    if _worker_sidecar is not None:
+        _worker_sidecar[1].close()
+    _worker_sidecar = (sidecar_path, view)
+    return view
 
 
-def _in_worker(task: tuple[Unit, Settings]) -> UnitOutput:
-    if _worker_error is not None:
-        raise _worker_error
-    if not _worker_ready:
+def _in_worker(task: tuple[Unit, Settings, Path | None]) -> UnitOutput:
+    if not _worker_started:
         raise RuntimeError("unit worker used before initialization")
-    unit, settings = task
-    return analyze_unit(unit, settings, _worker_sidecar)
+    unit, settings, sidecar_path = task
+    return analyze_unit(unit, settings, _worker_view(sidecar_path))
 
 
 def _for_unit(settings: Settings, unit: Unit) -> Settings:
@@ -256,7 +285,7 @@ def _for_unit(settings: Settings, unit: Unit) -> Settings:
 
 
 # Below this many journal bytes a single process is done before a pool's workers have
-# started (a spawned worker imports the analyzer and polars: about half a second of a core).
+# started (a spawned worker imports the analyzer: a few tenths of a second of a core).
 _POOL_MIN_BYTES = 32 * 1024 * 1024
 
 
@@ -267,27 +296,83 @@ def default_workers(total_bytes: int) -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
+class UnitPool:
+    """Spawned worker processes for units, all started when the pool is made.
+
+    Made as soon as the number of workers is known, before the main process plans the units
+    and checks the sidecar, so that the workers' start (an interpreter and the analyzer's
+    imports each) runs meanwhile instead of after. Spawned, not forked: the parent may already
+    run polars' thread pool, and a forked child that calls into it waits forever on threads it
+    did not inherit.
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 2:
+            raise RuntimeError("a unit pool has at least two workers")
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+        )
+        for _ in range(workers):  # each submission spawns one more process
+            self._executor.submit(_started)
+
+    def __enter__(self) -> UnitPool:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the workers (at once, if they are still starting); closing again does nothing."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def freeze_count(self) -> int:
+        """How many objects one of the workers has frozen (`gc.get_freeze_count`)."""
+        count: int = self._executor.submit(gc.get_freeze_count).result()
+        return count
+
+    def map(self, tasks: Sequence[tuple[Unit, Settings, Path | None]]) -> Iterator[UnitOutput]:
+        """The outputs of `tasks`, in submission order (all submitted at once)."""
+        return self._executor.map(_in_worker, tasks)
+
+
+def unit_pool(workers: int) -> AbstractContextManager[UnitPool | None]:
+    """A started `UnitPool` for more than one worker; None (work in this process) for one."""
+    return UnitPool(workers) if workers > 1 else nullcontext()
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """Units replayed in this process: what exists before them (modules, inputs, the session)
+    lives through the run, so it is frozen out of the cycle collector's full passes while the
+    units make their many short-lived objects, and handed back to it afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _outputs(
     units: Sequence[Unit],
     settings: Settings,
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
-    workers: int,
+    pool: UnitPool | None,
 ) -> Iterator[UnitOutput]:
-    if workers == 1 or len(units) < 2:
-        for unit in units:
-            yield analyze_unit(unit, settings, sidecar)
+    if pool is None or len(units) < 2:
+        with _frozen_heap():
+            for unit in units:
+                yield analyze_unit(unit, settings, sidecar)
         return
-    # Spawned, not forked: the parent may already run polars' thread pool, and a forked child
-    # that calls into it waits forever on threads it did not inherit.
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(units)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_init_worker,
-        initargs=(sidecar_path,),
-    ) as pool:
-        # map() yields in submission order: the combination below sees the units in order.
-        yield from pool.map(_in_worker, [(unit, _for_unit(settings, unit)) for unit in units])
+    # map() yields in submission order: the combination below sees the units in order.
+    yield from pool.map([(unit, _for_unit(settings, unit), sidecar_path) for unit in units])
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,42 +394,89 @@ def analyze_snapshot(
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
     workers: int = 1,
+    pool: UnitPool | None = None,
     progress: Progress | None = None,
 ) -> SnapshotAnalysis:
-    """Every unit, combined in order; a second pass when a period attestation is void."""
+    """Every unit, combined in order; a second pass when a period attestation is void. The
+    units run in `pool` when one is given, else in a pool of `workers` made here when that is
+    more than one, else in this process. A pool is closed once its last unit is back, so its
+    workers are gone before the units are combined."""
     if workers < 1:
         raise RuntimeError("workers must be at least 1")
-    outputs: list[UnitOutput] = []
+    if pool is None and workers > 1:
+        with UnitPool(workers) as own:
+            return analyze_snapshot(
+                units,
+                settings,
+                sidecar=sidecar,
+                sidecar_path=sidecar_path,
+                workers=workers,
+                pool=own,
+                progress=progress,
+            )
+    done = _pass(
+        units, settings, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=progress
+    )
+    period = settings.agent_config is not None and settings.agent_config.per_run is None
+    if period and len(done.fingerprints) > 1 and settings.period_attestation_valid:
+        del done
+        void = dataclasses.replace(settings, period_attestation_valid=False)
+        done = _pass(
+            units, void, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=None
+        )
+    if pool is not None:
+        pool.close()  # every unit is back: the workers end before the combination
+    totals = combine(done.totals, sorted(settings.routes.by_api))
+    if not settings.simulate:
+        return SnapshotAnalysis(totals, None)
+    from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+
+    if done.simulation is None:  # no unit at all
+        done.simulation = Combiner(sorted(settings.routes.by_api))
+    from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
+    from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
+
+    return SnapshotAnalysis(totals, done.simulation.result(text_tokens(placeholder_text())))
+
+
+@dataclass
+class _Pass:
+    """One pass over the units: their totals, the fingerprints they showed, and (for
+    `analyze`) their simulations, combined as they arrived."""
+
+    totals: list[Totals]
+    fingerprints: set[str]
+    simulation: Combiner | None
+
+
+def _pass(
+    units: Sequence[Unit],
+    settings: Settings,
+    *,
+    sidecar: SidecarView | None,
+    sidecar_path: Path | None,
+    pool: UnitPool | None,
+    progress: Progress | None,
+) -> _Pass:
+    done = _Pass([], set(), None)
     journals = done_bytes = 0
     for unit, output in zip(
-        units, _outputs(units, settings, sidecar, sidecar_path, workers), strict=True
+        units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
-        outputs.append(output)
+        done.totals.append(output.totals)
+        done.fingerprints |= output.fingerprints
+        if output.simulation is not None:
+            if done.simulation is None:
+                # Loads polars: here, once the units are submitted, so workers never wait.
+                from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+
+                done.simulation = Combiner(sorted(settings.routes.by_api))
+            done.simulation.add(output.simulation)  # the unit's own columns are not kept
         journals += len(unit.paths)
         done_bytes += sum(unit.sizes)
         if progress is not None:
             progress(journals, done_bytes)
-    fingerprints = frozenset().union(*(output.fingerprints for output in outputs))
-    period = settings.agent_config is not None and settings.agent_config.per_run is None
-    if period and len(fingerprints) > 1 and settings.period_attestation_valid:
-        void = dataclasses.replace(settings, period_attestation_valid=False)
-        outputs = list(_outputs(units, void, sidecar, sidecar_path, workers))
-    return _combined(outputs, settings)
-
-
-def _combined(outputs: Sequence[UnitOutput], settings: Settings) -> SnapshotAnalysis:
-    apis = sorted(settings.routes.by_api)
-    totals = combine((output.totals for output in outputs), apis)
-    if not settings.simulate:
-        return SnapshotAnalysis(totals, None)
-    from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
-    from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
-    from clearing_analysis.simulation.totals import combine as combine_simulations  # noqa: PLC0415
-
-    parts = [output.simulation for output in outputs if output.simulation is not None]
-    return SnapshotAnalysis(
-        totals, combine_simulations(parts, apis, text_tokens(placeholder_text()))
-    )
+    return done
 
 
 __all__ = [
@@ -353,8 +485,10 @@ __all__ = [
     "SnapshotAnalysis",
     "Unit",
     "UnitOutput",
+    "UnitPool",
     "analyze_snapshot",
     "analyze_unit",
     "default_workers",
     "plan_units",
+    "unit_pool",
 ]

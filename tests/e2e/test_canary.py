@@ -174,12 +174,10 @@ def test_analyze_internal_fault_prints_only_the_fault_code(canary_inputs: Canary
     canary: exit 1 and exactly the ANALYZER_FAULT line, nothing on stdout."""
     secret = canary_inputs.canaries["rich.appResult"]
     prelude = (
-        "import clearing_analysis.simulation.run as _s\n"
+        "import clearing_analysis.simulation.unit as _s\n"
         "def _boom(assessment, routes):\n"
         f"    raise RuntimeError({secret!r})\n"
-        "_s.simulate = _boom\n"
-        "import clearing_analysis.simulation as _p\n"
-        "_p.simulate = _boom\n"
+        "_s.walk = _boom\n"
     )
     done = run_cli(["analyze", *canary_inputs.args()], prelude=prelude)
     assert done.returncode == 1

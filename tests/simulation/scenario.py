@@ -18,7 +18,7 @@ from clearing_analysis.eligibility import Assessment, assess
 from clearing_analysis.inputs.configs import Routes, parse_agent_config, parse_routes
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import replay_journals
-from clearing_analysis.simulation import Simulation, simulate
+from clearing_analysis.simulation.run import Simulation, simulate
 from tests._seed_route import SEED_ROUTE
 from tests.replay.builder import ANTHROPIC, JournalBuilder, SidecarBuilder, usage
 

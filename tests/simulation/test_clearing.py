@@ -13,7 +13,7 @@ import polars as pl
 
 from clearing_analysis.eligibility import Assessment, count_occurrences
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.simulation import Simulation
+from clearing_analysis.simulation.run import Simulation
 from tests.simulation.scenario import COLD, Conversation, run
 
 BIG = 80_112  # 20,028 tokens: 20,000 net

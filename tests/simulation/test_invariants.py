@@ -19,7 +19,8 @@ from clearing_analysis.inputs.paths import select_journals
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.policy import eligibility_policy, simulation_policy
 from clearing_analysis.replay import replay_journals
-from clearing_analysis.simulation import Simulation, in_pressure_band, simulate
+from clearing_analysis.simulation import in_pressure_band
+from clearing_analysis.simulation.run import Simulation, simulate
 from clearing_analysis.synth import generate
 
 CASES = [("build", 3, 6), ("mixed", 5, 12), ("warm", 7, 6), ("redacted", 9, 6), ("build", 13, 6)]

@@ -17,7 +17,11 @@ from clearing_analysis.eligibility.assess import (
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, occurrence_reason
 from clearing_analysis.eligibility.context import ContextCursor, protection
 from clearing_analysis.eligibility.identity import IdentityProofs
-from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
+from clearing_analysis.eligibility.occurrences import (
+    ContextTally,
+    OccurrenceTally,
+    classified_context,
+)
 from clearing_analysis.eligibility.reasons import (
     EXCLUSION_UNIT,
     ApiSignal,
@@ -37,6 +41,7 @@ __all__ = [
     "Bound",
     "Boundary",
     "ContextCursor",
+    "ContextTally",
     "EligibilityClass",
     "ExclusionReason",
     "IdentityProofs",

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, result_exclusion
 from clearing_analysis.eligibility.context import ContextCursor
 from clearing_analysis.eligibility.identity import IdentityProofs, identity_shortfall
-from clearing_analysis.eligibility.occurrences import OccurrenceTally, classified_context
+from clearing_analysis.eligibility.occurrences import (
+    ContextTally,
+    OccurrenceTally,
+    classified_context,
+)
 from clearing_analysis.eligibility.reasons import (
     ApiSignal,
     Bound,
@@ -276,15 +280,12 @@ def count_occurrences(assessment: Assessment) -> dict[Api, OccurrenceTally]:
         by_journal.setdefault(boundary.journal, []).append(boundary)
     for position, counted in by_journal.items():
         journal = assessment.replay.journals[position].journal
-        cursor = ContextCursor(journal.results)
-        classes = assessment.classes[position]
-        cohorts = assessment.cohorts[position]
+        context = ContextTally(
+            journal.results, assessment.classes[position], assessment.cohorts[position]
+        )
         for boundary in counted:  # merge order within a journal is turn order
-            tally = tallies[boundary.api]
-            for _slot, reason in classified_context(
-                cursor, boundary.replayed, journal.results, classes, cohorts
-            ):
-                tally.add(reason)
+            context.advance(boundary.replayed)
+            context.count(boundary.api, tallies[boundary.api])
     return tallies
 
 

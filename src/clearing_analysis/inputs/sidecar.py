@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+import msgspec
+
 from clearing_analysis.errors import (
     InputInvalidDetail,
     InputInvalidError,
@@ -53,12 +55,13 @@ class ConversationPolicy:
     budget_bytes: int
 
 
-@dataclass(frozen=True, slots=True)
-class RetainedRow:
+class RetainedRow(msgspec.Struct, frozen=True, gc=False):
     """One retained tool result, as the writer stored it. Never printed.
 
     `identity` is the row's own identity columns: a row is identity-linked to a journal result
     only when they equal the result's finalized identity (R-SIM-9), whatever the index says.
+    One is made per tool result a journal holds, so it is a struct the cycle collector never
+    tracks (it holds only text, bytes, flags and the identity's four strings).
     """
 
     identity: ToolIdentity
@@ -215,16 +218,9 @@ def _optional_flag(value: object) -> bool | None:
     return bool(value)
 
 
-def _row_identity(values: tuple[object, ...]) -> ToolIdentity:
-    physical, turn, run, call = values
-    if not (
-        isinstance(physical, str)
-        and isinstance(turn, str)
-        and isinstance(run, str)
-        and isinstance(call, str)
-    ):
-        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
-    return ToolIdentity(physical, turn, run, call)
+_FLAGS = (0, 1)
+_STATES = ("committed", "finalized")
+_INTEGRITY = ("ok", "mismatch")
 
 
 def _retained_row(row: tuple[object, ...]) -> RetainedRow:
@@ -232,24 +228,52 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
 
     The DDL's STRICT tables and CHECKs already guarantee this for a conforming writer; the
     checks repeat them because the file is untrusted input (a non-STRICT lookalike table would
-    otherwise hand us a wrong type and crash later instead of yielding a fixed code).
+    otherwise hand us a wrong type and crash later instead of yielding a fixed code). They run
+    once per tool result, so they are spelled out inline rather than as a call per column.
     """
-    identity = _row_identity(row[:4])
-    state, byte_length, sha256, text, redacted, truncated, tombstone, integrity = row[4:12]
-    if (
-        not isinstance(state, str)
-        or state not in ("committed", "finalized")
-        or not isinstance(byte_length, int)
-        or not _is_count(byte_length)
-        or not isinstance(sha256, bytes)
-        or len(sha256) != 32
-        or not (_is_flag(redacted) and _is_flag(truncated) and _is_flag(tombstone))
-        or not isinstance(integrity, str)
-        or integrity not in ("ok", "mismatch")
+    (
+        physical,
+        turn,
+        run,
+        call,
+        state,
+        byte_length,
+        sha256,
+        text,
+        redacted,
+        truncated,
+        tombstone,
+        integrity,
+        server,
+        tool,
+        digest,
+        read_only,
+        destructive,
+    ) = row
+    if not (
+        isinstance(physical, str)
+        and isinstance(turn, str)
+        and isinstance(run, str)
+        and isinstance(call, str)
+        and isinstance(state, str)
+        and state in _STATES
+        and isinstance(byte_length, int)
+        and not isinstance(byte_length, bool)
+        and byte_length >= 0
+        and isinstance(sha256, bytes)
+        and len(sha256) == 32
+        and isinstance(redacted, int)
+        and redacted in _FLAGS
+        and isinstance(truncated, int)
+        and truncated in _FLAGS
+        and isinstance(tombstone, int)
+        and tombstone in _FLAGS
+        and isinstance(integrity, str)
+        and integrity in _INTEGRITY
     ):
         raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return RetainedRow(
-        identity=identity,
+        identity=ToolIdentity(physical, turn, run, call),
         state=state,
         byte_length=byte_length,
         sha256=sha256,
@@ -258,11 +282,11 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
         truncated=bool(truncated),
         tombstone=bool(tombstone),
         integrity=integrity,
-        origin_server=_optional_text(row[12]),
-        origin_tool=_optional_text(row[13]),
-        origin_server_identity_digest=_optional_text(row[14]),
-        origin_read_only_hint=_optional_flag(row[15]),
-        origin_destructive_hint=_optional_flag(row[16]),
+        origin_server=_optional_text(server),
+        origin_tool=_optional_text(tool),
+        origin_server_identity_digest=_optional_text(digest),
+        origin_read_only_hint=_optional_flag(read_only),
+        origin_destructive_hint=_optional_flag(destructive),
     )
 
 

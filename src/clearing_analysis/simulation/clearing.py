@@ -24,25 +24,21 @@ with ordinal keys, no identifier and no text; `simulation.tables` turns them int
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from clearing_analysis.eligibility import (
     Assessment,
     Boundary,
-    ContextCursor,
-    EligibilityClass,
+    ContextTally,
     OccurrenceTally,
-    classified_context,
 )
-from clearing_analysis.eligibility.reasons import class_of
 from clearing_analysis.inputs.configs import Api, Route
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.replay.heuristic import tokens_for_units
 from clearing_analysis.replay.model import RequestUsage, ToolResult
-
-_UPPER_CLASSES = frozenset({EligibilityClass.LOWER_BOUND, EligibilityClass.UPPER_BOUND_ONLY})
 
 
 def usage_is_fallback(request: RequestUsage) -> bool:
@@ -68,34 +64,97 @@ def in_pressure_band(tokens: int, trigger: int) -> bool:
     return low <= tokens < trigger
 
 
-@dataclass
+# How a column crosses the process boundary (`unit.compact`): INTS as a 64-bit integer array,
+# FLAGS as a byte array of 0 and 1, OTHER (text, or numbers that may be null) as a list.
+INTS = "q"
+FLAGS = "b"
+OTHER = ""
+
+BOUNDARY_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "journal": INTS,
+    "conversation": INTS,
+    "lineage": INTS,
+    "turn": INTS,
+    "tool_starts_before": INTS,
+    "prompt_runs_before": INTS,
+    "estimate": INTS,
+    "usage_based": FLAGS,  # E starts from a recorded usage (else heuristic only)
+    "effective": INTS,
+    "gap_ms": OTHER,  # null: the journal's first request
+    "cold": FLAGS,
+    "pressured": FLAGS,
+    "cold_pressured": FLAGS,
+    "batch_open": FLAGS,
+    "clearing_point": FLAGS,
+    "cleared_results": INTS,
+    "admitted_net": INTS,
+    "admitted_bytes": INTS,
+    "budget_stopped": FLAGS,
+    "budget_left": INTS,
+    "upper_bound_net": INTS,
+}
+CLEARED_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "boundary": INTS,
+    "conversation": INTS,
+    "result": INTS,
+    "result_turn": INTS,
+    "result_start": INTS,
+    "tokens": INTS,
+    "net_tokens": INTS,
+    "summary_tokens": INTS,
+    "text_bytes": INTS,
+    "escaped_bytes": INTS,
+    "escaped_tokens": INTS,
+    "tool_class": OTHER,
+    "web": FLAGS,
+}
+REQUEST_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "boundary": INTS,
+    "input": INTS,
+    "output": INTS,
+    "cache_read": INTS,
+    "cache_write": INTS,
+    "fallback": FLAGS,
+    "context_tokens": INTS,
+    "message_tokens": INTS,
+    "cleared_tokens_carried": INTS,
+}
+
+
+class Table:
+    """Append-only rows of one table, in a fixed column order, read back as columns."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._names = tuple(names)
+        self._rows: list[tuple[object, ...]] = []
+        # A row is one tuple: far cheaper than one list append per column; the columns are
+        # made in one transposition when read.
+        self.append = self._rows.append
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @property
+    def columns(self) -> dict[str, list[Any]]:
+        """Column name -> values, in row order."""
+        if not self._rows:
+            return {name: [] for name in self._names}
+        return {
+            name: list(values)
+            for name, values in zip(self._names, zip(*self._rows, strict=True), strict=True)
+        }
+
+
 class Columns:
     """Append-only columns of the simulation's three tables."""
 
-    boundaries: dict[str, list[object]] = field(default_factory=dict)
-    cleared: dict[str, list[object]] = field(default_factory=dict)
-    requests: dict[str, list[object]] = field(default_factory=dict)
-
-    @staticmethod
-    def _append(table: dict[str, list[object]], row: dict[str, object]) -> None:
-        for key, value in row.items():
-            table.setdefault(key, []).append(value)
-
-    def next_boundary_row(self) -> int:
-        """The row number the next boundary row will get."""
-        return len(self.boundaries.get("api", ()))
-
-    def boundary(self, row: dict[str, object]) -> None:
-        """Append a boundary row."""
-        self._append(self.boundaries, row)
-
-    def cleared_result(self, row: dict[str, object]) -> None:
-        """Append a cleared-result row."""
-        self._append(self.cleared, row)
-
-    def request(self, row: dict[str, object]) -> None:
-        """Append a request row."""
-        self._append(self.requests, row)
+    def __init__(self) -> None:
+        self.boundaries = Table(BOUNDARY_COLUMNS)
+        self.cleared = Table(CLEARED_COLUMNS)
+        self.requests = Table(REQUEST_COLUMNS)
 
 
 @dataclass
@@ -106,6 +165,35 @@ class _Conversation:
     counted: dict[str, int] = field(default_factory=dict)  # finalized id -> net tokens
     pins: dict[str, int] = field(default_factory=dict)  # finalized id -> original text bytes
     last_batch_runs: int | None = None
+
+
+class _JournalWalk:
+    """One journal of the conversation: its results, its context tally, and which of its
+    results the conversation has cleared (by any journal's copy)."""
+
+    def __init__(
+        self,
+        assessment: Assessment,
+        journal: int,
+        placeholder_tokens: int,
+        counted: Mapping[str, int],
+    ) -> None:
+        results = assessment.replay.journals[journal].journal.results
+        self.results = results
+        self.slots = {r.finalized_id: s for s, r in enumerate(results)}
+        self.context = ContextTally(
+            results,
+            assessment.classes[journal],
+            assessment.cohorts[journal],
+            weights=[max(0, r.tokens - placeholder_tokens) for r in results],
+        )
+        # Slots whose finalized id the conversation has counted, in or out of context.
+        self.counted_slots = {slot for fid, slot in self.slots.items() if fid in counted}
+
+    def cleared_in_context(self) -> list[int]:
+        """Counted results in the current context, whichever API cleared them."""
+        active = self.context.is_active
+        return [slot for slot in self.counted_slots if active(slot)]
 
 
 def _time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
@@ -136,6 +224,8 @@ class ConversationSimulator:
         self._tallies = tallies
         self._placeholder_tokens = placeholder_tokens
         self._policy = simulation_policy()
+        # The pressure band's lower edge per trigger, exact (R-SIM-2): one Fraction per route.
+        self._low = Fraction(str(self._policy.pressure_low_fraction))
         # Ordinal of each cleared result by finalized id, first-come: the tables' result key.
         self.result_keys: dict[str, int] = {}
 
@@ -143,63 +233,63 @@ class ConversationSimulator:
         """Visit the conversation's counted boundaries in time order; return the finalized ids
         it cleared (in memory only)."""
         state = _Conversation(budget_left=self._policy.conversation_budget_bytes)
-        cursors: dict[int, ContextCursor] = {}
-        slots: dict[int, dict[str, int]] = {}  # per journal: finalized id -> result slot
+        walks: dict[int, _JournalWalk] = {}
         for boundary in _time_order(boundaries):
-            journal = self._assessment.replay.journals[boundary.journal].journal
-            cursor = cursors.get(boundary.journal)
-            if cursor is None:
-                cursor = cursors[boundary.journal] = ContextCursor(journal.results)
-                slots[boundary.journal] = {r.finalized_id: s for s, r in enumerate(journal.results)}
-            self._release_pins(boundary, journal.results, slots[boundary.journal], state)
-            self._boundary(boundary, journal.results, cursor, state, keys=(conversation, lineage))
+            walk = walks.get(boundary.journal)
+            if walk is None:
+                walk = walks[boundary.journal] = _JournalWalk(
+                    self._assessment, boundary.journal, self._placeholder_tokens, state.counted
+                )
+            self._release_pins(boundary, walk, state)
+            self._boundary(boundary, walk, walks, state, keys=(conversation, lineage))
         return set(state.counted)
 
     def net_tokens(self, result: ToolResult) -> int:
         """A cleared result's heuristic tokens minus the placeholder's (R-SIM-5)."""
         return result.tokens - self._placeholder_tokens
 
+    def _in_band(self, tokens: int, trigger: int) -> bool:
+        return self._low * trigger <= tokens < trigger
+
     def _boundary(
         self,
         boundary: Boundary,
-        results: Sequence[ToolResult],
-        cursor: ContextCursor,
+        walk: _JournalWalk,
+        walks: Mapping[int, _JournalWalk],
         state: _Conversation,
         *,
         keys: tuple[int, int],
     ) -> None:
         conversation, lineage = keys
-        route = self._routes[boundary.api]
-        classes = self._assessment.classes[boundary.journal]
-        tally = self._tallies[boundary.api]
+        api = boundary.api
+        route = self._routes[api]
         replayed = boundary.replayed
-        candidates: list[int] = []
-        upper_bound = 0
-        cohorts = self._assessment.cohorts[boundary.journal]
-        for slot, reason in classified_context(cursor, replayed, results, classes, cohorts):
-            tally.add(reason)
-            result = results[slot]
-            if reason is None and result.finalized_id not in state.counted:
-                candidates.append(slot)
-            if class_of(reason) in _UPPER_CLASSES:
-                upper_bound += max(0, self.net_tokens(result))
+        results = walk.results
+        context = walk.context
+        context.advance(replayed)
+        context.count(api, self._tallies[api])
+        upper_bound = context.upper_weight(api)
         # Cleared results still in this context, whichever API cleared them: the placeholder
         # is what this request carries (effective occupancy, removed.observed).
-        cleared_in_context = [
-            slot for slot in cursor.active() if results[slot].finalized_id in state.counted
-        ]
-        already = sum(state.counted[results[s].finalized_id] for s in cleared_in_context)
+        cleared_in_context = walk.cleared_in_context()
+        counted = state.counted
+        already = sum(counted[results[s].finalized_id] for s in cleared_in_context)
         effective = replayed.estimate - already
         cold = is_cold(route, replayed.gap_ms)
-        pressured = in_pressure_band(replayed.estimate, route.trigger_tokens)
+        pressured = self._in_band(replayed.estimate, route.trigger_tokens)
         runs = boundary.completed_prompt_runs_before
         separation = self._policy.batch_separation_prompt_runs
         batch_open = state.last_batch_runs is None or runs - state.last_batch_runs >= separation
-        clears = cold and batch_open and in_pressure_band(effective, route.trigger_tokens)
-        row = self._columns.next_boundary_row()
+        clears = cold and batch_open and self._in_band(effective, route.trigger_tokens)
+        row = len(self._columns.boundaries)
         admitted = admitted_bytes = cleared_here = 0
         budget_stopped = False
         if clears:
+            candidates = [
+                slot
+                for slot in context.lower_bound(api)
+                if results[slot].finalized_id not in counted
+            ]
             for slot in candidates:
                 result = results[slot]
                 net = self.net_tokens(result)
@@ -208,59 +298,60 @@ class ConversationSimulator:
                 if result.text_bytes > state.budget_left:
                     budget_stopped = True
                     break
-                state.counted[result.finalized_id] = net
-                state.pins[result.finalized_id] = result.text_bytes
+                finalized_id = result.finalized_id
+                counted[finalized_id] = net
+                for other in walks.values():
+                    copy = other.slots.get(finalized_id)
+                    if copy is not None:
+                        other.counted_slots.add(copy)
+                state.pins[finalized_id] = result.text_bytes
                 state.budget_left -= result.text_bytes
                 cleared_in_context.append(slot)
                 admitted += net
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
-                key = self.result_keys.setdefault(result.finalized_id, len(self.result_keys))
-                self._columns.cleared_result(
-                    self._cleared_row(boundary, row, (key, result), net, conversation)
-                )
+                key = self.result_keys.setdefault(finalized_id, len(self.result_keys))
+                self._cleared_row(boundary, row, (key, result), net, conversation)
             if cleared_here:
                 state.last_batch_runs = runs
-        self._columns.boundary(
-            {
-                "api": boundary.api.value,
-                "journal": boundary.journal,
-                "conversation": conversation,
-                "lineage": lineage,
-                "turn": replayed.turn_index,
-                "tool_starts_before": replayed.tool_starts_before,
-                "prompt_runs_before": runs,
-                "estimate": replayed.estimate,
-                "usage_based": replayed.usage_based,
-                "effective": effective,
-                "gap_ms": replayed.gap_ms,
-                "cold": cold,
-                "pressured": pressured,
-                "cold_pressured": cold and pressured,
-                "batch_open": batch_open,
-                "clearing_point": clears,
-                "cleared_results": cleared_here,
-                "admitted_net": admitted,
-                "admitted_bytes": admitted_bytes,
-                "budget_stopped": budget_stopped,
-                "budget_left": state.budget_left,
-                "upper_bound_net": upper_bound,
-            }
+        self._columns.boundaries.append(
+            (
+                api.value,
+                boundary.journal,
+                conversation,
+                lineage,
+                replayed.turn_index,
+                replayed.tool_starts_before,
+                runs,
+                replayed.estimate,
+                replayed.usage_based,
+                effective,
+                replayed.gap_ms,
+                cold,
+                pressured,
+                cold and pressured,
+                batch_open,
+                clears,
+                cleared_here,
+                admitted,
+                admitted_bytes,
+                budget_stopped,
+                state.budget_left,
+                upper_bound,
+            )
         )
         self._requests(boundary, row, results, cleared_in_context, state)
 
     @staticmethod
-    def _release_pins(
-        boundary: Boundary,
-        results: Sequence[ToolResult],
-        slots: dict[str, int],
-        state: _Conversation,
-    ) -> None:
+    def _release_pins(boundary: Boundary, walk: _JournalWalk, state: _Conversation) -> None:
         """A cleared result that this boundary's journal holds and has compacted away before
         the boundary's turn returns its bytes to the conversation's budget, whichever journal
         of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
         result says nothing about it."""
+        if not state.pins:
+            return
         turn = boundary.replayed.turn_index
+        slots, results = walk.slots, walk.results
         for finalized_id in list(state.pins):
             slot = slots.get(finalized_id)
             if slot is None:
@@ -276,25 +367,27 @@ class ConversationSimulator:
         keyed: tuple[int, ToolResult],
         net: int,
         conversation: int,
-    ) -> dict[str, object]:
+    ) -> None:
         cap = self._policy.summary_tokens_per_cleared_result_cap
         key, result = keyed
-        return {
-            "api": boundary.api.value,
-            "boundary": boundary_row,
-            "conversation": conversation,
-            "result": key,
-            "result_turn": result.turn_index,
-            "result_start": result.start_index,
-            "tokens": result.tokens,
-            "net_tokens": net,
-            "summary_tokens": min(cap, result.tokens),
-            "text_bytes": result.text_bytes,
-            "escaped_bytes": result.escaped_bytes,
-            "escaped_tokens": tokens_for_units(result.escaped_units),
-            "tool_class": result.tool_class.value,
-            "web": result.web,
-        }
+        self._columns.cleared.append(
+            (
+                boundary.api.value,
+                boundary_row,
+                conversation,
+                key,
+                result.turn_index,
+                result.start_index,
+                result.tokens,
+                net,
+                min(cap, result.tokens),
+                result.text_bytes,
+                result.escaped_bytes,
+                tokens_for_units(result.escaped_units),
+                result.tool_class.value,
+                result.web,
+            )
+        )
 
     def _requests(
         self,
@@ -310,31 +403,44 @@ class ConversationSimulator:
             (state.counted[results[s].finalized_id], results[s].compacted_by)
             for s in cleared_in_context
         ]
+        append = self._columns.requests.append
+        api = boundary.api.value
         for request in boundary.requests:
-            carried = sum(
-                net
-                for net, compacted_by in riding
-                if compacted_by is None or request.checkpoints_before <= compacted_by
+            carried = (
+                sum(
+                    net
+                    for net, compacted_by in riding
+                    if compacted_by is None or request.checkpoints_before <= compacted_by
+                )
+                if riding
+                else 0
             )
-            self._columns.request(
-                {
-                    "api": boundary.api.value,
-                    "boundary": row,
-                    "input": request.input,
-                    "output": request.output,
-                    "cache_read": request.cache_read,
-                    "cache_write": request.cache_write,
-                    "fallback": usage_is_fallback(request),
-                    "context_tokens": request.context_tokens,
-                    "message_tokens": request.message_tokens,
-                    "cleared_tokens_carried": carried,
-                }
+            append(
+                (
+                    api,
+                    row,
+                    request.input,
+                    request.output,
+                    request.cache_read,
+                    request.cache_write,
+                    usage_is_fallback(request),
+                    request.context_tokens,
+                    request.message_tokens,
+                    carried,
+                )
             )
 
 
 __all__ = [
+    "BOUNDARY_COLUMNS",
+    "CLEARED_COLUMNS",
+    "FLAGS",
+    "INTS",
+    "OTHER",
+    "REQUEST_COLUMNS",
     "Columns",
     "ConversationSimulator",
+    "Table",
     "in_pressure_band",
     "is_cold",
     "usage_is_fallback",

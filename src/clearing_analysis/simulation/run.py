@@ -1,18 +1,18 @@
-"""Run the simulation over every physical conversation and build its tables."""
+"""The simulation's tables: the walk of every physical conversation (`unit.walk`) as polars
+tables, and the native growth of each API cohort from them (`growth.cohort_growth`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from array import array
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
-from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
+from clearing_analysis.eligibility import Assessment, OccurrenceTally
 from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.policy import placeholder_text
-from clearing_analysis.replay.heuristic import text_tokens
-from clearing_analysis.simulation.clearing import Columns, ConversationSimulator
 from clearing_analysis.simulation.growth import Growth, cohort_growth
+from clearing_analysis.simulation.unit import walk
 
 BOUNDARY_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "api": pl.String,
@@ -101,90 +101,42 @@ class Simulation:
     placeholder_tokens: int
 
 
-def _frame(
-    columns: dict[str, list[object]], schema: Mapping[str, type[pl.DataType] | pl.DataType]
+def _series(
+    name: str, values: Sequence[object], dtype: type[pl.DataType] | pl.DataType
+) -> pl.Series:
+    if dtype == pl.Boolean and isinstance(values, array):  # FLAGS: 0 and 1 bytes
+        return pl.Series(name, values, dtype=pl.Int8).cast(pl.Boolean)
+    return pl.Series(name, values, dtype=dtype)
+
+
+def frame(
+    columns: Mapping[str, Sequence[object]],
+    schema: Mapping[str, type[pl.DataType] | pl.DataType],
 ) -> pl.DataFrame:
-    data = {name: columns.get(name, []) for name in schema}
-    return pl.DataFrame(data, schema=dict(schema))
-
-
-def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, list[object]]:
-    """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
-    columns: dict[str, list[object]] = {name: [] for name in RESULT_SCHEMA}
-    seen: set[tuple[Api, str]] = set()
-    for boundary in assessment.boundaries:
-        journal = assessment.replay.journals[boundary.journal].journal
-        classes = assessment.classes[boundary.journal]
-        for slot in boundary.replayed.turn_results:
-            result = journal.results[slot]
-            key = (boundary.api, result.finalized_id)
-            if key in seen:
-                continue
-            seen.add(key)
-            result_class = classes[slot]
-            row: dict[str, object] = {
-                "api": boundary.api.value,
-                "tool_class": result.tool_class.value,
-                "web": result.web,
-                "text_bytes": result.text_bytes,
-                "tokens": result.tokens,
-                "lower_bound_class": result_class.fixed is None and result_class.shortfall is None,
-                "cleared": result.finalized_id in cleared_ids,
-            }
-            for name, value in row.items():
-                columns[name].append(value)
-    return columns
-
-
-def _checkpoints(assessment: Assessment) -> dict[str, list[object]]:
-    """One row per observed checkpoint of every contributing journal (no text)."""
-    columns: dict[str, list[object]] = {name: [] for name in CHECKPOINT_SCHEMA}
-    for position, merged in enumerate(assessment.replay.journals):
-        for checkpoint in merged.journal.checkpoints:
-            row: dict[str, object] = {
-                "journal": position,
-                "api": checkpoint.api,
-                "before_turn": checkpoint.before_turn,
-                "tokens_before": checkpoint.tokens_before,
-                "tokens_after": checkpoint.tokens_after,
-                "summary_tokens": checkpoint.summary_tokens,
-                "trigger": checkpoint.trigger.upper(),
-                "after_request": checkpoint.after_request,
-            }
-            for name, value in row.items():
-                columns[name].append(value)
-    return columns
+    """A table of `schema`'s columns, in its order, from plain columns (lists, or arrays as
+    `unit.compact` makes them; a missing one is empty)."""
+    return pl.DataFrame(
+        [_series(name, columns.get(name, []), dtype) for name, dtype in schema.items()]
+    )
 
 
 def simulate(assessment: Assessment, routes: Routes) -> Simulation:
-    """Simulate every physical conversation, in order of first appearance (merge order)."""
-    placeholder_tokens = text_tokens(placeholder_text())
-    columns = Columns()
-    tallies = {api: OccurrenceTally() for api in assessment.per_api}
-    simulator = ConversationSimulator(
-        assessment, dict(routes.by_api), columns, tallies, placeholder_tokens
-    )
-    conversations: dict[str, list[Boundary]] = {}
-    lineages: dict[str, int] = {}
-    for boundary in assessment.boundaries:
-        conversations.setdefault(boundary.physical_conversation_id, []).append(boundary)
-        lineages.setdefault(boundary.logical_conversation_id, len(lineages))
-    cleared_ids: set[str] = set()
-    for ordinal, boundaries in enumerate(conversations.values()):
-        lineage = lineages[boundaries[0].logical_conversation_id]
-        cleared_ids |= simulator.run(boundaries, ordinal, lineage)
-    boundary_table = _frame(columns.boundaries, BOUNDARY_SCHEMA)
-    checkpoint_table = _frame(_checkpoints(assessment), CHECKPOINT_SCHEMA)
+    """Simulate every physical conversation, in order of first appearance (merge order), into
+    tables (tests and views; the pipeline reduces the same walk with `unit.summarize`)."""
+    walked = walk(assessment, routes)
+    columns = walked.columns
+    boundary_table = frame(columns.boundaries.columns, BOUNDARY_SCHEMA)
+    checkpoint_table = frame(walked.checkpoints, CHECKPOINT_SCHEMA)
     return Simulation(
         boundaries=boundary_table,
-        cleared=_frame(columns.cleared, CLEARED_SCHEMA),
-        requests=_frame(columns.requests, REQUEST_SCHEMA),
-        results=_frame(_unique_results(assessment, cleared_ids), RESULT_SCHEMA),
+        cleared=frame(columns.cleared.columns, CLEARED_SCHEMA),
+        requests=frame(columns.requests.columns, REQUEST_SCHEMA),
+        results=frame(walked.results, RESULT_SCHEMA),
         checkpoints=checkpoint_table,
-        occurrences=tallies,
-        growth=cohort_growth(boundary_table, checkpoint_table, assessment.per_api),
-        placeholder_tokens=placeholder_tokens,
+        occurrences=walked.occurrences,
+        growth=cohort_growth(boundary_table, checkpoint_table, walked.apis),
+        placeholder_tokens=walked.placeholder_tokens,
     )
 
 
-__all__ = ["Simulation", "simulate"]
+__all__ = ["Simulation", "frame", "simulate"]

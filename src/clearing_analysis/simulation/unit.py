@@ -1,0 +1,385 @@
+"""A unit's simulation in plain Python: the walk, and what the report needs of it.
+
+`walk` runs `ConversationSimulator` over every physical conversation of an assessment and
+collects the columns of the boundary, cleared-result, request, unique-result and checkpoint
+tables. `summarize` reduces them to a `UnitSimulation`: the boundary, cleared-result and
+(in-window) checkpoint columns, numbers only, with ordinal keys local to the unit, and per API
+the request sums the cost model reads, the growth parts (docs/model.md: `simulation.growth`
+states them as table operations, and a test holds this module to them), and per tool class
+the results and what was cleared of them.
+
+Nothing here loads polars: a pool worker replays, assesses and summarizes its units without
+it, and what it sends back is plain lists of numbers and short strings. The main process
+builds one table of each kind from all the units (`simulation.totals.combine`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
+from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.policy import placeholder_text
+from clearing_analysis.replay.heuristic import text_tokens
+from clearing_analysis.simulation.clearing import (
+    BOUNDARY_COLUMNS,
+    CLEARED_COLUMNS,
+    FLAGS,
+    INTS,
+    OTHER,
+    Columns,
+    ConversationSimulator,
+)
+from clearing_analysis.toolclass import ToolClass
+
+RESULT_COLUMNS: dict[str, str] = {
+    "api": OTHER,
+    "tool_class": OTHER,
+    "web": FLAGS,
+    "text_bytes": INTS,
+    "tokens": INTS,
+    "lower_bound_class": FLAGS,
+    "cleared": FLAGS,
+}
+CHECKPOINT_COLUMNS: dict[str, str] = {
+    "journal": INTS,
+    "api": OTHER,  # null: no request before it in its journal
+    "before_turn": INTS,
+    "tokens_before": INTS,
+    "tokens_after": INTS,
+    "summary_tokens": INTS,
+    "trigger": OTHER,
+    "after_request": FLAGS,
+}
+
+# Column name -> values: a list while a unit is simulated (ints, bools, short fixed strings,
+# None); `compact` makes the INTS and FLAGS columns arrays, what pickles and is held compactly.
+Column: TypeAlias = "list[Any] | array[int]"  # array is generic to type checkers only (3.11)
+TableColumns: TypeAlias = "dict[str, Column]"
+
+
+def compact(columns: Mapping[str, Column], layout: Mapping[str, str]) -> TableColumns:
+    """`columns` (every name of `layout`) with INTS and FLAGS columns as arrays: 8 bytes and 1
+    byte a value instead of a list slot and, for most numbers, an int object."""
+    return {
+        name: array(kind, columns[name]) if kind != OTHER else list(columns[name])
+        for name, kind in layout.items()
+    }
+
+
+@dataclass
+class RequestSums:
+    """Integer sums over one API's requests (R-CM-1, R-CM-7)."""
+
+    requests: int = 0
+    fallback: int = 0
+    input: int = 0  # over observed requests
+    cache_read: int = 0
+    cache_write: int = 0
+    output: int = 0
+    fallback_context: int = 0  # over fallback requests
+    fallback_output: int = 0
+    removed_observed: int = 0  # Σ observed min(cleared tokens carried, prefix)
+
+    def add(self, other: RequestSums) -> None:
+        """Add another unit's sums."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class CategorySums:
+    """Unique results of one tool class (or of the web subset) and what was cleared of them."""
+
+    results: int = 0
+    text_bytes: int = 0
+    lower_bound_class: int = 0
+    cleared: int = 0
+    cleared_text_bytes: int = 0
+
+    def add(self, other: CategorySums) -> None:
+        """Add another unit's sums."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class ApiSimulation:
+    """One API's sums."""
+
+    requests: RequestSums = field(default_factory=RequestSums)
+    categories: dict[ToolClass, CategorySums] = field(
+        default_factory=lambda: {tool: CategorySums() for tool in ToolClass}
+    )
+    web: CategorySums = field(default_factory=CategorySums)
+    boundary_span: int = 0
+    compaction_removed: int = 0
+
+    def add(self, other: ApiSimulation) -> None:
+        """Add another unit's sums."""
+        self.requests.add(other.requests)
+        for tool, sums in other.categories.items():
+            self.categories[tool].add(sums)
+        self.web.add(other.web)
+        self.boundary_span += other.boundary_span
+        self.compaction_removed += other.compaction_removed
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """The columns of one assessment's simulation and its per-API occurrence counts."""
+
+    columns: Columns
+    results: dict[str, list[Any]]  # one row per unique result (by finalized id, per API)
+    checkpoints: dict[str, list[Any]]  # one row per observed checkpoint of every journal
+    occurrences: dict[Api, OccurrenceTally]
+    apis: tuple[Api, ...]  # the assessment's APIs, in its order
+    placeholder_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSimulation:
+    """A unit's simulation reduced for the report: three tables as plain columns (what a pool
+    worker sends back) and per-API sums."""
+
+    boundaries: TableColumns
+    cleared: TableColumns
+    checkpoints: TableColumns  # observed checkpoints inside the cohorts' windows
+    per_api: dict[Api, ApiSimulation]
+    placeholder_tokens: int
+
+
+def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
+    """Rows (tuples in column order) as columns."""
+    if not rows:
+        return {name: [] for name in names}
+    return {name: list(values) for name, values in zip(names, zip(*rows, strict=True), strict=True)}
+
+
+def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, list[Any]]:
+    """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
+    rows: list[tuple[Any, ...]] = []
+    seen: set[tuple[Api, str]] = set()
+    for boundary in assessment.boundaries:
+        results = assessment.replay.journals[boundary.journal].journal.results
+        classes = assessment.classes[boundary.journal]
+        api = boundary.api
+        for slot in boundary.replayed.turn_results:
+            result = results[slot]
+            key = (api, result.finalized_id)
+            if key in seen:
+                continue
+            seen.add(key)
+            result_class = classes[slot]
+            rows.append(
+                (
+                    api.value,
+                    result.tool_class.value,
+                    result.web,
+                    result.text_bytes,
+                    result.tokens,
+                    result_class.fixed is None and result_class.shortfall is None,
+                    result.finalized_id in cleared_ids,
+                )
+            )
+    return _transposed(RESULT_COLUMNS, rows)
+
+
+def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
+    """One row per observed checkpoint of every contributing journal (no text)."""
+    rows = [
+        (
+            position,
+            checkpoint.api,
+            checkpoint.before_turn,
+            checkpoint.tokens_before,
+            checkpoint.tokens_after,
+            checkpoint.summary_tokens,
+            checkpoint.trigger.upper(),
+            checkpoint.after_request,
+        )
+        for position, merged in enumerate(assessment.replay.journals)
+        for checkpoint in merged.journal.checkpoints
+    ]
+    return _transposed(CHECKPOINT_COLUMNS, rows)
+
+
+def walk(assessment: Assessment, routes: Routes) -> Walked:
+    """Simulate every physical conversation, in order of first appearance (merge order)."""
+    placeholder_tokens = text_tokens(placeholder_text())
+    columns = Columns()
+    tallies = {api: OccurrenceTally() for api in assessment.per_api}
+    simulator = ConversationSimulator(
+        assessment, dict(routes.by_api), columns, tallies, placeholder_tokens
+    )
+    conversations: dict[str, list[Boundary]] = {}
+    lineages: dict[str, int] = {}
+    for boundary in assessment.boundaries:
+        conversations.setdefault(boundary.physical_conversation_id, []).append(boundary)
+        lineages.setdefault(boundary.logical_conversation_id, len(lineages))
+    cleared_ids: set[str] = set()
+    for ordinal, boundaries in enumerate(conversations.values()):
+        lineage = lineages[boundaries[0].logical_conversation_id]
+        cleared_ids |= simulator.run(boundaries, ordinal, lineage)
+    return Walked(
+        columns=columns,
+        results=_unique_results(assessment, cleared_ids),
+        checkpoints=_checkpoints(assessment),
+        occurrences=tallies,
+        apis=tuple(assessment.per_api),
+        placeholder_tokens=placeholder_tokens,
+    )
+
+
+def _request_sums(requests: Mapping[str, Column]) -> dict[str, RequestSums]:
+    """RequestSums by API value, from the request columns."""
+    sums: dict[str, RequestSums] = {}
+    for api, fallback, prompt, read, write, output, context, message, carried in zip(
+        requests["api"],
+        requests["fallback"],
+        requests["input"],
+        requests["cache_read"],
+        requests["cache_write"],
+        requests["output"],
+        requests["context_tokens"],
+        requests["message_tokens"],
+        requests["cleared_tokens_carried"],
+        strict=True,
+    ):
+        one = sums.get(api)
+        if one is None:
+            one = sums[api] = RequestSums()
+        one.requests += 1
+        if fallback:
+            one.fallback += 1
+            one.fallback_context += context
+            one.fallback_output += message
+        else:
+            one.input += prompt
+            one.cache_read += read
+            one.cache_write += write
+            one.output += output
+            one.removed_observed += min(carried, prompt + read + write)
+    return sums
+
+
+def _category_sums(results: Mapping[str, Column]) -> dict[str, ApiSimulation]:
+    """Per API value, the categories and web sums of the unique results."""
+    # Results and text bytes per distinct (api, tool class, web, lower bound, cleared): a few
+    # dozen keys, then added into the sums.
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for key, text_bytes in zip(
+        zip(
+            results["api"],
+            results["tool_class"],
+            results["web"],
+            results["lower_bound_class"],
+            results["cleared"],
+            strict=True,
+        ),
+        results["text_bytes"],
+        strict=True,
+    ):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [1, text_bytes]
+        else:
+            group[0] += 1
+            group[1] += text_bytes
+    per_api: dict[str, ApiSimulation] = {}
+    for (api, tool, web, lower, cleared), (count, text_bytes) in groups.items():
+        sums = per_api.get(api)
+        if sums is None:
+            sums = per_api[api] = ApiSimulation()
+        categories = [sums.categories[ToolClass(tool)]]
+        if web:
+            categories.append(sums.web)
+        for category in categories:
+            category.results += count
+            category.text_bytes += text_bytes
+            category.lower_bound_class += count if lower else 0
+            if cleared:
+                category.cleared += count
+                category.cleared_text_bytes += text_bytes
+    return per_api
+
+
+def _observed(
+    boundaries: Mapping[str, Column],
+    checkpoints: Mapping[str, Column],
+    per_api: dict[str, ApiSimulation],
+) -> dict[str, list[Any]]:
+    """Native growth per API into `per_api` (R-PM-3, R-PM-4; docs/model.md): each journal's
+    window of counted boundaries of the API (E of the last minus E of the first) plus what each
+    checkpoint of that API inside it removed, the first boundary's turn < its turn <= the last
+    boundary's; returns those checkpoints' rows, API by API in `per_api`'s order."""
+    windows: dict[tuple[int, str], list[int]] = {}  # first turn, its E, last turn, its E
+    for journal, api, turn, estimate in zip(
+        boundaries["journal"],
+        boundaries["api"],
+        boundaries["turn"],
+        boundaries["estimate"],
+        strict=True,
+    ):
+        window = windows.get((journal, api))
+        if window is None:
+            windows[(journal, api)] = [turn, estimate, turn, estimate]
+        elif turn < window[0]:
+            window[0:2] = [turn, estimate]
+        elif turn > window[2]:
+            window[2:4] = [turn, estimate]
+    for (_, api), (_, first, _, last) in windows.items():
+        per_api[api].boundary_span += last - first
+    inside: dict[str, list[int]] = {api: [] for api in per_api}  # row numbers, by API
+    for row, (journal, api, before_turn) in enumerate(
+        zip(checkpoints["journal"], checkpoints["api"], checkpoints["before_turn"], strict=True)
+    ):
+        window = windows.get((journal, api))
+        if window is not None and window[0] < before_turn <= window[2]:
+            inside[api].append(row)
+    observed: dict[str, list[Any]] = {name: [] for name in checkpoints}
+    before, after = checkpoints["tokens_before"], checkpoints["tokens_after"]
+    for api, rows in inside.items():
+        per_api[api].compaction_removed += sum(before[row] - after[row] for row in rows)
+        for name, values in checkpoints.items():
+            observed[name].extend(values[row] for row in rows)
+    return observed
+
+
+def summarize(walked: Walked) -> UnitSimulation:
+    """What the report needs of one unit's simulation."""
+    requests = _request_sums(walked.columns.requests.columns)
+    categories = _category_sums(walked.results)
+    per_api: dict[str, ApiSimulation] = {}
+    for api in walked.apis:
+        sums = categories.get(api.value, ApiSimulation())
+        sums.requests = requests.get(api.value, RequestSums())
+        per_api[api.value] = sums
+    boundaries = walked.columns.boundaries.columns
+    observed = _observed(boundaries, walked.checkpoints, per_api)
+    return UnitSimulation(
+        boundaries=compact(boundaries, BOUNDARY_COLUMNS),
+        cleared=compact(walked.columns.cleared.columns, CLEARED_COLUMNS),
+        checkpoints=compact(observed, CHECKPOINT_COLUMNS),
+        per_api={api: per_api[api.value] for api in walked.apis},
+        placeholder_tokens=walked.placeholder_tokens,
+    )
+
+
+__all__ = [
+    "CHECKPOINT_COLUMNS",
+    "RESULT_COLUMNS",
+    "ApiSimulation",
+    "CategorySums",
+    "Column",
+    "RequestSums",
+    "TableColumns",
+    "UnitSimulation",
+    "Walked",
+    "compact",
+    "summarize",
+    "walk",
+]
