@@ -205,18 +205,6 @@ class _JournalReplay:
         self.fingerprints: set[str] = set()
         self.checkpoints: list[CheckpointObservation] = []
         self.broken: BrokenReference | None = None
-        # Each record kind's step, looked up by the record's exact type (the decoder's own
-        # structs); the header and the close change nothing.
-        self._steps: dict[type, Callable[[Any], None]] = {
-            TurnStart: self._turn_start,
-            RunStart: self._run_start,
-            MessageRecord: self._message,
-            ToolCallStart: self._call_start,
-            ToolCallEnd: self._call_end,
-            RunEnd: self._run_end,
-            Checkpoint: self._checkpoint,
-            Redaction: self._redaction,
-        }
 
     def feed(self, record: object) -> None:
         """Take the next record (a `decode_into` sink: never raises). The first broken
@@ -224,11 +212,11 @@ class _JournalReplay:
         that the decoder's own outcome still comes first."""
         if self.broken is not None:
             return
-        step = self._steps.get(type(record))
+        step = _STEPS.get(type(record))
         if step is None:
             return
         try:
-            step(record)
+            step(self, record)
         except _Broken as broken:
             self.broken = broken.reason
 
@@ -405,6 +393,20 @@ class _JournalReplay:
             raise _Broken(BrokenReference.REDACTION_TARGET)
         if record.scope == "web_envelope" and record.format == "json":
             self.results[slot].web_envelope_redacted = True
+
+
+# Each record kind's step, looked up by the record's exact type (the decoder's own structs); the
+# header and the close change nothing. Unbound, so that a replay's state holds no cycle.
+_STEPS: dict[type, Callable[[_JournalReplay, Any], None]] = {
+    TurnStart: _JournalReplay._turn_start,
+    RunStart: _JournalReplay._run_start,
+    MessageRecord: _JournalReplay._message,
+    ToolCallStart: _JournalReplay._call_start,
+    ToolCallEnd: _JournalReplay._call_end,
+    RunEnd: _JournalReplay._run_end,
+    Checkpoint: _JournalReplay._checkpoint,
+    Redaction: _JournalReplay._redaction,
+}
 
 
 def _shape(message: ToolResultMessage) -> ResultShape:
