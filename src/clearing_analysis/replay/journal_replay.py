@@ -15,6 +15,8 @@ earlier tool result, a kept seq at or after its checkpoint); then INTERRUPTED (a
 
 from __future__ import annotations
 
+import functools
+import gc
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -607,6 +609,16 @@ def _finish(
     )
 
 
+@functools.cache
+def _freeze_heap_once() -> None:
+    """Before a process's first replay, move what it holds (the imported modules, the inputs
+    read) out of the cycle collector's reach: replay's allocations otherwise trigger full
+    passes that walk that whole heap again each time, for nothing (it is alive for the whole
+    run). Objects frozen are still freed by reference counting; in a pool, each worker freezes
+    its own heap at its first journal."""
+    gc.freeze()
+
+
 def _check_source(sidecar: SidecarView | None, source: HistorySource) -> None:
     if (sidecar is None) != (source is HistorySource.PI_SESSION):
         raise RuntimeError("a native journal needs the sidecar; a pi session has none")
@@ -621,6 +633,7 @@ def replay_decoded(
     """Replay an already decoded journal (see the module docstring). A pi session's records
     are replayed without a sidecar under the PI_SESSION rules (`HistorySource`)."""
     _check_source(sidecar, source)
+    _freeze_heap_once()
     state = _JournalReplay(source)
     for record in journal.records:
         state.feed(record)
@@ -638,6 +651,7 @@ def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalO
     Each record is replayed as its line is decoded, and none is kept once replayed; the
     decoder's outcome (a journal rejected whole) still comes before anything replay found."""
     _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
+    _freeze_heap_once()
     data = read_journal(path)
     if isinstance(data, RejectedJournal):
         return _skipped(data)
