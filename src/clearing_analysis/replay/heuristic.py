@@ -101,12 +101,14 @@ def json_stringify_units(value: Any) -> int:
     return utf16_units(encoded.decode("utf-8"))
 
 
-_PLAIN_SCALARS = (str, int, bool, type(None))
+_PLAIN_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def _holds_float(value: Any) -> bool:
     """Whether `value` holds a float anywhere (or anything but JSON's own types, which the
     walk then refuses)."""
+    if type(value) is dict and _PLAIN_SCALARS.issuperset(map(type, value.values())):
+        return False  # flat, as most arguments are: its values' types seen in one call
     stack = [value]
     while stack:
         node = stack.pop()
