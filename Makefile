@@ -8,15 +8,20 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup demo test lint typecheck unit clean bench bench-small pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check --require-hashes -r tools/uv-requirements.txt
 	touch $(UV)
 
+# Byte code is written at install: PYTHONDONTWRITEBYTECODE=1 (set in many CI and sandbox
+# environments) otherwise makes every process, and every pool worker, compile every module it
+# imports again (about a CPU-second each; docs/performance.md). The dependencies are compiled by
+# uv; the checkout's own sources, installed editable, by `compileall` on every `make setup`
+# (only what changed since is compiled again).
 $(VENV)/.synced: $(UV) uv.lock pyproject.toml
-	$(UV) sync --frozen --quiet
+	$(UV) sync --frozen --quiet --compile-bytecode
 	touch $@
 
 # The qualification harness: pi-ai exactly as pinned in qualify/package-lock.json (integrity
@@ -26,7 +31,10 @@ $(QUALIFY_STAMP): qualify/package.json qualify/package-lock.json
 	cd qualify && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
-setup: $(VENV)/.synced $(QUALIFY_STAMP)
+bytecode: $(VENV)/.synced
+	$(RUN) python -m compileall -q src
+
+setup: $(VENV)/.synced bytecode $(QUALIFY_STAMP)
 
 # The demo's two HTML pages go to a new directory under /tmp (DEMO_HTML names another, existing
 # and empty of those names), printed at the end.

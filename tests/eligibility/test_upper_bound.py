@@ -7,11 +7,11 @@ watching exactly its occurrences move from eligible to the expected reason."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from clearing_analysis.eligibility import Bound, ExclusionReason
@@ -144,6 +144,6 @@ def test_upper_bound_waives_identity_and_retention_only(tmp_path: Path) -> None:
         ({"run_completed": False}, ExclusionReason.RUN_NOT_COMPLETED),
         ({"returned_and_placed": False}, ExclusionReason.NOT_RETURNED_AND_PLACED),
     ):
-        failed = dataclasses.replace(result, **change)
+        failed = msgspec.structs.replace(result, **change)
         for bound in Bound:
             assert classify_result(failed, proofs, bound).fixed is reason, (change, bound)

@@ -271,6 +271,43 @@ def test_undecodable_journal_is_invalid(
     assert outcome.reason is JournalSkipReason.INVALID
 
 
+def _broken_early() -> JournalBuilder:
+    """A journal whose fourth record already breaks a reference (a message for no run)."""
+    b = _good()
+    b.turn("t2")
+    b.assistant("no-such-run")
+    return b
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        (b"{not json\n", SkippedJournal(JournalSkipReason.INVALID, "MALFORMED_JSON")),
+        (b"", SkippedJournal(JournalSkipReason.OPEN)),
+    ],
+)
+def test_decoder_outcome_precedes_a_broken_reference_found_earlier(
+    *,
+    tmp_path: Path,
+    sidecar_builder: SidecarBuilder,
+    open_view: OpenView,
+    tail: bytes,
+    expected: SkippedJournal,
+) -> None:
+    """Records are replayed while the file is still being decoded, yet a journal the decoder
+    rejects whole (a later line that is not JSON, no close) is skipped with the decoder's
+    outcome, not with the broken reference replay met first; closed and decodable, the same
+    journal is INVALID for that reference."""
+    view = open_view(sidecar_builder)
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(_broken_early().to_bytes() + tail)
+    assert replay_journal(path, routes(), view) == expected
+    closed = _broken_early()
+    closed.close()
+    outcome = _replay(tmp_path, view, closed)
+    assert outcome == SkippedJournal(JournalSkipReason.INVALID, "RUN_NOT_OPEN")
+
+
 def test_repeated_journal_id_is_duplicate_at_merge(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:

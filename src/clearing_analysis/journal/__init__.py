@@ -5,10 +5,13 @@ from clearing_analysis.journal.decode import (
     DecodeResult,
     InvalidReason,
     JournalOutcome,
+    RecordSink,
     RejectedJournal,
     decode_bytes,
     decode_file,
+    decode_into,
     decode_stream,
+    read_journal,
 )
 
 __all__ = [
@@ -16,8 +19,11 @@ __all__ = [
     "DecodedJournal",
     "InvalidReason",
     "JournalOutcome",
+    "RecordSink",
     "RejectedJournal",
     "decode_bytes",
     "decode_file",
+    "decode_into",
     "decode_stream",
+    "read_journal",
 ]

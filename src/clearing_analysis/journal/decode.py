@@ -32,8 +32,7 @@ line: the strict path then decides it, so no single line can end the run (R-REL-
 from __future__ import annotations
 
 import enum
-import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -115,23 +114,22 @@ class _Invalid(Exception):  # noqa: N818  (internal control flow, never escapes 
         self.reason = reason
 
 
-def _lines(stream: BinaryIO, max_line: int) -> Iterator[tuple[bytes, bool]]:
-    """Yield (line without newline, terminated?) pairs; refuse over-long lines.
+def _lines(data: bytes, max_line: int) -> tuple[list[bytes], bytes | None]:
+    """(terminated lines without their newline, final fragment without one or None).
 
-    The file is read in one piece: a journal is held whole anyway once decoded, and one bulk
-    read and split is several times faster than a read per line (R-PERF-1: memory grows with
-    the largest journal, not with the corpus).
+    The file is read in one piece and split at once: a journal is replayed as it is decoded,
+    and one bulk split is several times faster than finding each line (R-PERF-1: memory grows
+    with the largest journal, not with the corpus). Line lengths are checked as each line is
+    reached (`_check_length`), so that an earlier line still decides first.
     """
-    data = stream.read()
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        terminated = end != -1
-        stop = end if terminated else len(data)
-        if stop - start > max_line:
-            raise _Invalid(InvalidReason.LINE_TOO_LONG)
-        yield data[start:stop], terminated
-        start = stop + 1
+    lines = data.split(b"\n")
+    fragment = lines.pop()  # b"" when the data ends with a newline (or is empty)
+    return lines, fragment or None
+
+
+def _check_length(raw: bytes, max_line: int) -> None:
+    if len(raw) > max_line:
+        raise _Invalid(InvalidReason.LINE_TOO_LONG)
 
 
 def _parse_line(raw: bytes, max_depth: int) -> dict[str, Any]:
@@ -229,16 +227,51 @@ def _shallow(raw: bytes, max_depth: int) -> bool:
 def _free_form(record: Record) -> Iterator[tuple[int, object]]:
     """(depth of the container, value) of each free-form value of a record: the only parts
     whose nesting is not fixed by the record's shape."""
-    if isinstance(record, ToolCallStart):
-        yield 2, record.arguments
-    elif isinstance(record, MessageRecord):
-        message = record.message
-        if isinstance(message, ToolResultMessage):
+    kind = type(record)
+    if kind is ToolCallStart:
+        yield 2, record.arguments  # type: ignore[union-attr]
+    elif kind is MessageRecord:
+        message = record.message  # type: ignore[union-attr]
+        if type(message) is ToolResultMessage:
             yield 3, message.details
-        elif isinstance(message, AssistantMessage):
+        elif type(message) is AssistantMessage:
             for block in message.content:
-                if isinstance(block, ToolCall):
+                if type(block) is ToolCall:
                     yield 5, block.arguments
+
+
+def _flat_depth(value: object) -> int | None:
+    """`_depth(value)` when it is at most 1 (a scalar, or an array or object of scalars, as
+    almost every free-form value is), else None: one look at the children, no walk."""
+    kind = type(value)
+    if kind is dict:
+        children: Iterable[object] = value.values()  # type: ignore[attr-defined]
+    elif kind is list:
+        children = value  # type: ignore[assignment]
+    else:
+        return 0
+    for child in children:
+        if type(child) is dict or type(child) is list:
+            return None
+    return 1
+
+
+def _too_deep(record: Record, raw: bytes, max_depth: int) -> bool:
+    """Whether a free-form value of `record` nests beyond `max_depth` in the line. A value's
+    own depth is seen at a glance when it is flat; otherwise the line's brackets bound every
+    value, and only a line with more brackets than the limit has its values walked."""
+    kind = type(record)
+    if kind is not ToolCallStart and kind is not MessageRecord:
+        return False  # the rest of a record has a fixed, shallow shape
+    for depth, value in _free_form(record):
+        flat = _flat_depth(value)
+        if flat is None:
+            if _shallow(raw, max_depth):
+                return False  # no value of the line can nest deeper than its brackets
+            flat = _depth(value)
+        if depth - 1 + flat > max_depth:
+            return True
+    return False
 
 
 def _without_repeated_keys(raw: bytes) -> bool:
@@ -253,61 +286,67 @@ def _without_repeated_keys(raw: bytes) -> bool:
 def _fast(raw: bytes, max_depth: int) -> Record | None:
     """The typed record when the fast path vouches for the line."""
     try:
-        return _vouched(raw, max_depth)
+        record: Record = _RECORD_DECODER.decode(raw)
+        # A line that is byte for byte the encoding of its record (a compact writer, fields
+        # in the documented order, absent optional fields left out) repeats no key and names
+        # every tag; only other lines need the untyped check.
+        if _ENCODER.encode(record) != raw and not _without_repeated_keys(raw):
+            return None
+        if _too_deep(record, raw, max_depth):
+            return None
     except Exception:  # any failure: the strict path decides the line (R-REL-4)
         return None
-
-
-def _vouched(raw: bytes, max_depth: int) -> Record | None:
-    """`_fast` but for its catch-all: the typed decoding raises on any line it refuses."""
-    record: Record = _RECORD_DECODER.decode(raw)
-    # A line that is byte for byte the encoding of its record (a compact writer, fields in
-    # the documented order, absent optional fields left out) repeats no key and names every
-    # tag; only other lines need the untyped check.
-    if _ENCODER.encode(record) != raw and not _without_repeated_keys(raw):
-        return None
-    if not _shallow(raw, max_depth):
-        for depth, value in _free_form(record):
-            if value is not None and depth - 1 + _depth(value) > max_depth:
-                return None
     return record
 
 
-def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> DecodeResult:
-    """Decode (line, terminated) pairs; see the module docstring for the outcomes."""
-    max_depth = limits().max_nesting_depth
-    records: list[Record] = []
+RecordSink = Callable[[Record], object]
+"""Called with each record of a journal in order, as soon as its line is decided; whatever it
+returns is ignored. It must not raise: a consumer that finds a journal wrong keeps that to
+itself until the decoder has decided the whole file (the decoder's outcome comes first)."""
+
+
+def _decode(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
+    """Decode a whole journal held in memory, handing each record to `sink`; its header when
+    the journal decoded whole (see the module docstring for the outcomes)."""
+    limit = limits()
+    max_depth, max_line = limit.max_nesting_depth, limit.max_journal_line_bytes
     header: Header | None = None
     closed = False
+    seq = 0
     try:
-        for raw, terminated in lines:
-            if not terminated and not closed:
-                # A final fragment without its newline: the writer is (or died) mid-line.
-                # IMPORTED / INHERITED take precedence over OPEN (shared outcome precedence).
-                return _provenance_outcome(header) or RejectedJournal(JournalOutcome.OPEN)
+        lines, fragment = _lines(data, max_line)
+        for raw in lines:
+            _check_length(raw, max_line)
             if closed:
                 raise _Invalid(InvalidReason.RECORD_AFTER_CLOSE)
-            fast = _fast(raw, max_depth)
-            if fast is None:
+            record = _fast(raw, max_depth)
+            if record is None:
                 obj = _parse_line(raw, max_depth)
                 if header is None:
                     early = _header_outcome(obj)
                     if early is not None:
                         return early
                 record = _to_record(obj)
-            else:
-                record = fast
-                if header is None and not isinstance(record, Header):
-                    return _invalid(InvalidReason.HEADER_MISSING)
-            if record.seq != len(records):
+            elif header is None and type(record) is not Header:
+                return _invalid(InvalidReason.HEADER_MISSING)
+            if record.seq != seq:
                 raise _Invalid(InvalidReason.SEQ_NOT_MONOTONIC)
-            if isinstance(record, Header):
+            kind = type(record)
+            if kind is Header:
                 if header is not None:
                     raise _Invalid(InvalidReason.HEADER_REPEATED)
-                header = record
-            elif isinstance(record, Close):
+                header = record  # type: ignore[assignment]
+            elif kind is Close:
                 closed = True
-            records.append(record)
+            sink(record)
+            seq += 1
+        if fragment is not None:
+            _check_length(fragment, max_line)
+            if closed:
+                raise _Invalid(InvalidReason.RECORD_AFTER_CLOSE)
+            # A final fragment without its newline: the writer is (or died) mid-line.
+            # IMPORTED / INHERITED take precedence over OPEN (shared outcome precedence).
+            return _provenance_outcome(header) or RejectedJournal(JournalOutcome.OPEN)
     except _Invalid as invalid:
         return _invalid(invalid.reason)
     if header is None:
@@ -317,28 +356,45 @@ def decode_lines(lines: Iterable[tuple[bytes, bool]], byte_size: int = 0) -> Dec
         return provenance
     if not closed:
         return RejectedJournal(JournalOutcome.OPEN)
-    return DecodedJournal(header=header, records=tuple(records), byte_size=byte_size)
+    return header
+
+
+def decode_into(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
+    """Decode a journal held in memory without keeping its records: each goes to `sink` as its
+    line is decided (replay consumes them so). The journal's header when it decoded whole,
+    else its outcome; `sink` has then seen a prefix of its records, which mean nothing."""
+    return _decode(data, sink)
 
 
 def decode_bytes(data: bytes) -> DecodeResult:
-    """Decode a whole journal held in memory (tests, fuzzing)."""
-    return decode_stream(io.BytesIO(data), byte_size=len(data))
+    """Decode a whole journal held in memory (tests, fuzzing, pi sessions' exports)."""
+    records: list[Record] = []
+    header = _decode(data, records.append)
+    if isinstance(header, RejectedJournal):
+        return header
+    return DecodedJournal(header=header, records=tuple(records), byte_size=len(data))
 
 
 def decode_stream(stream: BinaryIO, byte_size: int = 0) -> DecodeResult:
-    """Decode a journal from a binary stream, line by line."""
-    max_line = limits().max_journal_line_bytes
+    """Decode a journal from a binary stream (read whole)."""
+    decoded = decode_bytes(stream.read())
+    if isinstance(decoded, DecodedJournal):
+        return DecodedJournal(decoded.header, decoded.records, byte_size)
+    return decoded
+
+
+def read_journal(path: Path) -> bytes | RejectedJournal:
+    """A journal file's bytes; an unreadable file is INVALID/UNREADABLE, never an exception."""
     try:
-        return decode_lines(_lines(stream, max_line), byte_size)
-    except _Invalid as invalid:
-        return _invalid(invalid.reason)
+        with path.open("rb") as stream:
+            return stream.read()
+    except OSError:
+        return _invalid(InvalidReason.UNREADABLE)
 
 
 def decode_file(path: Path) -> DecodeResult:
     """Decode a journal file; an unreadable file is INVALID/UNREADABLE, never an exception."""
-    try:
-        with path.open("rb") as stream:
-            size = path.stat().st_size
-            return decode_stream(stream, byte_size=size)
-    except OSError:
-        return _invalid(InvalidReason.UNREADABLE)
+    data = read_journal(path)
+    if isinstance(data, RejectedJournal):
+        return data
+    return decode_bytes(data)

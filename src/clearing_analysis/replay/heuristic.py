@@ -88,7 +88,43 @@ def json_string_units(text: str) -> int:
 
 
 def json_stringify_units(value: Any) -> int:
-    """UTF-16 length of `JSON.stringify(value)` for a decoded JSON value (compact form)."""
+    """UTF-16 length of `JSON.stringify(value)` for a decoded JSON value (compact form).
+
+    msgspec's compact encoding is JSON.stringify's byte for byte but for floats (1.0 is "1"
+    in JavaScript, 1e21 is "1e+21"): a value without a float is measured on its encoding, in
+    one call; one with a float is walked (`stringify_units_walked`, the definition)."""
+    if _holds_float(value):
+        return stringify_units_walked(value)
+    encoded = _ENCODER.encode(value)
+    if encoded.isascii():
+        return len(encoded)
+    return utf16_units(encoded.decode("utf-8"))
+
+
+_PLAIN_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _holds_float(value: Any) -> bool:
+    """Whether `value` holds a float anywhere (or anything but JSON's own types, which the
+    walk then refuses)."""
+    if type(value) is dict and _PLAIN_SCALARS.issuperset(map(type, value.values())):
+        return False  # flat, as most arguments are: its values' types seen in one call
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind not in _PLAIN_SCALARS:
+            return True
+    return False
+
+
+def stringify_units_walked(value: Any) -> int:
+    """`json_stringify_units` by its definition, value by value: what each part of the compact
+    form adds, numbers laid out as JavaScript does."""
     if value is None:
         return 4
     if value is True:
@@ -103,10 +139,10 @@ def json_stringify_units(value: Any) -> int:
         return len(_js_number(value))
     if isinstance(value, dict):
         items = value.items()
-        inner = sum(json_string_units(str(k)) + 1 + json_stringify_units(v) for k, v in items)
+        inner = sum(json_string_units(str(k)) + 1 + stringify_units_walked(v) for k, v in items)
         return 2 + inner + max(len(value) - 1, 0)
     if isinstance(value, list | tuple):
-        return 2 + sum(json_stringify_units(v) for v in value) + max(len(value) - 1, 0)
+        return 2 + sum(stringify_units_walked(v) for v in value) + max(len(value) - 1, 0)
     raise TypeError("not a decoded JSON value")
 
 

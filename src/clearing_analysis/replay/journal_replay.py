@@ -15,16 +15,20 @@ earlier tool result, a kept seq at or after its checkpoint); then INTERRUPTED (a
 
 from __future__ import annotations
 
+import functools
+import gc
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, RetainedRow, SidecarView
-from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_file
+from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_into, read_journal
 from clearing_analysis.journal.messages import (
     AssistantMessage,
     ImageContent,
@@ -34,6 +38,7 @@ from clearing_analysis.journal.messages import (
 )
 from clearing_analysis.journal.records import (
     Checkpoint,
+    Header,
     McpOrigin,
     MessageRecord,
     Redaction,
@@ -79,16 +84,6 @@ class _Broken(Exception):  # noqa: N818  (internal control flow, never escapes t
 
 
 @dataclass(slots=True)
-class _Entry:
-    """A message in the current context: its heuristic, valid usage and result slot."""
-
-    seq: int
-    tokens: int
-    usage: int | None = None
-    result: int | None = None
-
-
-@dataclass(slots=True)
 class _Run:
     host_turn_id: str
     turn_index: int
@@ -114,6 +109,7 @@ class _PendingResult:
     run_id: str
     turn_index: int
     message: ToolResultMessage
+    tokens: int
     context_from: int
     context_until: int | None = None
     compacted_by: int | None = None
@@ -137,22 +133,31 @@ class _Turn:
 
 
 class _Context:
-    """The current context (after the latest checkpoint) with a running boundary estimate."""
+    """The current context (after the latest checkpoint) with a running boundary estimate.
+
+    Its messages are kept as columns (seq, heuristic tokens, result slot or None), not as an
+    object each: a message's valid usage matters only as it is appended."""
 
     def __init__(self) -> None:
-        self.entries: list[_Entry] = []
+        self.seqs: list[int] = []
+        self.tokens: list[int] = []
+        self.results: list[int | None] = []
         self.last_usage: int | None = None
         self.after_usage = 0  # heuristic tokens after the latest valid usage
         self.total = 0  # heuristic tokens of everything (used when no valid usage)
 
-    def append(self, entry: _Entry) -> None:
-        self.entries.append(entry)
-        self.total += entry.tokens
-        if entry.usage is not None:
-            self.last_usage = entry.usage
+    def append(
+        self, seq: int, tokens: int, usage: int | None = None, result: int | None = None
+    ) -> None:
+        self.seqs.append(seq)
+        self.tokens.append(tokens)
+        self.results.append(result)
+        self.total += tokens
+        if usage is not None:
+            self.last_usage = usage
             self.after_usage = 0
         else:
-            self.after_usage += entry.tokens
+            self.after_usage += tokens
 
     def estimate_with(self, tokens: int) -> tuple[int, bool]:
         """E if a message of `tokens` were appended (R-SIM-1): usage plus trailing heuristic."""
@@ -167,25 +172,25 @@ class _Context:
         checkpoint measured a context that no longer exists and never counts again (R-SIM-9).
         Returns the result slots compacted away.
         """
-        kept: list[_Entry] = []
+        kept: list[tuple[int, int, int | None]] = []
         dropped: list[int] = []
-        for entry in self.entries:
-            if first_kept_seq is not None and entry.seq >= first_kept_seq:
-                kept.append(entry)
-            elif entry.result is not None:
-                dropped.append(entry.result)
-        self.entries, self.last_usage, self.after_usage, self.total = [], None, 0, 0
-        self.append(_Entry(seq=-1, tokens=summary_tokens))
-        for entry in kept:
-            self.append(_Entry(entry.seq, entry.tokens, usage=None, result=entry.result))
+        for seq, tokens, result in zip(self.seqs, self.tokens, self.results, strict=True):
+            if first_kept_seq is not None and seq >= first_kept_seq:
+                kept.append((seq, tokens, result))
+            elif result is not None:
+                dropped.append(result)
+        self.seqs, self.tokens, self.results = [], [], []
+        self.last_usage, self.after_usage, self.total = None, 0, 0
+        self.append(-1, summary_tokens)
+        for seq, tokens, result in kept:
+            self.append(seq, tokens, result=result)
         return dropped
 
 
 class _JournalReplay:
-    """Single pass over a decoded journal's records."""
+    """One pass over a journal's records, each taken as it is decoded (`feed`)."""
 
-    def __init__(self, journal: DecodedJournal, source: HistorySource) -> None:
-        self.journal = journal
+    def __init__(self, source: HistorySource) -> None:
         self.source = source
         self.context = _Context()
         self.turns: dict[str, _Turn] = {}
@@ -201,25 +206,24 @@ class _JournalReplay:
         self.interrupted = False
         self.fingerprints: set[str] = set()
         self.checkpoints: list[CheckpointObservation] = []
+        self.broken: BrokenReference | None = None
 
-    def run(self) -> None:
-        for record in self.journal.records:
-            if isinstance(record, TurnStart):
-                self._turn_start(record)
-            elif isinstance(record, RunStart):
-                self._run_start(record)
-            elif isinstance(record, MessageRecord):
-                self._message(record)
-            elif isinstance(record, ToolCallStart):
-                self._call_start(record)
-            elif isinstance(record, ToolCallEnd):
-                self._call_end(record)
-            elif isinstance(record, RunEnd):
-                self._run_end(record)
-            elif isinstance(record, Checkpoint):
-                self._checkpoint(record)
-            elif isinstance(record, Redaction):
-                self._redaction(record)
+    def feed(self, record: object) -> None:
+        """Take the next record (a `decode_into` sink: never raises). The first broken
+        reference is kept and ends the replay: the rest of the journal is only decoded, so
+        that the decoder's own outcome still comes first."""
+        if self.broken is not None:
+            return
+        step = _STEPS.get(type(record))
+        if step is None:
+            return
+        try:
+            step(self, record)
+        except _Broken as broken:
+            self.broken = broken.reason
+
+    def end(self) -> None:
+        """After the last record: a run never ended makes the journal INTERRUPTED."""
         if any(run.open for run in self.runs.values()):
             self.interrupted = True
 
@@ -239,7 +243,7 @@ class _JournalReplay:
                 tool_starts_before=self.tool_starts,
             )
         # A re-prompt continues its existing boundary; its input still joins the context.
-        self.context.append(_Entry(seq=record.seq, tokens=tokens))
+        self.context.append(record.seq, tokens)
 
     def _open_run(self, run_id: str) -> _Run:
         run = self.runs.get(run_id)
@@ -296,7 +300,7 @@ class _JournalReplay:
                     turn.gap_ms = message.timestamp - self.last_assistant_timestamp
             self.last_assistant_timestamp = message.timestamp
             usage_total = None if usage is None else heuristic.usage_tokens(usage)
-            self.context.append(_Entry(record.seq, tokens, usage=usage_total))
+            self.context.append(record.seq, tokens, usage=usage_total)
         elif isinstance(message, ToolResultMessage):
             call = self.calls.get((record.run_id, message.tool_call_id))
             if call is None:
@@ -308,13 +312,15 @@ class _JournalReplay:
             call.has_result = True
             slot = len(self.results)
             self.results.append(
-                _PendingResult(record.seq, record.run_id, run.turn_index, message, len(self.turns))
+                _PendingResult(
+                    record.seq, record.run_id, run.turn_index, message, tokens, len(self.turns)
+                )
             )
             self.result_by_seq[record.seq] = slot
             turn.results.append(slot)
-            self.context.append(_Entry(record.seq, tokens, result=slot))
+            self.context.append(record.seq, tokens, result=slot)
         else:
-            self.context.append(_Entry(record.seq, tokens))
+            self.context.append(record.seq, tokens)
 
     def _bind_requested_calls(self, run_id: str, run: _Run, message: AssistantMessage) -> None:
         """Record the toolCall names; one that contradicts a started call is broken."""
@@ -391,6 +397,20 @@ class _JournalReplay:
             self.results[slot].web_envelope_redacted = True
 
 
+# Each record kind's step, looked up by the record's exact type (the decoder's own structs); the
+# header and the close change nothing. Unbound, so that a replay's state holds no cycle.
+_STEPS: dict[type, Callable[[_JournalReplay, Any], None]] = {
+    TurnStart: _JournalReplay._turn_start,
+    RunStart: _JournalReplay._run_start,
+    MessageRecord: _JournalReplay._message,
+    ToolCallStart: _JournalReplay._call_start,
+    ToolCallEnd: _JournalReplay._call_end,
+    RunEnd: _JournalReplay._run_end,
+    Checkpoint: _JournalReplay._checkpoint,
+    Redaction: _JournalReplay._redaction,
+}
+
+
 def _shape(message: ToolResultMessage) -> ResultShape:
     content = message.content
     if any(isinstance(block, ImageContent) for block in content):
@@ -441,13 +461,13 @@ def _finish_result(
     state: _JournalReplay,
     pending: _PendingResult,
     identity: ToolIdentity,
+    finalized_id: str,
     rows: dict[str, RetainedRow],
 ) -> ToolResult:
     message = pending.message
     names = _TOOL_NAMES[state.source]
     run = state.runs[pending.run_id]
     call = state.calls[(pending.run_id, message.tool_call_id)]
-    finalized_id = finalized_tool_id(identity)
     row = rows.get(finalized_id)
     shape = _shape(message)
     text_bytes = escaped_bytes = escaped_units = 0
@@ -479,7 +499,7 @@ def _finish_result(
         returned_and_placed=end is not None and end.returned and end.placed,
         run_completed=run.status == "completed",
         shape=shape,
-        tokens=heuristic.message_tokens(message),
+        tokens=pending.tokens,
         text_bytes=text_bytes,
         escaped_bytes=escaped_bytes,
         escaped_units=escaped_units,
@@ -524,37 +544,32 @@ def _local_skip(
     return None
 
 
-def replay_decoded(
-    journal: DecodedJournal,
+def _finish(
+    state: _JournalReplay,
+    header: Header,
+    byte_size: int,
     routes: Routes,
     sidecar: SidecarView | None,
-    source: HistorySource = HistorySource.NATIVE_JOURNAL,
 ) -> JournalOutcome:
-    """Replay an already decoded journal (see the module docstring). A pi session's records
-    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`)."""
-    if (sidecar is None) != (source is HistorySource.PI_SESSION):
-        raise RuntimeError("a native journal needs the sidecar; a pi session has none")
-    state = _JournalReplay(journal, source)
-    try:
-        state.run()
-    except _Broken as broken:
-        return SkippedJournal(JournalSkipReason.INVALID, broken.reason.value)
+    """The journal's contribution once every record has been taken."""
+    state.end()
+    if state.broken is not None:
+        return SkippedJournal(JournalSkipReason.INVALID, state.broken.value)
     if state.interrupted:
         return SkippedJournal(JournalSkipReason.INTERRUPTED)
-    header = journal.header
+    source = state.source
     physical_id = header.physical_conversation_id
     # Only the policy of the conversation this journal touches is copied (R-RP-1).
     policy = None if sidecar is None else sidecar.conversation_policy(physical_id)
     identities = [_identity(state, pending, physical_id) for pending in state.results]
+    finalized_ids = [finalized_tool_id(identity) for identity in identities]
     # The committed ID index is read for this journal's ids in one batch, never copied (R-RP-1).
-    rows = (
-        {}
-        if sidecar is None
-        else sidecar.retained_many([finalized_tool_id(identity) for identity in identities])
-    )
+    rows = {} if sidecar is None else sidecar.retained_many(finalized_ids)
     results = tuple(
-        _finish_result(state, pending, identity, rows)
-        for pending, identity in zip(state.results, identities, strict=True)
+        _finish_result(state, pending, identity, finalized_id, rows)
+        for pending, identity, finalized_id in zip(
+            state.results, identities, finalized_ids, strict=True
+        )
     )
     boundaries: list[ReplayedBoundary] = []
     without_request = 0
@@ -583,7 +598,7 @@ def replay_decoded(
         journal_id=header.journal_id,
         physical_conversation_id=physical_id,
         logical_conversation_id=header.logical_conversation_id,
-        byte_size=journal.byte_size,
+        byte_size=byte_size,
         boundaries=tuple(boundaries),
         results=results,
         toolset_fingerprints=frozenset(state.fingerprints),
@@ -594,13 +609,57 @@ def replay_decoded(
     )
 
 
+@functools.cache
+def _freeze_heap_once() -> None:
+    """Before a process's first replay, move what it holds (the imported modules, the inputs
+    read) out of the cycle collector's reach: replay's allocations otherwise trigger full
+    passes that walk that whole heap again each time, for nothing (it is alive for the whole
+    run). Objects frozen are still freed by reference counting; in a pool, each worker freezes
+    its own heap at its first journal."""
+    gc.freeze()
+
+
+def _check_source(sidecar: SidecarView | None, source: HistorySource) -> None:
+    if (sidecar is None) != (source is HistorySource.PI_SESSION):
+        raise RuntimeError("a native journal needs the sidecar; a pi session has none")
+
+
+def replay_decoded(
+    journal: DecodedJournal,
+    routes: Routes,
+    sidecar: SidecarView | None,
+    source: HistorySource = HistorySource.NATIVE_JOURNAL,
+) -> JournalOutcome:
+    """Replay an already decoded journal (see the module docstring). A pi session's records
+    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`)."""
+    _check_source(sidecar, source)
+    _freeze_heap_once()
+    state = _JournalReplay(source)
+    for record in journal.records:
+        state.feed(record)
+    return _finish(state, journal.header, journal.byte_size, routes, sidecar)
+
+
+def _skipped(rejected: RejectedJournal) -> SkippedJournal:
+    detail = None if rejected.reason is None else rejected.reason.value
+    return SkippedJournal(JournalSkipReason(rejected.outcome.value), detail)
+
+
 def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalOutcome:
-    """Decode and replay one journal file; never raises for a bad journal, only skips it."""
-    decoded = decode_file(path)
-    if isinstance(decoded, RejectedJournal):
-        detail = None if decoded.reason is None else decoded.reason.value
-        return SkippedJournal(JournalSkipReason(decoded.outcome.value), detail)
-    return replay_decoded(decoded, routes, sidecar)
+    """Decode and replay one journal file; never raises for a bad journal, only skips it.
+
+    Each record is replayed as its line is decoded, and none is kept once replayed; the
+    decoder's outcome (a journal rejected whole) still comes before anything replay found."""
+    _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
+    _freeze_heap_once()
+    data = read_journal(path)
+    if isinstance(data, RejectedJournal):
+        return _skipped(data)
+    state = _JournalReplay(HistorySource.NATIVE_JOURNAL)
+    header = decode_into(data, state.feed)
+    if isinstance(header, RejectedJournal):
+        return _skipped(header)
+    return _finish(state, header, len(data), routes, sidecar)
 
 
 __all__ = ["replay_decoded", "replay_journal"]

@@ -1,15 +1,20 @@
 """The facts replay produces: per journal, its boundaries and tool results (R-RP, R-SIM-1/3).
 
 Everything here is a frozen value that pickles (so a process pool can return it) and compares
-by value (so 1-worker and N-worker replays can be checked for equality). Identifiers are kept
-because later stages join on them; no field carries message text, and nothing here is printed
-except the fixed enums and counts.
+by value (so 1-worker and N-worker replays can be checked for equality). What replay makes per
+record (a request, a tool result, a boundary, ...) is a msgspec struct that the cycle collector
+does not track (`gc=False`: it holds only immutable values, never a cycle), and costs a
+fraction of a frozen dataclass to build; the per-journal values stay dataclasses. Identifiers
+are kept because later stages join on them; no field carries message text, and nothing here is
+printed except the fixed enums and counts.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+
+import msgspec
 
 from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import ConversationPolicy
@@ -100,8 +105,7 @@ class OriginSource(enum.StrEnum):
     SIDECAR = "SIDECAR"
 
 
-@dataclass(frozen=True, slots=True)
-class CapturedOrigin:
+class CapturedOrigin(msgspec.Struct, frozen=True, gc=False):
     """Captured provenance of an app tool call; never printed."""
 
     server: str
@@ -111,8 +115,7 @@ class CapturedOrigin:
     destructive_hint: bool | None
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(msgspec.Struct, frozen=True, gc=False):
     """One toolResult message of a journal, with everything eligibility needs about it."""
 
     identity: ToolIdentity
@@ -148,8 +151,7 @@ class ToolResult:
     scan_loss: bool
 
 
-@dataclass(frozen=True, slots=True)
-class RequestUsage:
+class RequestUsage(msgspec.Struct, frozen=True, gc=False):
     """One assistant message (every assistant message is a request, R-CM-1)."""
 
     input: int
@@ -171,8 +173,7 @@ class RequestUsage:
     checkpoints_before: int
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayedBoundary:
+class ReplayedBoundary(msgspec.Struct, frozen=True, gc=False):
     """A pre-turn boundary as one journal sees it (before cross-journal DUPLICATE checks).
 
     `request_ms` is the timestamp of the turn's first assistant message, the boundary's request
@@ -196,8 +197,7 @@ class ReplayedBoundary:
     turn_results: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CompletedPromptRun:
+class CompletedPromptRun(msgspec.Struct, frozen=True, gc=False):
     """A run started for a prompt (`run_start.reason` "prompt") that ended "completed".
 
     Five of them, per physical conversation in time order, separate clearing batches (R-SIM-9).
@@ -208,8 +208,7 @@ class CompletedPromptRun:
     run_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class CheckpointObservation:
+class CheckpointObservation(msgspec.Struct, frozen=True, gc=False):
     """An observed compaction (reported beside the model, never mixed into it, R-PM-3).
 
     `before_turn` is the index of the first turn started after it: the first boundary whose
