@@ -62,6 +62,11 @@ class PolicySums:
     removed_observed: int = 0  # Σ over observed requests of min(cleared tokens carried, prefix)
     rewritten: int = 0  # Σ W over warm events: prefix tokens written instead of read
 
+    def add(self, other: PolicySums) -> None:
+        """Add another unit's sums."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 @dataclass(frozen=True, slots=True)
 class TraceRow:
@@ -392,10 +397,11 @@ def run_policy(
     return simulator.run
 
 
-def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, PolicyRun]:
-    """Every policy of the reviewed table, in table order."""
+def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[Api, PolicySums]]:
+    """Every policy of the reviewed table, in table order: its sums per API."""
     return {
-        policy.id: run_policy(assessment, routes, policy) for policy in what_if_table().policies
+        policy.id: run_policy(assessment, routes, policy).per_api
+        for policy in what_if_table().policies
     }
 
 
