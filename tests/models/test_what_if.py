@@ -14,6 +14,7 @@ from clearing_analysis.models import PressureInputs, pressure_model
 from clearing_analysis.models.cost import CostInputs, View, Weights, cost_model, view_cost
 from clearing_analysis.models.rates import fixed_sensitivities
 from clearing_analysis.models.what_if import ClearedSums, WhatIfModel, what_if_model
+from clearing_analysis.numbers import rounded
 from clearing_analysis.policy import WhatIfId, what_if_table
 from clearing_analysis.simulation.what_if import PolicySums, run_policy
 from tests.simulation.scenario import routes, what_if_history
@@ -144,3 +145,25 @@ def test_a_cold_policy_rewrites_nothing(history: Assessment) -> None:
     assert (sums.warm_events, sums.rewritten, sums.admitted) == (0, 0, 60_000)
     assert model.rewrite == {View.LIST_PRICE: 0, View.QUOTA_SHARE: 0}
     assert all(a.reduction < b.reduction for a, b in zip(model.at, seed.at, strict=True))
+
+
+def test_the_worked_example_digit_for_digit(history: Assessment) -> None:
+    """docs/model.md, section 9: Anthropic's row as the page prints it, 12 significant
+    digits, and the seed's list-price ratio beside it."""
+    sums, model = _model(history, WhatIfId.ANTHROPIC_CLEAR_TOOL_USES)
+    _, seed = _model(history, WhatIfId.SEED_COLD_PRE_TURN)
+    assert sums.removed_observed == 345_000
+    assert model.off is not None and rounded(model.off) == 0.74999375
+    at = model.at[1]
+    assert at.sensitivity.rate == F(1, 20)
+    assert (rounded(at.reduction), rounded(at.avoided)) == (0.379972899864, 0.284977300068)
+    assert (rounded(seed.at[1].reduction), rounded(seed.at[1].avoided)) == (
+        0.379972899864,
+        0.284977300068,
+    )
+    assert rounded(model.rewrite[View.LIST_PRICE]) == 0.4484931
+    assert rounded(model.rewrite[View.QUOTA_SHARE]) == 0.001494977
+    list_price = at.ratios[View.LIST_PRICE]
+    seed_list_price = seed.at[1].ratios[View.LIST_PRICE]
+    assert list_price is not None and seed_list_price is not None
+    assert (rounded(list_price), rounded(seed_list_price)) == (1.3460103269, 1.38356928025)
