@@ -1084,8 +1084,9 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         _WHAT_IF,
     ),
     (WHAT_IF_POLICY, "INPUT_THRESHOLD_COMPACTOR"): (
-        "what-if: a per-request input threshold compactor as released (kimchi): from 35,000 input "
-        "tokens, results beyond the last 15, the last prompt turn and the newest 25,000 tokens",
+        "what-if: a per-request input threshold compactor as released (kimchi): from 35,000"
+        " input tokens, every result older than a tail of the last 15 results or the newest"
+        " 25,000 tokens, whichever ends first",
         _WHAT_IF,
     ),
     (WHAT_IF_POLICY, "OPENCLAW_CACHE_TTL"): (

@@ -439,6 +439,9 @@ class Keep(_Policy, frozen=True):
     last_tool_results: NonNegativeIntField = 0  # the newest results in context, any class
     last_prompt_turns: NonNegativeIntField = 0  # results of the K prompt turns before this one
     newest_result_tokens: NonNegativeIntField = 0  # newest results while their tokens fit
+    # The two rules above as one protected tail that ends at whichever limit comes first
+    # (their common part); unset, each keeps its own tail (their union).
+    tail_whichever_first: bool = False
     results_at_most_tokens: NonNegativeIntField = 0  # results of at most this many tokens
     tool_names: frozenset[ToolName] = frozenset()
     first_tool_result: bool = False  # the conversation's first result (the task)

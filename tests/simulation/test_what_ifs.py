@@ -162,8 +162,12 @@ HAND: dict[WhatIfId, list[tuple[int, int, int]]] = {
     WhatIfId.JETBRAINS_OBSERVATION_MASKING: [(0, 0, 0)] * 3
     + [(3, 60_000, 59_999)]
     + [(0, 0, 0)] * 3,
-    # The last fifteen results keep all fourteen: nothing is ever cleared.
-    WhatIfId.INPUT_THRESHOLD_COMPACTOR: [(0, 0, 0)] * 7,
+    # E >= 35,000 from t1; the tail ends at whichever comes first of the last fifteen results
+    # and the newest 25,000 tokens. t1: the tail is r1 (r0 would pass 25,000): r0 cleared,
+    # W = (60,000 - 20,000) - 1. t2: the tail is r3: r1, r2 cleared, first r1 (turn 0),
+    # W = (110,000 - 20,000 - 40,000) - 1. From t3 the pads and r3 fit 25,000: r3 stays.
+    WhatIfId.INPUT_THRESHOLD_COMPACTOR: [(0, 0, 0), (1, 20_000, 39_999), (2, 40_000, 49_999)]
+    + [(0, 0, 0)] * 4,
     # Cold only (t5): effective 160,000 >= 100,000, clearable 80,000 >= 12,500, the last
     # three (pads) kept; down to 100,000 takes r0..r2. Cold: W 0.
     WhatIfId.OPENCLAW_CACHE_TTL: [(0, 0, 0)] * 5 + [(3, 60_000, 0), (0, 0, 0)],

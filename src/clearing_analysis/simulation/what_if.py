@@ -106,16 +106,21 @@ class _Keeper:
     def __init__(self, keep: Keep, boundary: Boundary, walk: JournalWalk) -> None:
         results = walk.results
         in_context = list(walk.context.active())
-        kept: set[int] = set()
+        last: set[int] = set()
         if keep.last_tool_results:
-            kept.update(in_context[-keep.last_tool_results :])
+            last.update(in_context[-keep.last_tool_results :])
+        newest: set[int] = set()
         if keep.newest_result_tokens:
             total = 0
             for slot in reversed(in_context):
                 total += results[slot].tokens
                 if total > keep.newest_result_tokens:
                     break
-                kept.add(slot)
+                newest.add(slot)
+        # Both are tails of the context (newest first): the one that ends first is their
+        # common part.
+        both = keep.last_tool_results and keep.newest_result_tokens
+        kept = last & newest if keep.tail_whichever_first and both else last | newest
         if keep.first_tool_result and results:
             kept.add(0)
         self._kept = kept
