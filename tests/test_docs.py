@@ -14,6 +14,7 @@ from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Ver
 from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.remedies import REMEDIES
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
@@ -197,6 +198,7 @@ REPORT_CODE_KINDS = {
     "unrecognized in a pi session": Unrecognized,
     "tool class": ToolClass,
     "retrieval rate label": RateLabel,
+    "what-if policy": WhatIfId,
 }
 
 

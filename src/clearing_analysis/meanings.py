@@ -741,8 +741,13 @@ SKIPPED_SESSION_BOUNDARY = "skipped session boundary"
 UNRECOGNIZED = "unrecognized in a pi session"
 TOOL_CLASS = "tool class"
 RATE_LABEL = "retrieval rate label"
+WHAT_IF_POLICY = "what-if policy"
 
 _NOTHING = "nothing to change: it is reported for completeness"
+_WHAT_IF = (
+    "nothing to change: informational, never gating; its defaults and sources are in"
+    " policy/what-ifs.json (docs/model.md, section 9)"
+)
 _QUALIFY = "run clearing-analysis qualify --out qualification.json and pass it to --qualification"
 _MORE_HISTORY = "analyze more of this API's history: longer sessions, more conversations"
 _CAPTURE_PERIOD = "restrict --journals to the period when continuity capture was enabled"
@@ -1052,5 +1057,41 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     (RATE_LABEL, "SUPPLIED"): (
         "the rate given with --retrieval-rate: criterion 4 is gated at it",
         _NOTHING,
+    ),
+    (WHAT_IF_POLICY, "SEED_COLD_PRE_TURN"): (
+        "the reference what-if: the seed's own policy, cold pre-turn batches in the pressure band;"
+        " its figures are the gated simulation's",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "ANTHROPIC_CLEAR_TOOL_USES"): (
+        "what-if: Anthropic's server-side context editing (clear_tool_uses) with its documented "
+        "defaults: from 100,000 input tokens, every result but the last 3 tool uses",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "HAYSTACK_TOOL_RESULT_PRUNING"): (
+        "what-if: haystack's ToolResultPruningCompactor defaults: at 70% of the window, oldest "
+        "results first down to 40%, keeping the last tool step and small results",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "OPENCODE_PRUNE"): (
+        "what-if: opencode's prune of old tool outputs: once 20,000 tokens are prunable, "
+        "everything but the last 2 prompt turns and the newest 40,000 tokens of results",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "JETBRAINS_OBSERVATION_MASKING"): (
+        "what-if: observation masking (The Complexity Trap): every observation but the last 10 and"
+        " the first, at every request",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "INPUT_THRESHOLD_COMPACTOR"): (
+        "what-if: a per-request input threshold compactor as released (kimchi): from 35,000"
+        " input tokens, every result older than a tail of the last 15 results or the newest"
+        " 25,000 tokens, whichever ends first",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "OPENCLAW_CACHE_TTL"): (
+        "what-if: OpenClaw's session pruning in cache-ttl mode: once the cache has expired and the"
+        " context is half the window, oldest results down to half, keeping the last 3",
+        _WHAT_IF,
     ),
 }

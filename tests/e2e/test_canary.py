@@ -9,7 +9,8 @@ the output file or the log.
 
 `keygen`, a signed `analyze` (its attestation decoded) and `verify`, passing and failing, run
 over the same inputs under the same check, and so do `show` (summary and `--details`) and
-`explain` of every code the summary names.
+`explain` of every code the summary names. Both reports' informational what-if part is checked
+to be there, never gating and not vacuous, in the JSON, the human view and the page.
 
 `explore` runs the same way over pi sessions planted with canaries in every text, name, path,
 id and cwd position (tests/e2e/_canary_pi.py).
@@ -31,6 +32,7 @@ import pytest
 
 from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
+from clearing_analysis.policy import WhatIfId
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._canary_pi import PiCanaryInputs, make_pi_canary_inputs
@@ -113,6 +115,18 @@ def test_replay_output_carries_no_canary(canary_inputs: CanaryInputs) -> None:
         log.unlink(missing_ok=True)
 
 
+def _what_ifs_covered(report: dict[str, Any]) -> None:
+    """The informational what-if part is there: never gating, every reviewed policy per API in
+    table order (counts only: these small inputs reach no policy's trigger), and no verdict
+    anywhere in it (its schema part has no such field)."""
+    part = report["whatIfsInformational"]
+    assert part["gating"] is False
+    assert "verdict" not in json.dumps(part).lower()
+    rows = part["perApi"]["anthropic-messages"]
+    assert [row["policy"] for row in rows] == [policy.value for policy in WhatIfId]
+    assert all(row["clearingEvents"] >= row["warmClearingEvents"] >= 0 for row in rows)
+
+
 def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
     """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same JSON report, and no canary in stdout, stderr, the report, the log, the HTML page
@@ -125,6 +139,7 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
     report = json.loads(to_stdout.stdout)
     assert report["format"] == "clearing-analysis-report"
     assert report["perApi"]["anthropic-messages"]["eligibility"]["occurrences"] > 0
+    _what_ifs_covered(report)
     canary_inputs.assert_private(to_stdout.stdout)
 
     names = Canaries(seed=4)
@@ -143,6 +158,7 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
         canary_inputs.assert_private(logged, names.values)
         html = page.read_bytes()
         assert b"anthropic-messages" in html and b"<svg" in html  # the page is not vacuous
+        assert b'id="what-ifs"' in html and b'id="what-ifs-anthropic-messages-pressure"' in html
         canary_inputs.assert_private(html, names.values)
         from_saved = run_cli(["show", str(out), "--html", str(shown_page)])
         assert (from_saved.returncode, from_saved.stdout, from_saved.stderr) == (0, b"", b"")
@@ -152,6 +168,8 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
             assert (shown.returncode, shown.stderr) == (0, b"")
             assert b"anthropic-messages: " in shown.stdout
             assert (b"Details" in shown.stdout) == bool(details)
+            assert b"What-ifs (informational" in shown.stdout
+            assert (b"What-ifs: the pruning policies" in shown.stdout) == bool(details)
             canary_inputs.assert_private(shown.stdout, names.values)
         # Every code the summary names, explained: only the tables' text comes out.
         summary = run_cli(["show", str(out)]).stdout.decode()
@@ -364,6 +382,7 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         "EFFECTFUL_BUILTIN",
     }
     assert anthropic["compactions"]["checkpoints"] > 0
+    _what_ifs_covered(report)
     _pi_private(inputs, to_stdout.stdout)
 
     names = Canaries(seed=5)
@@ -380,11 +399,13 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
         _pi_private(inputs, logged, names.values)
         html = page.read_bytes()
         assert b"UPPER BOUND" in html and b"<svg" in html  # the page is not vacuous
+        assert b'id="what-ifs"' in html
         _pi_private(inputs, html, names.values)
         for details in ([], ["--details"]):
             shown = run_cli(["show", str(out), *details])
             assert (shown.returncode, shown.stderr) == (0, b"")
             assert (b"UPPER BOUND" in shown.stdout) == bool(details)
+            assert (b"What-ifs: the pruning policies" in shown.stdout) == bool(details)
             _pi_private(inputs, shown.stdout, names.values)
         assert only_outputs_created(before, listing(inputs.root), inputs, out, log, page)  # type: ignore[arg-type]
     finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
@@ -220,6 +221,29 @@ class TestAnalysisPage:
         cells = Page(html_render(edited).decode("utf-8")).cells
         row = cells.index(f"< {estimates.edges[0]:,} tok")
         assert cells[row + 1 : row + 5] == ["below the band", "0", "5", "5"]
+
+    def test_the_what_ifs_have_their_own_section_chart_and_numbers(
+        self, analysis: rm.Report
+    ) -> None:
+        """After the APIs, a section titled informational and never gating holds, per API, a
+        chart of each policy's pressure reduction and cost change and a table with every
+        figure of every policy (the report's numbers, as it holds them)."""
+        page = html_render(analysis).decode("utf-8")
+        parsed = Page(page)
+        assert page.index('id="what-ifs"') > page.index('id="apis"')
+        assert any("informational, never gating" in h for h in parsed.headings)
+        numbers = _numbers(parsed.cells)
+        for api, rows in analysis.what_ifs_informational.per_api.items():
+            assert f"what-ifs-{api.value}-pressure" in parsed.ids
+            names = {cell.removesuffix(" (reference)") for cell in parsed.cells}
+            assert {row.policy.value for row in rows} == set(WhatIfId.__members__) & names
+            wanted = {
+                *(row.tokens_removed for row in rows),
+                *(row.rewritten_prefix_tokens for row in rows),
+                *(at.pressure_reduction for row in rows for at in row.sensitivities),
+                *(at.compactions_avoided for row in rows for at in row.sensitivities),
+            }
+            assert wanted - numbers == set()
 
     def test_the_summary_is_the_terminal_summary(self, analysis: rm.Report) -> None:
         """The first screen holds the one-screen summary exactly as `show` prints it."""

@@ -103,3 +103,23 @@ class TestLayers:
             "clearing_analysis.report.encode",
         )
         assert _reaching("cli", forbidden) == {}
+
+    def test_the_gate_never_reads_the_what_ifs(self) -> None:
+        """No module of gate/ imports the what-if policies' simulation, models or part, and
+        the what-ifs' own modules import nothing of the gate: the informational part can
+        neither decide a verdict nor be decided by one."""
+        what_ifs = (
+            "clearing_analysis.simulation.what_if",
+            "clearing_analysis.models.what_if",
+            "clearing_analysis.assemble.what_ifs",
+            "clearing_analysis.report.what_ifs_view",
+        )
+        assert _reaching("gate", what_ifs) == {}
+        for module in (
+            "simulation/what_if.py",
+            "models/what_if.py",
+            "assemble/what_ifs.py",
+            "report/what_ifs_view.py",
+        ):
+            imported = _imports(PACKAGE / module)
+            assert not {name for name in imported if name.startswith("clearing_analysis.gate")}

@@ -153,3 +153,20 @@ def run(
         result = replay_journals(paths, routes(trigger), view)
     assessment = assess(result, routes(trigger), parse_agent_config(agent_config))
     return assessment, simulate(assessment, routes(trigger))
+
+
+def what_if_history(tmp_path: Path) -> Assessment:
+    """The what-ifs' hand-built history (docs/model.md, section 9): four 20,000-net results
+    r0..r3 (80,112 characters each; two in t0, two in t1), ten 25-token pads in t2 (net -3:
+    never cleared), E per boundary 1, 60,000, 110,000, 120,000, 140,000, 160,000, 120,000; t5
+    alone is cold."""
+    c = Conversation()
+    c.turn("t0", reads=[80_112, 80_112], e_next=60_000)
+    c.turn("t1", reads=[80_112, 80_112], e_next=110_000)
+    c.turn("t2", reads=[100] * 10, e_next=120_000)
+    c.turn("t3", e_next=140_000)
+    c.turn("t4", e_next=160_000)
+    c.turn("t5", gap=COLD, e_next=120_000)
+    c.turn("t6", e_next=100_000)
+    assessment, _ = run(tmp_path, [c])
+    return assessment

@@ -22,6 +22,7 @@ from clearing_analysis.assemble.parts import (
     tool_version,
     web_part,
 )
+from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.gate import GateInputs, evaluate, overall
@@ -76,7 +77,8 @@ def _qualification(status: ApiQualification) -> rm.Qualification:
     )
 
 
-def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
+def _api_report(api: Api, stages: Stages) -> tuple[rm.ApiReport, tuple[rm.WhatIfPolicy, ...]]:
+    """The API's gated part, and its informational what-ifs (which the gate never reads)."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
     totals, sums = parts.totals, parts.sums
     qualification = stages.qualification.apis[api]
@@ -96,7 +98,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
         )
     )
     retention = totals.retention_counts
-    return rm.ApiReport(
+    report = rm.ApiReport(
         gate=gate,
         limitations=parts.limitations,
         route_trigger=parts.route_trigger,
@@ -124,6 +126,7 @@ def _api_report(api: Api, stages: Stages) -> rm.ApiReport:
         cost=parts.cost,
         qualification=_qualification(qualification),
     )
+    return report, parts.what_ifs
 
 
 def _snapshot(stages: Stages) -> rm.Snapshot:
@@ -141,7 +144,8 @@ def _snapshot(stages: Stages) -> rm.Snapshot:
 
 def build_report(stages: Stages) -> rm.Report:
     """The whole report, APIs in enum order."""
-    per_api = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
+    built = {api: _api_report(api, stages) for api in Api if api in stages.routes.by_api}
+    per_api = {api: report for api, (report, _) in built.items()}
     every = all_apis(stages.simulation)
     webs = [report.web for report in per_api.values()]
     verdict = overall(report.gate.verdict for report in per_api.values())
@@ -165,6 +169,9 @@ def build_report(stages: Stages) -> rm.Report:
                 sum(w.redacted_web_envelopes for w in webs),
                 sum(w.structured_scan_losses for w in webs),
             ),
+        ),
+        what_ifs_informational=what_ifs_part(
+            {api: what_ifs for api, (_, what_ifs) in built.items()}
         ),
     )
 

@@ -21,6 +21,7 @@ from clearing_analysis.assemble.parts import (
     tool_version,
     web_part,
 )
+from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import (
     UPPER_BOUND_REASONS,
     ExclusionReason,
@@ -31,6 +32,7 @@ from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import model as rm
 from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
 from clearing_analysis.toolclass import ToolClass
 
@@ -66,11 +68,12 @@ def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolRes
     )
 
 
-def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
+def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatIfPolicy, ...]]:
+    """The API's part, and its informational what-ifs."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
     totals, sums, cleared = parts.totals, parts.sums, parts.cleared
     requests = sums.requests
-    return em.ApiExplore(
+    explored = em.ApiExplore(
         limitations=parts.limitations,
         route_trigger=parts.route_trigger,
         requests=requests_part(requests),
@@ -94,6 +97,7 @@ def _api(api: Api, stages: ExploreStages) -> em.ApiExplore:
         upper_bound_cost=parts.cost,
         upper_bound_escaping=escaping_part(cleared),
     )
+    return explored, parts.what_ifs
 
 
 def _sessions(stages: ExploreStages) -> em.Sessions:
@@ -122,7 +126,8 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
 
 def build_explore(stages: ExploreStages) -> em.ExploreReport:
     """The whole explore report, APIs in enum order; no gate is evaluated."""
-    per_api = {api: _api(api, stages) for api in Api if api in stages.routes.by_api}
+    built = {api: _api(api, stages) for api in Api if api in stages.routes.by_api}
+    per_api = {api: explored for api, (explored, _) in built.items()}
     every = all_apis(stages.simulation)
     return em.ExploreReport(
         format=em.EXPLORE_FORMAT,
@@ -136,6 +141,9 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         sessions=_sessions(stages),
         per_api=per_api,
         tool_results_all_apis=_tool_results(every.categories),
+        what_ifs_informational=what_ifs_part(
+            {api: what_ifs for api, (_, what_ifs) in built.items()}
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 import polars as pl
 
 from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
+from clearing_analysis.assemble.what_ifs import what_if_rows
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.gate import CostOutcome
 from clearing_analysis.gate import Evidence as GateEvidence
@@ -236,6 +237,7 @@ class ApiParts:
     cost: rm.Cost
     route_trigger: rm.RouteTrigger
     limitations: tuple[rm.ApiLimitation, ...]
+    what_ifs: tuple[rm.WhatIfPolicy, ...]  # informational, never gating
 
 
 def api_parts(
@@ -248,9 +250,10 @@ def api_parts(
     cleared = simulation.cleared.filter(pl.col("api") == api.value)
     gate_evidence, evidence = evidence_part(boundaries, route)
     pressure_inputs, model, pressure = pressure_part(route, sums, cleared, rate)
+    gated_cost_inputs = cost_inputs(sums.requests, cleared, pressure_inputs.growth)
     cost_outcome, cost = cost_part(
         CostContext(
-            inputs=cost_inputs(sums.requests, cleared, pressure_inputs.growth),
+            inputs=gated_cost_inputs,
             route=route,
             pressure_inputs=pressure_inputs,
             rates=sensitivities(rate),
@@ -279,6 +282,7 @@ def api_parts(
         cost=cost,
         route_trigger=route_trigger_part(check, route.trigger_tokens, checkpoints),
         limitations=tuple(limitations),
+        what_ifs=what_if_rows(simulation.what_ifs, api, route, gated_cost_inputs, pressure_inputs),
     )
 
 

@@ -190,6 +190,11 @@ class ContextTally:
             if result_class.fixed is None and result_class.shortfall is None:
                 yield slot
 
+    def active(self) -> Iterator[int]:
+        """Slots of every result in the current context (any cohort, any class), oldest
+        first."""
+        return iter(self._active)
+
     def is_active(self, slot: int) -> bool:
         """Whether result `slot` is in the current context."""
         return slot in self._active

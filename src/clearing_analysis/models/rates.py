@@ -39,6 +39,18 @@ def exact(value: float) -> Fraction:
     return Fraction(repr(value))
 
 
+def fixed_sensitivities() -> tuple[Sensitivity, ...]:
+    """The fixed sensitivities alone (0%, 5%, 20%): what the informational what-ifs report,
+    whatever rate was supplied."""
+    fixed = gate_policy().retrieval_sensitivities
+    if len(fixed) != len(_FIXED_LABELS):
+        raise RuntimeError("policy/gate.json must list the zero, default and high rates")
+    labelled: dict[Fraction, list[RateLabel]] = {}
+    for label, rate in zip(_FIXED_LABELS, fixed, strict=True):
+        labelled.setdefault(exact(rate), []).append(label)
+    return tuple(Sensitivity(rate, tuple(labels)) for rate, labels in sorted(labelled.items()))
+
+
 def sensitivities(supplied: Fraction) -> tuple[Sensitivity, ...]:
     """The fixed sensitivities plus the supplied rate, deduplicated, ascending."""
     labelled: dict[Fraction, list[RateLabel]] = {}
@@ -54,4 +66,4 @@ def sensitivities(supplied: Fraction) -> tuple[Sensitivity, ...]:
     )
 
 
-__all__ = ["RateLabel", "Sensitivity", "exact", "sensitivities"]
+__all__ = ["RateLabel", "Sensitivity", "exact", "fixed_sensitivities", "sensitivities"]

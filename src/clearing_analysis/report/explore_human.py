@@ -26,6 +26,7 @@ from clearing_analysis.report.human import (
     route_trigger_table,
     tool_class_table,
 )
+from clearing_analysis.report.what_ifs_view import tables
 
 STATEMENT_TEXT = {
     em.ExploreStatement.NEVER_A_VERDICT: (
@@ -180,6 +181,7 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
     parts.append(
         _tool_results("\nTool results by class, all APIs", report.tool_results_all_apis, None)
     )
+    parts.extend(tables(report.what_ifs_informational))
     notes = [
         STATEMENT_TEXT[s] for s in report.statements if s is not em.ExploreStatement.NEVER_A_VERDICT
     ]

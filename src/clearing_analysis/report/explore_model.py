@@ -38,6 +38,7 @@ from clearing_analysis.report.model import (
     Simulation,
     Version,
     WebYield,
+    WhatIfs,
     _Part,
 )
 from clearing_analysis.toolclass import ToolClass
@@ -166,6 +167,7 @@ class ExploreReport(_Part, frozen=True):
     sessions: Sessions
     per_api: dict[Api, ApiExplore]
     tool_results_all_apis: tuple[ToolResults, ...]
+    what_ifs_informational: WhatIfs
 
 
 __all__ = [

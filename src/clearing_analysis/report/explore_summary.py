@@ -3,7 +3,8 @@
 Never a verdict: it opens with the fixed statement that explore gives none and why, then per
 API the sessions' pressure evidence and the upper bound's two figures (what the simulation
 cleared, and the modeled pressure reduction and cost ratio at the supplied rate). Everything
-comes from the report's typed structs; lines wrap at spaces only, so codes are never cut.
+comes from the report's typed structs; lines wrap at spaces only, so codes are never cut. It
+closes with the informational what-if line (which policy reduces pressure most, at what cost).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
 from clearing_analysis.report.human import number, percent
 from clearing_analysis.report.summary import limitation_label
+from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
 
@@ -84,6 +86,7 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     )
     for note in notes:
         lines.extend(Text(line) for line in wrap(note, width))
+    lines.extend(Text(line) for line in wrap(summary_line(report.what_ifs_informational), width))
     return lines
 
 

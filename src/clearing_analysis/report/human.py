@@ -470,6 +470,10 @@ def details(report: rm.Report) -> list[RenderableType]:
     parts.append(
         _categories("\nCategories, all APIs", report.overall.categories, report.overall.web)
     )
+    # Imported here: the what-ifs view builds on this module's formats.
+    from clearing_analysis.report.what_ifs_view import tables  # noqa: PLC0415
+
+    parts.extend(tables(report.what_ifs_informational))
     snapshot = report.snapshot
     parts.append(
         pairs_table(

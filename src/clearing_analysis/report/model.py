@@ -20,6 +20,7 @@ from clearing_analysis.gate import ApiGate, Verdict
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.numbers import Rounded
+from clearing_analysis.policy import WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.toolclass import ToolClass
@@ -389,6 +390,43 @@ class ApiReport(_Part, frozen=True):
     qualification: Qualification
 
 
+class WhatIfAtRate(_Part, frozen=True):
+    """One what-if policy at one fixed retrieval rate (docs/model.md, section 9)."""
+
+    rate: Rounded
+    labels: tuple[RateLabel, ...]
+    compactions_avoided: Rounded  # C_off - C_on over the analyzed window
+    pressure_reduction: Rounded  # 1 - C_on / C_off
+    list_price_ratio: Rounded | None  # (on + rewrite) / off; null: unbounded
+    quota_share_ratio: Rounded | None
+
+
+class WhatIfPolicy(_Part, frozen=True):
+    """What one named pruning policy would have done to one API cohort's history."""
+
+    policy: WhatIfId
+    reference: bool  # the seed's row: equal to the gated simulation's figures
+    clearing_events: Count
+    warm_clearing_events: Count
+    warm_share: Rounded | None  # of the clearing events; null with none
+    cleared_results: Count
+    tokens_removed: Count  # net tokens of the cleared results (S)
+    rewritten_prefix_tokens: Count  # W over the warm clearing events
+    list_price_rewrite: Rounded
+    quota_share_rewrite: Rounded
+    defined: bool  # the pressure and cost models are (G > 0 and T > P)
+    compactions_off: Rounded | None  # C_off
+    sensitivities: tuple[WhatIfAtRate, ...]
+
+
+class WhatIfs(_Part, frozen=True):
+    """The pruning policies agents ship, modeled on this history: informational, never gating.
+    It holds no verdict and the gate never reads it."""
+
+    gating: Literal[False]
+    per_api: dict[Api, tuple[WhatIfPolicy, ...]]
+
+
 class Overall(_Part, frozen=True):
     """Totals over the supplied APIs (categories and web yield are also reported overall)."""
 
@@ -412,6 +450,7 @@ class Report(_Part, frozen=True):
     snapshot: Snapshot
     per_api: dict[Api, ApiReport]
     overall: Overall
+    what_ifs_informational: WhatIfs
 
 
 _Part_T = TypeVar("_Part_T")
@@ -459,5 +498,8 @@ __all__ = [
     "ViewFigures",
     "WarmRewrite",
     "WebYield",
+    "WhatIfAtRate",
+    "WhatIfPolicy",
+    "WhatIfs",
     "in_api_order",
 ]

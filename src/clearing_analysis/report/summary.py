@@ -5,7 +5,8 @@ the reasons that decided it and the one or two figures behind them, each with ho
 from its threshold; the prominent limitation codes beside the verdict (policy/view.json); once,
 that DEFER takes precedence over STOP; and where to learn what a code means. Everything comes
 from the report's typed structs (report.model), nothing is recomputed from inputs, and lines
-are wrapped at spaces only, so a code is never cut or shortened.
+are wrapped at spaces only, so a code is never cut or shortened. After that screen, one
+informational line: which what-if policy reduces pressure most, at what cost (never gating).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from clearing_analysis.report.human import (
     shown,
     threshold_text,
 )
+from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
 # The criterion whose figure a reason stands for.
@@ -226,6 +228,9 @@ def summary(
         )
         for note in closing:
             lines.extend(Text(line) for line in wrap(note, width))
+    # After the one-screen verdicts and notes: the informational what-ifs, never gating.
+    what_if = summary_line(report.what_ifs_informational)
+    lines.extend(Text(line) for line in wrap(what_if, width))
     return lines
 
 

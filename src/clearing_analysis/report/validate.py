@@ -23,7 +23,10 @@ of the renderer (R-REL-1):
 - a cost model is defined exactly when it has figures at some retrieval rate (the human view
   shows the figures at the gated rate, or at the first rate), and every list of figures by
   retrieval rate (pressure, cost, all-uncached) is in strictly increasing rate order, as the
-  sensitivities are built (models.rates).
+  sensitivities are built (models.rates);
+- the informational what-ifs list, for each API, every reviewed policy exactly once, each with
+  no more warm clearing events than clearing events, figures by rate in increasing rate order,
+  and figures exactly when its models are defined.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import Any, Final
 import msgspec
 
 from clearing_analysis.gate import ApiGate, CriterionId
+from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import model as rm
 
 # 2**53 - 1: beyond it a JSON number no longer holds every integer exactly (RFC 8259 §6).
@@ -97,6 +101,17 @@ def _part_consistent(part: msgspec.Struct) -> bool:
         return _part_of(part.cold_estimates, part.estimates)
     if isinstance(part, rm.Pressure | rm.AllUncached):
         return _increasing([at.rate for at in part.sensitivities])
+    if isinstance(part, rm.WhatIfPolicy):
+        return (
+            part.defined == bool(part.sensitivities)
+            and part.warm_clearing_events <= part.clearing_events
+            and _increasing([at.rate for at in part.sensitivities])
+        )
+    if isinstance(part, rm.WhatIfs):
+        # Each API lists every reviewed policy once: the renderers' table and chart rows.
+        return all(
+            sorted(row.policy for row in rows) == sorted(WhatIfId) for rows in part.per_api.values()
+        )
     if isinstance(part, ApiGate):
         ids = [criterion.id for criterion in part.criteria]
         return len(ids) == len(CriterionId) and set(ids) == set(CriterionId)

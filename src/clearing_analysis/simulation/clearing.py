@@ -158,7 +158,7 @@ class Columns:
 
 
 @dataclass
-class _Conversation:
+class ConversationState:
     """What persists across one physical conversation's boundaries."""
 
     budget_left: int
@@ -167,7 +167,7 @@ class _Conversation:
     last_batch_runs: int | None = None
 
 
-class _JournalWalk:
+class JournalWalk:
     """One journal of the conversation: its results, its context tally, and which of its
     results the conversation has cleared (by any journal's copy)."""
 
@@ -196,7 +196,7 @@ class _JournalWalk:
         return [slot for slot in self.counted_slots if active(slot)]
 
 
-def _time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
+def time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
     """Merge the journals' boundary sequences by (request time, journal, turn)."""
     per_journal: dict[int, list[Boundary]] = {}
     for boundary in boundaries:
@@ -205,6 +205,24 @@ def _time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
         *per_journal.values(),
         key=lambda b: (b.replayed.request_ms, b.journal, b.replayed.turn_index),
     )
+
+
+def release_pins(boundary: Boundary, walk: JournalWalk, state: ConversationState) -> None:
+    """A cleared result that this boundary's journal holds and has compacted away before
+    the boundary's turn returns its bytes to the conversation's budget, whichever journal
+    of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
+    result says nothing about it."""
+    if not state.pins:
+        return
+    turn = boundary.replayed.turn_index
+    slots, results = walk.slots, walk.results
+    for finalized_id in list(state.pins):
+        slot = slots.get(finalized_id)
+        if slot is None:
+            continue
+        until = results[slot].context_until
+        if until is not None and until <= turn:
+            state.budget_left += state.pins.pop(finalized_id)
 
 
 class ConversationSimulator:
@@ -232,15 +250,15 @@ class ConversationSimulator:
     def run(self, boundaries: Sequence[Boundary], conversation: int, lineage: int) -> set[str]:
         """Visit the conversation's counted boundaries in time order; return the finalized ids
         it cleared (in memory only)."""
-        state = _Conversation(budget_left=self._policy.conversation_budget_bytes)
-        walks: dict[int, _JournalWalk] = {}
-        for boundary in _time_order(boundaries):
+        state = ConversationState(budget_left=self._policy.conversation_budget_bytes)
+        walks: dict[int, JournalWalk] = {}
+        for boundary in time_order(boundaries):
             walk = walks.get(boundary.journal)
             if walk is None:
-                walk = walks[boundary.journal] = _JournalWalk(
+                walk = walks[boundary.journal] = JournalWalk(
                     self._assessment, boundary.journal, self._placeholder_tokens, state.counted
                 )
-            self._release_pins(boundary, walk, state)
+            release_pins(boundary, walk, state)
             self._boundary(boundary, walk, walks, state, keys=(conversation, lineage))
         return set(state.counted)
 
@@ -254,9 +272,9 @@ class ConversationSimulator:
     def _boundary(
         self,
         boundary: Boundary,
-        walk: _JournalWalk,
-        walks: Mapping[int, _JournalWalk],
-        state: _Conversation,
+        walk: JournalWalk,
+        walks: Mapping[int, JournalWalk],
+        state: ConversationState,
         *,
         keys: tuple[int, int],
     ) -> None:
@@ -342,24 +360,6 @@ class ConversationSimulator:
         )
         self._requests(boundary, row, results, cleared_in_context, state)
 
-    @staticmethod
-    def _release_pins(boundary: Boundary, walk: _JournalWalk, state: _Conversation) -> None:
-        """A cleared result that this boundary's journal holds and has compacted away before
-        the boundary's turn returns its bytes to the conversation's budget, whichever journal
-        of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
-        result says nothing about it."""
-        if not state.pins:
-            return
-        turn = boundary.replayed.turn_index
-        slots, results = walk.slots, walk.results
-        for finalized_id in list(state.pins):
-            slot = slots.get(finalized_id)
-            if slot is None:
-                continue
-            until = results[slot].context_until
-            if until is not None and until <= turn:
-                state.budget_left += state.pins.pop(finalized_id)
-
     def _cleared_row(
         self,
         boundary: Boundary,
@@ -395,7 +395,7 @@ class ConversationSimulator:
         row: int,
         results: Sequence[ToolResult],
         cleared_in_context: Sequence[int],
-        state: _Conversation,
+        state: ConversationState,
     ) -> None:
         """One row per request of the turn, with the cleared tokens its prefix still carries
         (until the checkpoint that compacts them, R-CM-7 removed.observed)."""
@@ -440,8 +440,12 @@ __all__ = [
     "REQUEST_COLUMNS",
     "Columns",
     "ConversationSimulator",
+    "ConversationState",
+    "JournalWalk",
     "Table",
     "in_pressure_band",
     "is_cold",
+    "release_pins",
+    "time_order",
     "usage_is_fallback",
 ]

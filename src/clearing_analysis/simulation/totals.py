@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from clearing_analysis.inputs.configs import Api
+from clearing_analysis.policy import WhatIfId
 from clearing_analysis.simulation.clearing import BOUNDARY_COLUMNS, CLEARED_COLUMNS, INTS, OTHER
 from clearing_analysis.simulation.run import (
     BOUNDARY_SCHEMA,
@@ -33,6 +34,7 @@ from clearing_analysis.simulation.unit import (
     TableColumns,
     UnitSimulation,
 )
+from clearing_analysis.simulation.what_if import PolicySums
 
 
 @dataclass
@@ -44,6 +46,7 @@ class SimulationTotals:
     checkpoints: pl.DataFrame  # observed checkpoints inside the cohorts' windows, with `api`
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
+    what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # informational (docs/model.md, section 9)
 
 
 def _next(values: Column) -> int:
@@ -75,7 +78,9 @@ class Combiner:
         self._boundaries = _empty(BOUNDARY_COLUMNS)
         self._cleared = _empty(CLEARED_COLUMNS)
         self._checkpoints = _empty(CHECKPOINT_COLUMNS)
+        apis = tuple(apis)
         self._per_api = {api: ApiSimulation() for api in apis}
+        self._what_ifs = {policy: {api: PolicySums() for api in apis} for policy in WhatIfId}
         self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
 
     def add(self, part: UnitSimulation) -> None:
@@ -94,6 +99,9 @@ class Combiner:
         _extend(self._checkpoints, part.checkpoints, {"journal": offsets["journal"]})
         for api, sums in part.per_api.items():
             self._per_api[api].add(sums)
+        for policy, per_api in part.what_ifs.items():
+            for api, policy_sums in per_api.items():
+                self._what_ifs[policy][api].add(policy_sums)
         offsets["journal"] += max(
             _next(part.boundaries["journal"]), _next(part.checkpoints["journal"])
         )
@@ -110,6 +118,7 @@ class Combiner:
             checkpoints=frame(self._checkpoints, CHECKPOINT_SCHEMA),
             per_api=self._per_api,
             placeholder_tokens=placeholder,
+            what_ifs=self._what_ifs,
         )
 
 

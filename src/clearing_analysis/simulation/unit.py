@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 
 from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
 from clearing_analysis.inputs.configs import Api, Routes
-from clearing_analysis.policy import placeholder_text
+from clearing_analysis.policy import WhatIfId, placeholder_text
 from clearing_analysis.replay.heuristic import text_tokens
 from clearing_analysis.simulation.clearing import (
     BOUNDARY_COLUMNS,
@@ -33,6 +33,7 @@ from clearing_analysis.simulation.clearing import (
     Columns,
     ConversationSimulator,
 )
+from clearing_analysis.simulation.what_if import PolicySums, run_what_ifs
 from clearing_analysis.toolclass import ToolClass
 
 RESULT_COLUMNS: dict[str, str] = {
@@ -138,6 +139,7 @@ class Walked:
     occurrences: dict[Api, OccurrenceTally]
     apis: tuple[Api, ...]  # the assessment's APIs, in its order
     placeholder_tokens: int
+    what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # the reviewed policies' sums (informational)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,7 @@ class UnitSimulation:
     checkpoints: TableColumns  # observed checkpoints inside the cohorts' windows
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
+    what_ifs: dict[WhatIfId, dict[Api, PolicySums]]
 
 
 def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
@@ -231,6 +234,9 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
         occurrences=tallies,
         apis=tuple(assessment.per_api),
         placeholder_tokens=placeholder_tokens,
+        # The what-if policies walk the same boundaries again, each with its own state
+        # (docs/model.md, section 9): informational, never read by the gate.
+        what_ifs=run_what_ifs(assessment, routes),
     )
 
 
@@ -366,6 +372,7 @@ def summarize(walked: Walked) -> UnitSimulation:
         checkpoints=compact(observed, CHECKPOINT_COLUMNS),
         per_api={api: per_api[api.value] for api in walked.apis},
         placeholder_tokens=walked.placeholder_tokens,
+        what_ifs=walked.what_ifs,
     )
 
 

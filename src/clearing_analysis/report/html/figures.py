@@ -396,3 +396,102 @@ __all__ = [
     "titled",
     "tool_classes",
 ]
+
+
+def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Figure:
+    """The reviewed pruning policies on one API (informational, never gating): the pressure
+    reduction and the cost change of each at the default retrieval rate, and every figure."""
+    title = titled(f"{api}: what-ifs, the pruning policies agents ship", bound)
+    table_rows: list[tuple[Cell, ...]] = []
+    for row in rows:
+        name = row.policy.value + (" (reference)" if row.reference else "")
+        counts: tuple[Cell, ...] = (
+            row.clearing_events,
+            row.warm_share,
+            row.cleared_results,
+            row.tokens_removed,
+            row.rewritten_prefix_tokens,
+        )
+        if not row.sensitivities:
+            table_rows.append((name, "-", *counts, None, None, None, None))
+        for at in row.sensitivities:
+            table_rows.append(
+                (
+                    name,
+                    _rate_label(at.rate, at.labels),
+                    *counts,
+                    at.pressure_reduction,
+                    at.compactions_avoided,
+                    at.list_price_ratio,
+                    at.quota_share_ratio,
+                )
+            )
+    table = Table(
+        caption=titled(
+            f"{api}: each policy's clearing events, warm share, results and net tokens cleared,"
+            " prefix tokens rewritten, and at each retrieval rate the pressure reduction,"
+            " compactions avoided and cost ratio (on + rewrite) / off per view",
+            bound,
+        ),
+        headers=(
+            "policy",
+            "retrieval rate",
+            "clearing events",
+            "warm share",
+            "results cleared",
+            "tokens removed",
+            "prefix tokens rewritten",
+            "pressure reduction",
+            "compactions avoided",
+            "list price ratio",
+            "quota share ratio",
+        ),
+        rows=tuple(table_rows),
+    )
+    defaults = [
+        (row, next((at for at in row.sensitivities if "DEFAULT" in at.labels), None))
+        for row in rows
+    ]
+    drawn = [(row, at) for row, at in defaults if at is not None]
+    if not drawn:
+        return Figure(title, (), table, note="PRESSURE_MODEL_UNDEFINED: nothing to draw.")
+    categories = tuple(row.policy.value for row, _ in drawn)
+    reduction = Chart(
+        key=keyed("what-ifs", api, "pressure"),
+        title=f"{api}: pressure reduction at the default retrieval rate",
+        description=(
+            "The modeled reduction of compaction pressure, 1 - C_on / C_off, of each policy"
+            " at 5% retrieval; the seed's own policy is the reference."
+        ),
+        categories=categories,
+        series=(
+            Series(
+                "pressure reduction",
+                tuple(100 * at.pressure_reduction for _, at in drawn),
+                Tone.COLD,
+            ),
+        ),
+        unit="% fewer compactions",
+    )
+    cost_change = Chart(
+        key=keyed("what-ifs", api, "cost"),
+        title=f"{api}: cost change at the default retrieval rate (list price)",
+        description=(
+            "The modeled cost ratio minus one, in percent, of each policy at 5% retrieval in"
+            " the list-price view, the warm prefix rewrite included; an unbounded ratio is"
+            " drawn as 0 and shown as - in the table."
+        ),
+        categories=categories,
+        series=(
+            Series(
+                "cost change",
+                tuple(
+                    0.0 if at.list_price_ratio is None else 100 * (at.list_price_ratio - 1)
+                    for _, at in drawn
+                ),
+                Tone.BAND,
+            ),
+        ),
+        unit="% cost change",
+    )
+    return Figure(title, (reduction, cost_change), table)

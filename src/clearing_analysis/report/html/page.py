@@ -34,6 +34,7 @@ from clearing_analysis.report.html.charts import keyed, svg
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT
 from clearing_analysis.report.view import render_text
+from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 
 UPPER = "UPPER BOUND"
 
@@ -232,7 +233,25 @@ def _explore_api(api: Api, part: em.ApiExplore) -> str:
     return _section(api, f"{key} ({UPPER}, never a verdict)", body, figures)
 
 
-def _document(title: str, header: str, summary: str, sections: Sequence[str], notes: str) -> str:
+def _what_ifs(part: rm.WhatIfs, bound: str | None) -> str:
+    """The informational what-ifs, after every API's section: never gating."""
+    figures = [fig.what_ifs(api.value, rows, bound) for api, rows in rm.in_api_order(part.per_api)]
+    return (
+        '<section id="what-ifs" aria-labelledby="what-ifs-h">'
+        f'<h2 id="what-ifs-h">{escape(fig.titled(WHAT_IFS_TITLE, bound))}</h2>'
+        '<p class="note">Each reviewed policy (policy/what-ifs.json) with its own defaults,'
+        " within the seed's eligibility, on this history: informational, never gating (the"
+        " gate and its six criteria ignore it). A clearing while the cache is warm rewrites"
+        " the prefix from the first cleared result: those tokens are priced as cache writes"
+        " instead of reads. The reference is the seed's own policy, the gated simulation.</p>"
+        + "".join(_figure(f) for f in figures)
+        + "</section>"
+    )
+
+
+def _document(
+    title: str, header: str, summary: str, sections: Sequence[str], *, notes: str, what_ifs: str
+) -> str:
     nav = "".join(
         f'<li><a href="#{keyed("api", api.value)}">{escape(api.value)}</a></li>'
         for api in Api
@@ -248,11 +267,13 @@ def _document(title: str, header: str, summary: str, sections: Sequence[str], no
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
         f"<body><header>{header}</header>"
         f'<nav aria-label="APIs"><ul>{nav}'
+        '<li><a href="#what-ifs">what-ifs</a></li>'
         '<li><a href="#notes">statements and limitations</a></li></ul></nav>'
         "<main>"
         f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
         f'<pre class="summary">{escape(summary)}</pre></section>'
         f'<section id="apis"><h2>Per API</h2>{"".join(sections)}</section>'
+        f"{what_ifs}"
         f'<section id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Statements and'
         f" limitations</h2>{notes}</section>"
         "</main></body></html>\n"
@@ -281,7 +302,8 @@ def analysis_page(report: rm.Report) -> str:
         header,
         render_text(report),
         sections,
-        notes,
+        notes=notes,
+        what_ifs=_what_ifs(report.what_ifs_informational, None),
     )
 
 
@@ -299,7 +321,12 @@ def explore_page(report: em.ExploreReport) -> str:
         EXPLORE_LIMITATION, (x.value for x in report.limitations)
     )
     return _document(
-        "clearing-analysis explore: upper bound", header, render_text(report), sections, notes
+        "clearing-analysis explore: upper bound",
+        header,
+        render_text(report),
+        sections,
+        notes=notes,
+        what_ifs=_what_ifs(report.what_ifs_informational, UPPER),
     )
 
 

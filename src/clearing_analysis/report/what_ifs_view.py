@@ -1,0 +1,121 @@
+"""The informational what-ifs in the human views (docs/model.md, section 9): one summary line
+(which policy reduces pressure most, and at what cost) and the `--details` tables. Shared by
+the analysis and the explore views; it renders only what the report's `WhatIfs` part holds and
+never a verdict."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.policy import WhatIfId
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.human import number, percent
+
+TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
+
+
+def _at_default(row: rm.WhatIfPolicy) -> rm.WhatIfAtRate | None:
+    """The row's figures at the default retrieval rate (5%), if its models are defined."""
+    return next((at for at in row.sensitivities if RateLabel.DEFAULT in at.labels), None)
+
+
+def summary_line(part: rm.WhatIfs) -> str:
+    """Which policy reduces pressure most (at the default retrieval rate, over every API), and
+    its cost ratio in both views."""
+    best: tuple[float, Api, rm.WhatIfPolicy, rm.WhatIfAtRate] | None = None
+    for api, rows in rm.in_api_order(part.per_api):
+        for row in rows:
+            at = _at_default(row)
+            if at is not None and (best is None or at.pressure_reduction > best[0]):
+                best = (at.pressure_reduction, api, row, at)
+    if best is None:
+        return "What-ifs (informational): no API has a defined pressure model (--details)"
+    _, api, row, at = best
+    return (
+        f"What-ifs (informational, never gating): {row.policy.value} reduces pressure most,"
+        f" {percent(at.pressure_reduction)} on {api.value} at {percent(at.rate)} retrieval, cost"
+        f" x{number(at.list_price_ratio, 4)} list price, x{number(at.quota_share_ratio, 4)}"
+        " quota (--details)"
+    )
+
+
+def _policy_column(table: Table) -> None:
+    """The policy column, as wide as the longest id: a code is never cut."""
+    width = max(len(policy.value) for policy in WhatIfId) + 2  # and " *"
+    table.add_column("policy", justify="left", no_wrap=True, min_width=width)
+
+
+def _events_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
+    table = Table(
+        title=f"\n{api.value}: what each policy would have cleared",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
+    _policy_column(table)
+    for header in ("events", "warm", "results", "removed", "rewritten"):
+        table.add_column(header, justify="right", overflow="fold")
+    for row in rows:
+        table.add_row(
+            row.policy.value + (" *" if row.reference else ""),
+            number(row.clearing_events),
+            percent(row.warm_share),
+            number(row.cleared_results),
+            number(row.tokens_removed),
+            number(row.rewritten_prefix_tokens),
+        )
+    return table
+
+
+def _rates_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
+    table = Table(
+        title=f"{api.value}: pressure and cost by retrieval rate",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
+    _policy_column(table)
+    for header in ("rate", "cut", "avoided", "list", "quota"):
+        table.add_column(header, justify="right", overflow="fold")
+    for row in rows:
+        if not row.defined:
+            table.add_row(row.policy.value, "-", "undefined", "-", "-", "-")
+        for index, at in enumerate(row.sensitivities):
+            table.add_row(
+                row.policy.value if index == 0 else "",
+                percent(at.rate),
+                percent(at.pressure_reduction),
+                number(at.compactions_avoided, 2),
+                f"x{number(at.list_price_ratio, 4)}",
+                f"x{number(at.quota_share_ratio, 4)}",
+            )
+    return table
+
+
+def tables(part: rm.WhatIfs) -> list[RenderableType]:
+    """The titled section: per API what each policy cleared, then its pressure and cost."""
+    parts: list[RenderableType] = [
+        Text(f"\n{TITLE}", style="bold"),
+        Text(
+            "Each policy's own defaults (policy/what-ifs.json), within the seed's eligibility;"
+            " the gate ignores this section. Warm: the share of clearing events while the cache"
+            " was warm; removed: net tokens cleared; rewritten: prefix tokens written to the"
+            " cache instead of read. Cut: the pressure reduction 1 - C_on/C_off; avoided:"
+            " compactions over the window; list, quota: the cost ratio (on + prefix rewrite) /"
+            " off in each view. *: the reference, the seed's own policy (the gated simulation)."
+        ),
+    ]
+    for api, rows in rm.in_api_order(part.per_api):
+        parts.append(_events_table(api, rows))
+        parts.append(_rates_table(api, rows))
+    return parts
+
+
+__all__ = ["TITLE", "summary_line", "tables"]

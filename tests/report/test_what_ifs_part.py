@@ -1,0 +1,85 @@
+"""The reports' informational what-if part (docs/model.md, section 9; docs/report.md): its
+reference row is the gated figures, its schema part cannot hold a verdict, and a saved report
+whose part breaks what the renderers rely on is refused like any other broken report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.policy import WhatIfId, read_policy_bytes
+from clearing_analysis.report import model as rm
+from clearing_analysis.report.encode import decode_report
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@pytest.mark.parametrize("profile", ["build", "mixed"])
+def test_the_reference_row_is_the_gated_figures(profile: str) -> None:
+    """In the golden reports, per API, the seed's row clears what the gated simulation clears
+    and its pressure reduction and cost ratios at 0%, 5% and 20% are the gated models' (the
+    goldens were made at the default 5%, so the rates coincide); it never rewrites warm."""
+    report = decode_report((GOLDEN / f"report-{profile}.json").read_bytes())
+    assert isinstance(report, rm.Report)
+    for api, part in report.per_api.items():
+        rows = report.what_ifs_informational.per_api[api]
+        assert [row.policy for row in rows] == list(WhatIfId)
+        (seed,) = [row for row in rows if row.reference]
+        assert seed.policy is WhatIfId.SEED_COLD_PRE_TURN
+        assert (seed.cleared_results, seed.tokens_removed) == (
+            part.simulation.cleared_results,
+            part.simulation.admitted_net_tokens,
+        )
+        assert (seed.warm_clearing_events, seed.rewritten_prefix_tokens) == (0, 0)
+        assert seed.defined == part.pressure.defined
+        gated = {at.rate: at for at in part.pressure.sensitivities}
+        costs = {at.rate: at for at in part.cost.sensitivities}
+        for at in seed.sensitivities:
+            assert at.pressure_reduction == gated[at.rate].reduction
+            assert at.list_price_ratio == costs[at.rate].list_price.ratio
+            assert at.quota_share_ratio == costs[at.rate].quota_share.ratio
+
+
+def _schema(name: str) -> dict[str, Any]:
+    return json.loads(read_policy_bytes(f"schemas/{name}"))
+
+
+@pytest.mark.parametrize("name", ["report.schema.json", "explore-report.schema.json"])
+def test_the_schema_part_cannot_hold_a_verdict(name: str) -> None:
+    """The part's definitions are closed (no field beyond theirs) and none is a verdict or a
+    reason; `gating` can only be false."""
+    definitions = _schema(name)["$defs"]
+    for definition in ("WhatIfs", "WhatIfPolicy", "WhatIfAtRate"):
+        part = definitions[definition]
+        assert part["additionalProperties"] is False
+        assert not {"verdict", "deferReasons", "stopReasons", "gate"} & set(part["properties"])
+    assert definitions["WhatIfs"]["properties"]["gating"] == {"enum": [False]}
+
+
+def _edited(edit: str) -> bytes:
+    report = json.loads((GOLDEN / "report-build.json").read_bytes())
+    rows = report["whatIfsInformational"]["perApi"]["anthropic-messages"]
+    if edit == "a verdict":
+        report["whatIfsInformational"]["verdict"] = "BUILD"
+    elif edit == "a policy missing":
+        del rows[2]
+    elif edit == "more warm events than events":
+        rows[1]["warmClearingEvents"] = rows[1]["clearingEvents"] + 1
+    else:
+        rows[1]["sensitivities"].reverse()
+    return json.dumps(report).encode()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["a verdict", "a policy missing", "more warm events than events", "rates out of order"],
+)
+def test_a_broken_part_is_not_a_report(edit: str) -> None:
+    """Each edit of the golden report's what-if part is REPORT_NOT_A_REPORT, never rendered."""
+    with pytest.raises(InputInvalidError) as raised:
+        decode_report(_edited(edit))
+    assert raised.value.detail.value == "REPORT_NOT_A_REPORT"
