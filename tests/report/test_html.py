@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from clearing_analysis.report.html import charts
 from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.page import cell_text
 from clearing_analysis.report.html.style import STYLE
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -232,6 +234,8 @@ class TestAnalysisPage:
         parsed = Page(page)
         assert page.index('id="what-ifs"') > page.index('id="apis"')
         assert any("informational, never gating" in h for h in parsed.headings)
+        section = page[page.index('id="what-ifs"') :]
+        assert escape(WHERE_EVALUATED) in section, "the model's limit beside the figures"
         numbers = _numbers(parsed.cells)
         for api, rows in analysis.what_ifs_informational.per_api.items():
             assert f"what-ifs-{api.value}-pressure" in parsed.ids

@@ -14,6 +14,8 @@ from clearing_analysis.errors import InputInvalidError
 from clearing_analysis.policy import WhatIfId, read_policy_bytes
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
+from clearing_analysis.report.view import render_text
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -83,3 +85,14 @@ def test_a_broken_part_is_not_a_report(edit: str) -> None:
     with pytest.raises(InputInvalidError) as raised:
         decode_report(_edited(edit))
     assert raised.value.detail.value == "REPORT_NOT_A_REPORT"
+
+
+def test_the_details_state_where_the_policies_are_evaluated() -> None:
+    """The --details section states the model's limit beside the figures: every policy is
+    evaluated at the boundaries before prompt turns only, so one that clears before every
+    request would clear more often live."""
+    report = decode_report((GOLDEN / "report-build.json").read_bytes())
+    assert isinstance(report, rm.Report)
+    details = " ".join(render_text(report, details=True).split())
+    assert WHERE_EVALUATED in details
+    assert WHERE_EVALUATED not in " ".join(render_text(report).split())

@@ -17,6 +17,12 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.human import number, percent
 
 TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
+# The model's one limit a reader must see beside the figures (docs/model.md, section 9).
+WHERE_EVALUATED = (
+    "Every policy is evaluated at the boundaries before prompt turns only, where the replay"
+    " knows the context: a policy that clears before every request would clear more often"
+    " live than shown here."
+)
 
 
 def _at_default(row: rm.WhatIfPolicy) -> rm.WhatIfAtRate | None:
@@ -109,7 +115,8 @@ def tables(part: rm.WhatIfs) -> list[RenderableType]:
             " was warm; removed: net tokens cleared; rewritten: prefix tokens written to the"
             " cache instead of read. Cut: the pressure reduction 1 - C_on/C_off; avoided:"
             " compactions over the window; list, quota: the cost ratio (on + prefix rewrite) /"
-            " off in each view. *: the reference, the seed's own policy (the gated simulation)."
+            " off in each view. *: the reference, the seed's own policy (the gated simulation). "
+            + WHERE_EVALUATED
         ),
     ]
     for api, rows in rm.in_api_order(part.per_api):
@@ -118,4 +125,4 @@ def tables(part: rm.WhatIfs) -> list[RenderableType]:
     return parts
 
 
-__all__ = ["TITLE", "summary_line", "tables"]
+__all__ = ["TITLE", "WHERE_EVALUATED", "summary_line", "tables"]

@@ -35,6 +35,7 @@ from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT
 from clearing_analysis.report.view import render_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
 UPPER = "UPPER BOUND"
 
@@ -243,7 +244,9 @@ def _what_ifs(part: rm.WhatIfs, bound: str | None) -> str:
         " within the seed's eligibility, on this history: informational, never gating (the"
         " gate and its six criteria ignore it). A clearing while the cache is warm rewrites"
         " the prefix from the first cleared result: those tokens are priced as cache writes"
-        " instead of reads. The reference is the seed's own policy, the gated simulation.</p>"
+        " instead of reads. The reference is the seed's own policy, the gated simulation. "
+        + escape(WHERE_EVALUATED)
+        + "</p>"
         + "".join(_figure(f) for f in figures)
         + "</section>"
     )
