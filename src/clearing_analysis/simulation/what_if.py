@@ -231,6 +231,18 @@ class PolicySimulator:
         assert isinstance(trigger, Always)
         return True
 
+    def _may_trigger(self, boundary: Boundary, effective: int, state: _State) -> bool:
+        """The part of the trigger that does not depend on what is clearable: when it fails,
+        the boundary cannot clear, and finding its clearable results (the costly part of a
+        boundary) is skipped. Same outcome as `_triggered` alone."""
+        trigger = self._policy.trigger
+        if isinstance(trigger, PressureBand | EstimateAtLeast):
+            return self._triggered(boundary, effective, 0, state)
+        if isinstance(trigger, EffectiveAtLeastFraction):
+            window = self._routes[boundary.api].trigger_tokens
+            return effective >= Fraction(str(trigger.fraction)) * window
+        return True
+
     def _prefix_before(
         self, boundary: Boundary, walk: JournalWalk, state: _State, first: ToolResult
     ) -> int:
@@ -277,7 +289,7 @@ class PolicySimulator:
         clears = False
         admitted = admitted_bytes = cleared_here = rewritten = 0
         budget_stopped = False
-        if cold or not self._policy.only_cold:
+        if (cold or not self._policy.only_cold) and self._may_trigger(boundary, effective, state):
             clearable = self._clearable(boundary, walk, state)
             net = sum(results[s].tokens - self._placeholder_tokens for s in clearable)
             clears = self._triggered(boundary, effective, net, state)
