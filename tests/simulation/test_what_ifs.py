@@ -25,7 +25,7 @@ from clearing_analysis.policy import WhatIfId, what_if_table
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import summarize, walk
-from clearing_analysis.simulation.what_if import PolicyRun, run_policy
+from clearing_analysis.simulation.what_if import PolicyRun, run_policy, run_what_ifs
 from clearing_analysis.synth import generate
 from tests.simulation.scenario import routes, what_if_history
 
@@ -108,6 +108,20 @@ def test_the_seed_rows_sums_are_the_cost_models_inputs(
         assert sums.summary_cleared == sum(cleared["summary_tokens"][i] for i in rows)
         assert sums.removed_observed == unit.per_api[api].requests.removed_observed
         assert sums.warm_events == 0
+
+
+def test_the_policies_in_lockstep_are_each_policy_alone(
+    assessed: tuple[Assessment, Routes],
+) -> None:
+    """`run_what_ifs` walks every policy in lockstep over one shared context tally per
+    journal; each policy's sums are exactly those of the policy run alone."""
+    assessment, corpus_routes = assessed
+    together = run_what_ifs(assessment, corpus_routes)
+    assert list(together) == [policy.id for policy in what_if_table().policies]
+    for policy in what_if_table().policies:
+        alone = run_policy(assessment, corpus_routes, policy).per_api
+        assert together[policy.id] == alone, policy.id
+    assert any(sums.cleared for per_api in together.values() for sums in per_api.values())
 
 
 def test_no_policy_clears_what_the_seed_forbids(assessed: tuple[Assessment, Routes]) -> None:

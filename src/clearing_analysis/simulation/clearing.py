@@ -177,16 +177,21 @@ class JournalWalk:
         journal: int,
         placeholder_tokens: int,
         counted: Mapping[str, int],
+        context: ContextTally | None = None,
     ) -> None:
         results = assessment.replay.journals[journal].journal.results
         self.results = results
         self.slots = {r.finalized_id: s for s, r in enumerate(results)}
-        self.context = ContextTally(
-            results,
-            assessment.classes[journal],
-            assessment.cohorts[journal],
-            weights=[max(0, r.tokens - placeholder_tokens) for r in results],
-        )
+        # Several walks of one journal may share a tally (the what-if policies, in lockstep):
+        # the context depends on the journal alone, and whoever shares it advances it once.
+        if context is None:
+            context = ContextTally(
+                results,
+                assessment.classes[journal],
+                assessment.cohorts[journal],
+                weights=[max(0, r.tokens - placeholder_tokens) for r in results],
+            )
+        self.context = context
         # Slots whose finalized id the conversation has counted, in or out of context.
         self.counted_slots = {slot for fid, slot in self.slots.items() if fid in counted}
 

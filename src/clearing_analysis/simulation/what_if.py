@@ -14,11 +14,11 @@ tests hold against the gated simulation's tables); nothing here names a result o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from clearing_analysis.eligibility import Assessment, Boundary
+from clearing_analysis.eligibility import Assessment, Boundary, ContextTally
 from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.policy import (
@@ -163,18 +163,40 @@ class PolicySimulator:
         self._trace = trace
         self.run = PolicyRun(per_api={api: PolicySums() for api in assessment.per_api})
 
+    @property
+    def policy_id(self) -> WhatIfId:
+        """The id of the policy this simulator runs."""
+        return self._policy.id
+
     def conversation(self, boundaries: Sequence[Boundary]) -> None:
         """Visit one physical conversation's counted boundaries in time order."""
+        visit = self.start_conversation()
+        for boundary in time_order(boundaries):
+            visit(boundary, None)
+
+    def start_conversation(self) -> Callable[[Boundary, ContextTally | None], None]:
+        """A new conversation's state, and the step that visits its next boundary (in time
+        order). A step given a journal's shared context tally uses it as already advanced to
+        the boundary; without one, the policy's own tally is advanced."""
         state = _State(budget_left=self._simulation.conversation_budget_bytes)
         walks: dict[int, JournalWalk] = {}
-        for boundary in time_order(boundaries):
+
+        def visit(boundary: Boundary, shared: ContextTally | None) -> None:
             walk = walks.get(boundary.journal)
             if walk is None:
                 walk = walks[boundary.journal] = JournalWalk(
-                    self._assessment, boundary.journal, self._placeholder_tokens, state.counted
+                    self._assessment,
+                    boundary.journal,
+                    self._placeholder_tokens,
+                    state.counted,
+                    context=shared,
                 )
             release_pins(boundary, walk, state)
+            if shared is None:
+                walk.context.advance(boundary.replayed)
             self._boundary(boundary, walk, walks, state)
+
+        return visit
 
     def _clearable(self, boundary: Boundary, walk: JournalWalk, state: _State) -> list[int]:
         """Slots the policy may clear here, oldest first: the seed's lower-bound class of the
@@ -276,7 +298,6 @@ class PolicySimulator:
         route = self._routes[api]
         replayed = boundary.replayed
         results = walk.results
-        walk.context.advance(replayed)
         state.estimates[(boundary.journal, replayed.turn_index)] = replayed.estimate
         sums = self.run.per_api[api]
         sums.boundaries += 1
@@ -415,11 +436,39 @@ def run_policy(
 
 
 def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[Api, PolicySums]]:
-    """Every policy of the reviewed table, in table order: its sums per API."""
-    return {
-        policy.id: run_policy(assessment, routes, policy).per_api
+    """Every policy of the reviewed table, in table order: its sums per API.
+
+    The policies walk each conversation in lockstep, boundary by boundary, so that each
+    journal's context tally (which depends on the journal alone) is advanced once for all of
+    them instead of once per policy; each policy keeps its own state. The sums are those of
+    `run_policy` for each policy alone (a test holds them equal)."""
+    placeholder_tokens = text_tokens(placeholder_text())
+    by_api = dict(routes.by_api)
+    simulators = [
+        PolicySimulator(assessment, by_api, policy, placeholder_tokens)
         for policy in what_if_table().policies
-    }
+    ]
+    conversations: dict[str, list[Boundary]] = {}
+    for boundary in assessment.boundaries:
+        conversations.setdefault(boundary.physical_conversation_id, []).append(boundary)
+    for boundaries in conversations.values():
+        visits = [simulator.start_conversation() for simulator in simulators]
+        contexts: dict[int, ContextTally] = {}
+        for boundary in time_order(boundaries):
+            context = contexts.get(boundary.journal)
+            if context is None:
+                context = contexts[boundary.journal] = _context_of(
+                    assessment, boundary.journal, placeholder_tokens
+                )
+            context.advance(boundary.replayed)
+            for visit in visits:
+                visit(boundary, context)
+    return {simulator.policy_id: simulator.run.per_api for simulator in simulators}
+
+
+def _context_of(assessment: Assessment, journal: int, placeholder_tokens: int) -> ContextTally:
+    """A journal's context tally, as `JournalWalk` builds its own."""
+    return JournalWalk(assessment, journal, placeholder_tokens, {}).context
 
 
 __all__ = [
