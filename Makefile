@@ -32,7 +32,7 @@ $(QUALIFY_STAMP): qualify/package.json qualify/package-lock.json
 	touch $@
 
 bytecode: $(VENV)/.synced
-	$(RUN) python -m compileall -q src
+	@$(RUN) python -m compileall -q src
 
 setup: $(VENV)/.synced bytecode $(QUALIFY_STAMP)
 
