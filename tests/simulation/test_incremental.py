@@ -20,23 +20,16 @@ from clearing_analysis.eligibility import (
     ContextTally,
     EligibilityClass,
     OccurrenceTally,
-    assess,
     classified_context,
 )
 from clearing_analysis.eligibility.reasons import class_of
 from clearing_analysis.inputs.configs import (
     Routes,
-    load_agent_config,
-    load_app_allowlist,
-    load_routes,
 )
-from clearing_analysis.inputs.paths import select_journals
-from clearing_analysis.inputs.sidecar import open_sidecar
-from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import CategorySums, RequestSums, summarize, walk
-from clearing_analysis.synth import generate
 from clearing_analysis.toolclass import ToolClass
+from tests.simulation.corpora import assessed_corpus
 
 CASES = [("mixed", 5, 12), ("build", 13, 6), ("redacted", 9, 6)]
 
@@ -46,18 +39,8 @@ def assessed(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Assessment, Routes]:
     profile, seed, conversations = request.param
-    corpus = tmp_path_factory.mktemp(f"{profile}-{seed}") / "corpus"
-    generate(corpus, seed, conversations=conversations, profile=profile)
-    routes = load_routes(corpus / "routes.json")
-    paths = [j.path for j in select_journals([corpus / "journals"]).journals]
-    with open_sidecar(corpus / "history.sqlite") as view:
-        replayed = replay_journals(paths, routes, view)
-    assessment = assess(
-        replayed,
-        routes,
-        load_agent_config(corpus / "agent-config.json"),
-        load_app_allowlist(corpus / "app-allowlist.json"),
-    )
+    root = tmp_path_factory.mktemp(f"{profile}-{seed}")
+    assessment, routes = assessed_corpus(root, profile, seed, conversations)
     return assessment, routes
 
 

@@ -13,15 +13,10 @@ import itertools
 import polars as pl
 import pytest
 
-from clearing_analysis.eligibility import assess
-from clearing_analysis.inputs.configs import load_agent_config, load_app_allowlist, load_routes
-from clearing_analysis.inputs.paths import select_journals
-from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.policy import eligibility_policy, simulation_policy
-from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation import in_pressure_band
 from clearing_analysis.simulation.run import Simulation, simulate
-from clearing_analysis.synth import generate
+from tests.simulation.corpora import assessed_corpus
 
 CASES = [("build", 3, 6), ("mixed", 5, 12), ("warm", 7, 6), ("redacted", 9, 6), ("build", 13, 6)]
 
@@ -31,18 +26,8 @@ def simulated(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Simulation, dict[str, int]]:
     profile, seed, conversations = request.param
-    corpus = tmp_path_factory.mktemp(f"{profile}-{seed}") / "corpus"
-    generate(corpus, seed, conversations=conversations, profile=profile)
-    routes = load_routes(corpus / "routes.json")
-    paths = [j.path for j in select_journals([corpus / "journals"]).journals]
-    with open_sidecar(corpus / "history.sqlite") as view:
-        replayed = replay_journals(paths, routes, view)
-    assessment = assess(
-        replayed,
-        routes,
-        load_agent_config(corpus / "agent-config.json"),
-        load_app_allowlist(corpus / "app-allowlist.json"),
-    )
+    root = tmp_path_factory.mktemp(f"{profile}-{seed}")
+    assessment, routes = assessed_corpus(root, profile, seed, conversations)
     triggers = {api.value: route.trigger_tokens for api, route in routes.by_api.items()}
     return simulate(assessment, routes), triggers
 

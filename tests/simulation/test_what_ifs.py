@@ -12,21 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.eligibility import Assessment, assess
+from clearing_analysis.eligibility import Assessment
 from clearing_analysis.inputs.configs import (
     Routes,
-    load_agent_config,
-    load_app_allowlist,
-    load_routes,
 )
-from clearing_analysis.inputs.paths import select_journals
-from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.policy import WhatIfId, what_if_table
-from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import summarize, walk
 from clearing_analysis.simulation.what_if import PolicyRun, run_policy, run_what_ifs
-from clearing_analysis.synth import generate
+from tests.simulation.corpora import assessed_corpus
 from tests.simulation.scenario import routes, what_if_history
 
 CASES = [("mixed", 5, 12), ("build", 13, 6), ("redacted", 9, 6)]
@@ -37,18 +31,8 @@ def assessed(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Assessment, Routes]:
     profile, seed, conversations = request.param
-    corpus = tmp_path_factory.mktemp(f"{profile}-{seed}") / "corpus"
-    generate(corpus, seed, conversations=conversations, profile=profile)
-    corpus_routes = load_routes(corpus / "routes.json")
-    paths = [j.path for j in select_journals([corpus / "journals"]).journals]
-    with open_sidecar(corpus / "history.sqlite") as view:
-        replayed = replay_journals(paths, corpus_routes, view)
-    assessment = assess(
-        replayed,
-        corpus_routes,
-        load_agent_config(corpus / "agent-config.json"),
-        load_app_allowlist(corpus / "app-allowlist.json"),
-    )
+    root = tmp_path_factory.mktemp(f"{profile}-{seed}")
+    assessment, corpus_routes = assessed_corpus(root, profile, seed, conversations)
     return assessment, corpus_routes
 
 
