@@ -56,17 +56,22 @@ def _policy_column(table: Table) -> None:
     table.add_column("policy", justify="left", no_wrap=True, min_width=width)
 
 
-def _events_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
+def _policy_table(title: str, headers: tuple[str, ...]) -> Table:
+    """A titled table: the policy column, then right-aligned figures."""
     table = Table(
-        title=f"\n{api.value}: what each policy would have cleared",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False
     )
     _policy_column(table)
-    for header in ("events", "warm", "results", "removed", "rewritten"):
+    for header in headers:
         table.add_column(header, justify="right", overflow="fold")
+    return table
+
+
+def _events_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
+    table = _policy_table(
+        f"\n{api.value}: what each policy would have cleared",
+        ("events", "warm", "results", "removed", "rewritten"),
+    )
     for row in rows:
         table.add_row(
             row.policy.value + (" *" if row.reference else ""),
@@ -80,16 +85,10 @@ def _events_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
 
 
 def _rates_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
-    table = Table(
-        title=f"{api.value}: pressure and cost by retrieval rate",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
+    table = _policy_table(
+        f"{api.value}: pressure and cost by retrieval rate",
+        ("rate", "cut", "avoided", "list", "quota"),
     )
-    _policy_column(table)
-    for header in ("rate", "cut", "avoided", "list", "quota"):
-        table.add_column(header, justify="right", overflow="fold")
     for row in rows:
         if not row.defined:
             table.add_row(row.policy.value, "-", "undefined", "-", "-", "-")
