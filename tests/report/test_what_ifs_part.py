@@ -8,14 +8,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.policy import WhatIfId, read_policy_bytes
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -96,3 +98,41 @@ def test_the_details_state_where_the_policies_are_evaluated() -> None:
     details = " ".join(render_text(report, details=True).split())
     assert WHERE_EVALUATED in details
     assert WHERE_EVALUATED not in " ".join(render_text(report).split())
+
+
+def test_the_summary_line_names_a_policy_only_when_one_reduces_pressure() -> None:
+    """The summary names the policy with the largest pressure reduction at the default rate;
+    when no policy reduces pressure at all, it says so instead of naming the first row of a
+    tie at zero (the real pi sessions under their catalog routes are such a history)."""
+    report = decode_report((GOLDEN / "report-build.json").read_bytes())
+    assert isinstance(report, rm.Report)
+    part = report.what_ifs_informational
+    best = max(
+        at.pressure_reduction
+        for rows in part.per_api.values()
+        for row in rows
+        for at in row.sensitivities
+        if RateLabel.DEFAULT in at.labels
+    )
+    assert best > 0
+    assert "reduces pressure most" in summary_line(part)
+    flat = msgspec.structs.replace(
+        part,
+        per_api={
+            api: tuple(
+                msgspec.structs.replace(
+                    row,
+                    sensitivities=tuple(
+                        msgspec.structs.replace(at, pressure_reduction=0.0)
+                        for at in row.sensitivities
+                    ),
+                )
+                for row in rows
+            )
+            for api, rows in part.per_api.items()
+        },
+    )
+    assert summary_line(flat) == (
+        "What-ifs (informational, never gating): no policy reduces pressure on this history"
+        " (--details)"
+    )

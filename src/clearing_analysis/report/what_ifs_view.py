@@ -41,6 +41,12 @@ def summary_line(part: rm.WhatIfs) -> str:
                 best = (at.pressure_reduction, api, row, at)
     if best is None:
         return "What-ifs (informational): no API has a defined pressure model (--details)"
+    if best[0] <= 0:
+        # The first row of a tie at zero is no answer: say that none reduces pressure.
+        return (
+            "What-ifs (informational, never gating): no policy reduces pressure on this"
+            " history (--details)"
+        )
     _, api, row, at = best
     return (
         f"What-ifs (informational, never gating): {row.policy.value} reduces pressure most,"
