@@ -231,3 +231,25 @@ def test_lines_wrap_at_spaces_only(report: rm.Report) -> None:
             assert len(line) <= width or len(line.split()) == 1
         for code in codes:
             assert re.search(rf"(?<![A-Z_]){code}(?![A-Z_])", text), (width, code)
+
+
+def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: Path) -> None:
+    """The explore summary's head line reads "in 1 conversation", "in 2 conversations"
+    (it read "in 1 conversations" on the real pi sessions)."""
+    from clearing_analysis.report import explore_model as em
+    from clearing_analysis.report.explore_summary import summary
+    from tests.report._saved import explore_report_bytes
+
+    explored = decode_report(explore_report_bytes(tmp_path))
+    assert isinstance(explored, em.ExploreReport)
+    for count, wanted in ((1, r"in 1 conversation\b(?!s)"), (2, r"in 2 conversations\b")):
+        per_api = {
+            api: msgspec.structs.replace(
+                part,
+                evidence=msgspec.structs.replace(part.evidence, logical_conversations=count),
+            )
+            for api, part in explored.per_api.items()
+        }
+        edited = msgspec.structs.replace(explored, per_api=per_api)
+        text = "\n".join(line.plain for line in summary(edited, 200))
+        assert re.search(wanted, text), text

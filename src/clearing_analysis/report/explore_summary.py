@@ -63,10 +63,11 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     lines.append(Text())
     for api, part in rm.in_api_order(report.per_api):
         evidence = part.evidence
+        plural = "" if evidence.logical_conversations == 1 else "s"
         head = (
             f"{api.value}: {number(evidence.pressured)} pressured boundaries,"
             f" {number(evidence.cold_pressured)} cold, in"
-            f" {number(evidence.logical_conversations)} conversations"
+            f" {number(evidence.logical_conversations)} conversation{plural}"
         )
         marked = view_policy().prominent_limitations
         limitations = [
