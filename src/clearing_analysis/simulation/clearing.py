@@ -167,6 +167,17 @@ class ConversationState:
     last_batch_runs: int | None = None
 
 
+def journal_context(assessment: Assessment, journal: int, placeholder_tokens: int) -> ContextTally:
+    """A new context tally of one journal, weighted by its results' net tokens."""
+    results = assessment.replay.journals[journal].journal.results
+    return ContextTally(
+        results,
+        assessment.classes[journal],
+        assessment.cohorts[journal],
+        weights=[max(0, r.tokens - placeholder_tokens) for r in results],
+    )
+
+
 class JournalWalk:
     """One journal of the conversation: its results, its context tally, and which of its
     results the conversation has cleared (by any journal's copy)."""
@@ -185,12 +196,7 @@ class JournalWalk:
         # Several walks of one journal may share a tally (the what-if policies, in lockstep):
         # the context depends on the journal alone, and whoever shares it advances it once.
         if context is None:
-            context = ContextTally(
-                results,
-                assessment.classes[journal],
-                assessment.cohorts[journal],
-                weights=[max(0, r.tokens - placeholder_tokens) for r in results],
-            )
+            context = journal_context(assessment, journal, placeholder_tokens)
         self.context = context
         # Slots whose finalized id the conversation has counted, in or out of context.
         self.counted_slots = {slot for fid, slot in self.slots.items() if fid in counted}

@@ -42,6 +42,7 @@ from clearing_analysis.simulation.clearing import (
     ConversationState,
     JournalWalk,
     is_cold,
+    journal_context,
     release_pins,
     time_order,
     usage_is_fallback,
@@ -457,18 +458,13 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
         for boundary in time_order(boundaries):
             context = contexts.get(boundary.journal)
             if context is None:
-                context = contexts[boundary.journal] = _context_of(
+                context = contexts[boundary.journal] = journal_context(
                     assessment, boundary.journal, placeholder_tokens
                 )
             context.advance(boundary.replayed)
             for visit in visits:
                 visit(boundary, context)
     return {simulator.policy_id: simulator.run.per_api for simulator in simulators}
-
-
-def _context_of(assessment: Assessment, journal: int, placeholder_tokens: int) -> ContextTally:
-    """A journal's context tally, as `JournalWalk` builds its own."""
-    return JournalWalk(assessment, journal, placeholder_tokens, {}).context
 
 
 __all__ = [
