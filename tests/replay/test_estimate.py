@@ -90,6 +90,40 @@ def test_estimate_is_latest_valid_usage_plus_trailing_heuristic(
     assert second.usage_based
 
 
+def test_estimate_before_every_request_and_before_every_result(
+    tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
+) -> None:
+    """Each request carries E just before it and how many of the turn's results preceded it;
+    each result, E just before it joined the context and the checkpoints before it (the
+    what-ifs' clearing points and rewrite prefix, docs/model.md section 9). A checkpoint inside
+    the turn restarts E from the summary's heuristic."""
+    b = JournalBuilder()
+    b.turn("t1", text="aaaa")  # 1 token
+    b.run("r1", "t1")
+    b.assistant("r1", text="", calls=[("c1", "read", {})], use=usage(total=100))
+    b.call_start("r1", "c1", "read")
+    b.call_end("r1", "c1")
+    b.result("r1", "c1", "read", text="z" * 40)  # 10 tokens
+    b.assistant("r1", text="y" * 10, use=usage(total=900), stop="error")  # 3 tokens
+    b.checkpoint("s" * 20, first_kept=None)  # a 5-token summary
+    b.assistant("r1", text="", calls=[("c2", "read", {})], use=usage(total=300))
+    b.call_start("r1", "c2", "read")
+    b.call_end("r1", "c2")
+    b.result("r1", "c2", "read", text="w" * 8)  # 2 tokens
+    b.assistant("r1", text="done", use=usage(total=400))
+    b.run_end("r1")
+    journal = _replay(tmp_path, open_view(sidecar_builder), b)
+    (boundary,) = journal.boundaries
+    requests = [(r.estimate, r.results_before, r.checkpoints_before) for r in boundary.requests]
+    # No usage yet: the input alone; then 100 + the result; + the error's own text (its usage
+    # is not valid); after the checkpoint the summary alone; then 300 + the second result.
+    assert requests == [(1, 0, 0), (110, 1, 0), (5, 1, 1), (302, 2, 1)]
+    assert boundary.requests[0].estimate == boundary.estimate
+    first, second = journal.results
+    assert (first.prefix_estimate, first.checkpoints_before) == (100, 0)
+    assert (second.prefix_estimate, second.checkpoints_before) == (300, 1)
+
+
 def test_estimate_without_valid_usage_is_heuristic_of_everything(
     tmp_path: Path, sidecar_builder: SidecarBuilder, open_view: OpenView
 ) -> None:

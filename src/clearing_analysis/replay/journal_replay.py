@@ -111,6 +111,8 @@ class _PendingResult:
     message: ToolResultMessage
     tokens: int
     context_from: int
+    prefix_estimate: int
+    checkpoints_before: int
     context_until: int | None = None
     compacted_by: int | None = None
     web_envelope_redacted: bool = False
@@ -274,6 +276,7 @@ class _JournalReplay:
             self.requested_since_checkpoint = True
             usage = heuristic.valid_usage(message)
             u = message.usage
+            estimate, _ = self.context.estimate_with(0)
             turn.requests.append(
                 RequestUsage(
                     u.input,
@@ -288,6 +291,8 @@ class _JournalReplay:
                     self.context.total,
                     tokens,
                     len(self.checkpoints),
+                    estimate,
+                    len(turn.results),
                 )
             )
             if turn.api is None:
@@ -313,7 +318,14 @@ class _JournalReplay:
             slot = len(self.results)
             self.results.append(
                 _PendingResult(
-                    record.seq, record.run_id, run.turn_index, message, tokens, len(self.turns)
+                    record.seq,
+                    record.run_id,
+                    run.turn_index,
+                    message,
+                    tokens,
+                    len(self.turns),
+                    self.context.estimate_with(0)[0],
+                    len(self.checkpoints),
                 )
             )
             self.result_by_seq[record.seq] = slot
@@ -511,6 +523,8 @@ def _finish_result(
         context_until=pending.context_until,
         compacted_by=pending.compacted_by,
         scan_loss=scan_loss,
+        prefix_estimate=pending.prefix_estimate,
+        checkpoints_before=pending.checkpoints_before,
     )
 
 

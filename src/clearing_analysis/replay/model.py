@@ -149,6 +149,11 @@ class ToolResult(msgspec.Struct, frozen=True, gc=False):
     # A redacted JSON web envelope whose text the credential / private-evidence guard rejects
     # again (structuredScanLosses, R-SIM-9); only this flag leaves replay, never the text.
     scan_loss: bool
+    # E just before the result joined the context (R-SIM-1's rule): the prefix a warm clearing
+    # from this result on leaves cached, and the journal's checkpoints before it (a later one
+    # rebuilt that prefix). docs/model.md, section 9.
+    prefix_estimate: int
+    checkpoints_before: int
 
 
 class RequestUsage(msgspec.Struct, frozen=True, gc=False):
@@ -171,6 +176,14 @@ class RequestUsage(msgspec.Struct, frozen=True, gc=False):
     # Checkpoints of the journal before this request: a cleared result rides along in the
     # request's prefix until the checkpoint that compacts it away (R-CM-7 removed.observed).
     checkpoints_before: int
+    # E just before this request, by R-SIM-1's rule (the latest valid usage plus the heuristic
+    # of every message after it): where a policy that clears before every request decides
+    # (docs/model.md, section 9). The first request's is its boundary's E, give or take a
+    # message between the prompt and the request.
+    estimate: int
+    # How many of the turn's tool results were placed before this request (the turn's results
+    # a mid-turn clearing point sees in context).
+    results_before: int
 
 
 class ReplayedBoundary(msgspec.Struct, frozen=True, gc=False):
