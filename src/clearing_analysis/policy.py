@@ -375,8 +375,8 @@ class WhatIfId(enum.StrEnum):
 
 
 class ClearingPoint(enum.StrEnum):
-    """When a policy may clear. Both are evaluated at pre-turn boundaries, the only points
-    where the replay estimates E; EVERY_REQUEST is kept to say what the source does."""
+    """When a policy may clear: before a prompt turn's first request (the boundary), or
+    before every request of the turn (docs/model.md, section 9)."""
 
     PROMPT_TURN = "PROMPT_TURN"
     EVERY_REQUEST = "EVERY_REQUEST"

@@ -17,12 +17,14 @@ from clearing_analysis.models.what_if import ClearedSums, WhatIfModel, what_if_m
 from clearing_analysis.numbers import rounded
 from clearing_analysis.policy import WhatIfId, what_if_table
 from clearing_analysis.simulation.what_if import PolicySums, run_policy
-from tests.simulation.scenario import routes, what_if_history
+from tests.simulation.scenario import WHAT_IF_ESTIMATES, routes, what_if_history
 
 ROUTE: Route = next(iter(routes().by_api.values()))
-# Fourteen observed requests (two a turn: a 1,000-token prefix, then E(next) - 1), no cache
-# reads or writes, no output; G = E(t6) - E(t0) = 120,000 - 1 and no compaction.
-INPUT = 7 * 1_000 + (60_000 + 110_000 + 120_000 + 140_000 + 160_000 + 120_000 + 100_000 - 7)
+# Fourteen observed requests (two a turn: E(t), then E(next) - 1), no cache reads or writes,
+# no output; G = E(t6) - E(t0) = 120,000 - 1 and no compaction.
+INPUT = sum(WHAT_IF_ESTIMATES) + (
+    60_000 + 110_000 + 120_000 + 140_000 + 160_000 + 120_000 + 100_000 - 7
+)
 GATED = CostInputs(
     requests=14,
     observed_requests=14,
@@ -32,7 +34,7 @@ GATED = CostInputs(
     output=0,
     fallback_context=0,
     fallback_output=0,
-    removed_observed=162_000,  # tests/simulation/test_what_ifs.py
+    removed_observed=320_000,  # tests/simulation/test_what_ifs.py
     cleared=4,
     admitted=80_000,
     retrieved=80_116,
@@ -88,18 +90,19 @@ def test_the_seed_row_is_the_gated_models(history: Assessment) -> None:
 
 
 def test_a_warm_policy_by_hand(history: Assessment) -> None:
-    """Anthropic's clear_tool_uses: S = 80,000, R = 80,116, four results, W = 129,998.
+    """Anthropic's clear_tool_uses: S = 80,000, R = 80,116, four results, W = 110,276.
     C_off = 119,999 / 160,000; C_on = (119,999 + rho * 80,116) / (160,000 + S / C_off);
     the rewrite costs W * (3.75 - 0.3) / 10^6 at list price, W * (1.25 - 0.1) / 10^8 in quota
-    share; the ratio is (on + rewrite) / off, with off = 716,993 * 3 / 10^6 + C_off *
+    share; the ratio is (on + rewrite) / off, with off = 1,519,994 * 3 / 10^6 + C_off *
     (40,000 * 3 + 2,000 * 15 + 40,000 * 3.75) / 10^6 at list price."""
     sums, model = _model(history, WhatIfId.ANTHROPIC_CLEAR_TOOL_USES)
-    assert (sums.events, sums.warm_events, sums.rewritten) == (2, 2, 129_998)
+    assert INPUT == 1_519_994
+    assert (sums.events, sums.warm_events, sums.rewritten) == (2, 2, 110_276)
     off = F(119_999, 160_000)
     assert model.off == off
     assert model.rewrite == {
-        View.LIST_PRICE: F(129_998 * 345, 10**8),
-        View.QUOTA_SHARE: F(129_998 * 115, 10**10),
+        View.LIST_PRICE: F(110_276 * 345, 10**8),
+        View.QUOTA_SHARE: F(110_276 * 115, 10**10),
     }
     list_off = F(INPUT * 3, 10**6) + off * F(40_000 * 3 + 2_000 * 15 + 150_000, 10**6)
     for at in model.at:
@@ -115,7 +118,7 @@ def test_a_warm_policy_by_hand(history: Assessment) -> None:
             rate=rho,
         )
         assert priced.off == list_off
-        assert at.ratios[View.LIST_PRICE] == (priced.on + F(129_998 * 345, 10**8)) / list_off
+        assert at.ratios[View.LIST_PRICE] == (priced.on + F(110_276 * 345, 10**8)) / list_off
 
 
 def _policy_inputs(sums: PolicySums) -> CostInputs:
@@ -152,7 +155,7 @@ def test_the_worked_example_digit_for_digit(history: Assessment) -> None:
     digits, and the seed's list-price ratio beside it."""
     sums, model = _model(history, WhatIfId.ANTHROPIC_CLEAR_TOOL_USES)
     _, seed = _model(history, WhatIfId.SEED_COLD_PRE_TURN)
-    assert sums.removed_observed == 345_000
+    assert sums.removed_observed == 760_000
     assert model.off is not None and rounded(model.off) == 0.74999375
     at = model.at[1]
     assert at.sensitivity.rate == F(1, 20)
@@ -161,9 +164,9 @@ def test_the_worked_example_digit_for_digit(history: Assessment) -> None:
         0.379972899864,
         0.284977300068,
     )
-    assert rounded(model.rewrite[View.LIST_PRICE]) == 0.4484931
-    assert rounded(model.rewrite[View.QUOTA_SHARE]) == 0.001494977
+    assert rounded(model.rewrite[View.LIST_PRICE]) == 0.3804522
+    assert rounded(model.rewrite[View.QUOTA_SHARE]) == 0.001268174
     list_price = at.ratios[View.LIST_PRICE]
     seed_list_price = seed.at[1].ratios[View.LIST_PRICE]
     assert list_price is not None and seed_list_price is not None
-    assert (rounded(list_price), rounded(seed_list_price)) == (1.3460103269, 1.38356928025)
+    assert (rounded(list_price), rounded(seed_list_price)) == (0.750110214234, 0.946463757082)

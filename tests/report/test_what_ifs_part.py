@@ -90,9 +90,9 @@ def test_a_broken_part_is_not_a_report(edit: str) -> None:
 
 
 def test_the_details_state_where_the_policies_are_evaluated() -> None:
-    """The --details section states the model's limit beside the figures: every policy is
-    evaluated at the boundaries before prompt turns only, so one that clears before every
-    request would clear more often live."""
+    """The --details section states where the policies clear and the model's limit beside
+    the figures (the history replayed as recorded: re-reads priced only through the retrieval
+    rate); the first screen does not."""
     report = decode_report((GOLDEN / "report-build.json").read_bytes())
     assert isinstance(report, rm.Report)
     details = " ".join(render_text(report, details=True).split())

@@ -64,6 +64,7 @@ class Conversation:
         failed_usage: dict[str, int] | None = None,
         busy: int = 0,
         busy_prefix: int = 150_000,
+        first_usage: int = 1_000,
     ) -> None:
         """A prompt turn whose request comes `gap` ms after the previous answer, with a read
         result of each size in `reads` (characters), ending so that the next boundary's E is
@@ -71,7 +72,7 @@ class Conversation:
         `failed_usage`, none by default) to the turn, each in its own failed run before the
         successful one; `busy` adds that many requests (each with an uncached prefix of
         `busy_prefix` tokens) before the final answer, so more requests carry what was
-        cleared."""
+        cleared. The first request's usage (all input, no cache) is `first_usage` tokens."""
         b = self.builder
         start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
         b.turn(turn_id, at=start - 2_000)
@@ -91,7 +92,7 @@ class Conversation:
             api=api,
             calls=calls,
             at=b.clock + 1_000 if failed else start,
-            use=usage(total=1_000, input_=1_000),
+            use=usage(total=first_usage, input_=first_usage),
         )
         for (call_id, name, args), chars in zip(calls, reads, strict=True):
             text = f"{call_id}:" + "x" * (chars - len(call_id) - 1)
@@ -155,18 +156,24 @@ def run(
     return assessment, simulate(assessment, routes(trigger))
 
 
+# E at each boundary of the what-ifs' hand-built history.
+WHAT_IF_ESTIMATES = (1, 60_000, 110_000, 120_000, 140_000, 160_000, 120_000)
+
+
 def what_if_history(tmp_path: Path) -> Assessment:
     """The what-ifs' hand-built history (docs/model.md, section 9): four 20,000-net results
     r0..r3 (80,112 characters each; two in t0, two in t1), ten 25-token pads in t2 (net -3:
     never cleared), E per boundary 1, 60,000, 110,000, 120,000, 140,000, 160,000, 120,000; t5
-    alone is cold."""
+    alone is cold. Each turn's first request has the boundary's E as its usage, so E before
+    the turn's second request (the final answer) is E plus the turn's results."""
     c = Conversation()
-    c.turn("t0", reads=[80_112, 80_112], e_next=60_000)
-    c.turn("t1", reads=[80_112, 80_112], e_next=110_000)
-    c.turn("t2", reads=[100] * 10, e_next=120_000)
-    c.turn("t3", e_next=140_000)
-    c.turn("t4", e_next=160_000)
-    c.turn("t5", gap=COLD, e_next=120_000)
-    c.turn("t6", e_next=100_000)
+    e = WHAT_IF_ESTIMATES
+    c.turn("t0", reads=[80_112, 80_112], e_next=e[1], first_usage=e[0])
+    c.turn("t1", reads=[80_112, 80_112], e_next=e[2], first_usage=e[1])
+    c.turn("t2", reads=[100] * 10, e_next=e[3], first_usage=e[2])
+    c.turn("t3", e_next=e[4], first_usage=e[3])
+    c.turn("t4", e_next=e[5], first_usage=e[4])
+    c.turn("t5", gap=COLD, e_next=e[6], first_usage=e[5])
+    c.turn("t6", e_next=100_000, first_usage=e[6])
     assessment, _ = run(tmp_path, [c])
     return assessment

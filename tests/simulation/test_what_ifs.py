@@ -8,20 +8,36 @@ rewritten prefix tokens are counted by hand (docs/model.md, section 9).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 
-from clearing_analysis.eligibility import Assessment
+from clearing_analysis.eligibility import Assessment, ContextTally
 from clearing_analysis.inputs.configs import (
     Routes,
 )
-from clearing_analysis.policy import WhatIfId, what_if_table
+from clearing_analysis.policy import ClearingPoint, WhatIfId, what_if_table
+from clearing_analysis.simulation.clearing import journal_context
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import summarize, walk
-from clearing_analysis.simulation.what_if import PolicyRun, run_policy, run_what_ifs
+from clearing_analysis.simulation.what_if import (
+    JournalFacts,
+    PolicyRun,
+    TurnPoints,
+    run_policy,
+    run_what_ifs,
+)
+from tests.replay.builder import usage
 from tests.simulation.corpora import assessed_corpus
-from tests.simulation.scenario import routes, what_if_history
+from tests.simulation.scenario import (
+    PLACEHOLDER_TOKENS,
+    WHAT_IF_ESTIMATES,
+    Conversation,
+    routes,
+    run,
+    what_if_history,
+)
 
 CASES = [("mixed", 5, 12), ("build", 13, 6), ("redacted", 9, 6)]
 
@@ -110,8 +126,8 @@ def test_the_policies_in_lockstep_are_each_policy_alone(
 
 def test_no_policy_clears_what_the_seed_forbids(assessed: tuple[Assessment, Routes]) -> None:
     """Every result any policy clears is of the seed's lower-bound class (no fixed exclusion,
-    no identity or retention shortfall), of an earlier turn than the boundary's, with a positive
-    net saving, and cleared once; and some policy clears on every corpus (not vacuous)."""
+    no identity or retention shortfall), with a positive net saving, and cleared once; and
+    some policy clears on every corpus (not vacuous)."""
     assessment, corpus_routes = assessed
     lower: set[str] = set()
     for position, merged in enumerate(assessment.replay.journals):
@@ -130,70 +146,161 @@ def test_no_policy_clears_what_the_seed_forbids(assessed: tuple[Assessment, Rout
     assert total > 0
 
 
-# Per policy, per boundary t0..t6: (results cleared, net tokens removed, rewritten tokens W).
-# W = effective after the clearing - the prefix before the first cleared result (E at the
-# boundary of the turn that placed it, minus what was cleared of earlier turns); E(t0) = 1.
-HAND: dict[WhatIfId, list[tuple[int, int, int]]] = {
+# Per policy, its clearing events by (turn, request) (request 0: the boundary; 1: before the
+# turn's final answer, EVERY_REQUEST policies only): (results cleared, net tokens removed,
+# rewritten tokens W). Every other clearing point clears nothing. W = effective after the
+# clearing - the prefix before the first cleared result (E just before it joined the context:
+# r0 1, r1 20,029, r2 60,000, r3 80,028; minus what was cleared before it). E before the final
+# answer is E(t) + the turn's results: t0 40,057, t1 100,056, t2 110,250, later E(t).
+HAND: dict[WhatIfId, dict[tuple[int, int], tuple[int, int, int]]] = {
     # t5: cold, E 160,000 in [150,000, 200,000); t2's pads are protected (three prompt turns),
     # r0..r3 are not (starts 0..3, fourteen starts before t5): all four cleared, cold: W 0.
-    WhatIfId.SEED_COLD_PRE_TURN: [(0, 0, 0)] * 5 + [(4, 80_000, 0), (0, 0, 0)],
-    # E >= 100,000 from t2; the last three results are kept. t2: r1..r3 kept, r0 cleared,
-    # W = (110,000 - 20,000) - 1. t3: p7..p9 kept, r1..r3 cleared, first r1 (turn 0, prefix 1),
-    # W = (120,000 - 20,000 - 60,000) - 1.
-    WhatIfId.ANTHROPIC_CLEAR_TOOL_USES: [(0, 0, 0)] * 2
-    + [(1, 20_000, 89_999), (3, 60_000, 39_999)]
-    + [(0, 0, 0)] * 3,
-    # Effective >= 140,000 first at t4 (warm): down to 80,000 takes r0, r1, r2 (r3 stays);
-    # W = 80,000 - 1. At t5 the effective occupancy is 100,000: no trigger.
-    WhatIfId.HAYSTACK_TOOL_RESULT_PRUNING: [(0, 0, 0)] * 4
-    + [(3, 60_000, 79_999)]
-    + [(0, 0, 0)] * 2,
-    # t3: turns 1..2 kept, and the newest 40,000 tokens (pads 250 + r3 20,028; r2 would pass
-    # 40,000); r0, r1 clearable, 40,000 >= 20,000: W = (120,000 - 40,000) - 1. t4: turn 2
-    # kept, r3 by the newest tokens; r2 (20,000 >= 20,000) cleared, first r2 of turn 1:
+    WhatIfId.SEED_COLD_PRE_TURN: {(5, 0): (4, 80_000, 0)},
+    # E >= 100,000 first before t1's answer, with r2, r3 in context: r1..r3 the last three, r0
+    # cleared, W = 100,056 - 20,000 - 1. At t2's boundary r1..r3 are still the last three;
+    # before its answer the pads are: r1..r3 cleared, W = (110,250 - 20,000 - 60,000) -
+    # (20,029 - 20,000).
+    WhatIfId.ANTHROPIC_CLEAR_TOOL_USES: {
+        (1, 1): (1, 20_000, 80_055),
+        (2, 1): (3, 60_000, 30_221),
+    },
+    # Effective >= 140,000 first at t4's boundary (warm): down to 80,000 takes r0, r1, r2 (r3
+    # stays); W = 80,000 - 1. Later the effective occupancy is at most 100,000.
+    WhatIfId.HAYSTACK_TOOL_RESULT_PRUNING: {(4, 0): (3, 60_000, 79_999)},
+    # Prompt turns only. t3: turns 1..2 kept, and the newest 40,000 tokens (pads 250 + r3
+    # 20,028; r2 would pass 40,000); r0, r1 clearable, 40,000 >= 20,000: W = (120,000 -
+    # 40,000) - 1. t4: turn 2 kept, r3 by the newest tokens; r2 (20,000 >= 20,000) cleared:
     # prefix 60,000 - 40,000 (r0, r1 cleared), W = (140,000 - 40,000 - 20,000) - 20,000.
-    WhatIfId.OPENCODE_PRUNE: [(0, 0, 0)] * 3
-    + [(2, 40_000, 79_999), (1, 20_000, 60_000)]
-    + [(0, 0, 0)] * 2,
-    # Always; the last ten results (the pads from t3) and the first (r0) are kept: r1..r3 at
-    # t3, W = (120,000 - 60,000) - 1.
-    WhatIfId.JETBRAINS_OBSERVATION_MASKING: [(0, 0, 0)] * 3
-    + [(3, 60_000, 59_999)]
-    + [(0, 0, 0)] * 3,
-    # E >= 35,000 from t1; the tail ends at whichever comes first of the last fifteen results
-    # and the newest 25,000 tokens. t1: the tail is r1 (r0 would pass 25,000): r0 cleared,
-    # W = (60,000 - 20,000) - 1. t2: the tail is r3: r1, r2 cleared, first r1 (turn 0),
-    # W = (110,000 - 20,000 - 40,000) - 1. From t3 the pads and r3 fit 25,000: r3 stays.
-    WhatIfId.INPUT_THRESHOLD_COMPACTOR: [(0, 0, 0), (1, 20_000, 39_999), (2, 40_000, 49_999)]
-    + [(0, 0, 0)] * 4,
-    # Cold only (t5): effective 160,000 >= 100,000, clearable 80,000 >= 12,500, the last
-    # three (pads) kept; down to 100,000 takes r0..r2. Cold: W 0.
-    WhatIfId.OPENCLAW_CACHE_TTL: [(0, 0, 0)] * 5 + [(3, 60_000, 0), (0, 0, 0)],
+    WhatIfId.OPENCODE_PRUNE: {(3, 0): (2, 40_000, 79_999), (4, 0): (1, 20_000, 60_000)},
+    # Always; the last ten results and the first (r0) are kept: nothing until the pads are
+    # placed, then before t2's answer r1..r3, W = 110,250 - 60,000 - 20,029.
+    WhatIfId.JETBRAINS_OBSERVATION_MASKING: {(2, 1): (3, 60_000, 30_221)},
+    # E >= 35,000 first before t0's answer; the tail ends at whichever comes first of the last
+    # fifteen results and the newest 25,000 tokens. There the tail is r1 (r0 would pass
+    # 25,000): r0 cleared, W = 40,057 - 20,000 - 1. Before t1's answer the tail is r3: r1, r2
+    # cleared, W = (100,056 - 20,000 - 40,000) - (20,029 - 20,000). From t2's answer on the
+    # pads and r3 fit 25,000: r3 stays.
+    WhatIfId.INPUT_THRESHOLD_COMPACTOR: {
+        (0, 1): (1, 20_000, 20_056),
+        (1, 1): (2, 40_000, 40_027),
+    },
+    # Cold only: t5's boundary alone (its answer follows 1 s later, warm): effective 160,000
+    # >= 100,000, clearable 80,000 >= 12,500, the last three (pads) kept; down to 100,000
+    # takes r0..r2. Cold: W 0.
+    WhatIfId.OPENCLAW_CACHE_TTL: {(5, 0): (3, 60_000, 0)},
 }
+TURNS = 7
 
 
 def test_each_policy_on_a_hand_built_history(tmp_path: Path) -> None:
-    """Each policy's clearing events, removed tokens and rewritten tokens, boundary by
-    boundary, are the ones counted by hand in HAND; the sums agree with them."""
+    """Each policy's clearing events, removed tokens and rewritten tokens, clearing point by
+    clearing point, are the ones counted by hand in HAND: one point per boundary for a
+    prompt-turn policy, one before each of a turn's two requests for the others; the sums
+    agree with them."""
     assessment = what_if_history(tmp_path)
-    assert next(b.estimate for b in assessment.boundaries) == 1
+    assert tuple(b.estimate for b in assessment.boundaries) == WHAT_IF_ESTIMATES
     for policy in what_if_table().policies:
         ran = run_policy(assessment, routes(), policy, trace=True)
-        rows = [(t.cleared_results, t.admitted_net, t.rewritten) for t in ran.trace]
-        assert rows == HAND[policy.id], policy.id
+        per_turn = 2 if policy.when is ClearingPoint.EVERY_REQUEST else 1
+        assert len(ran.trace) == TURNS * per_turn, policy.id
+        rows = {
+            (index // per_turn, t.request): (t.cleared_results, t.admitted_net, t.rewritten)
+            for index, t in enumerate(ran.trace)
+        }
+        assert all(
+            request == index % per_turn
+            for (index, request) in enumerate(t.request for t in ran.trace)
+        )
+        events = {point: row for point, row in rows.items() if row[0]}
+        assert events == HAND[policy.id], policy.id
         (sums,) = ran.per_api.values()
-        assert sums.events == sum(1 for n, _, _ in rows if n)
-        assert sums.admitted == sum(net for _, net, _ in rows)
-        assert sums.rewritten == sum(w for _, _, w in rows)
-        cold_events = 1 if rows[5][0] else 0  # t5 alone is cold
+        assert sums.events == len(events)
+        assert sums.admitted == sum(net for _, net, _ in events.values())
+        assert sums.rewritten == sum(w for _, _, w in events.values())
+        cold_events = 1 if (5, 0) in events else 0  # t5's boundary alone is cold
         assert sums.warm_events == sums.events - cold_events
 
 
 def test_removed_observed_on_the_hand_built_history(tmp_path: Path) -> None:
-    """Each turn has two observed requests: the first with a 1,000-token prefix, the final
-    answer with E(next) - 1. The seed's 80,000 cleared at t5 ride on t5's and t6's:
-    min(80,000, 1,000) + 80,000 (119,999 prefix) + 1,000 + 80,000 (99,999) = 162,000."""
+    """Each turn has two observed requests: the first with E(t) as its prefix, the final
+    answer with E(next) - 1; every prefix is at least 59,999. What a policy has cleared by a
+    request rides on it: the seed's 80,000 cleared at t5 on t5's and t6's four requests,
+    320,000. Anthropic's r0, cleared before t1's answer, rides on that answer and t2's first
+    request (20,000 each), and with r1..r3, cleared before t2's answer, on that answer and the
+    eight requests of t3..t6 (80,000 each): 760,000. The input-threshold compactor's r0,
+    cleared before t0's answer, rides on it and t1's first request; r0..r2 on t1's answer and
+    the ten requests of t2..t6: 2 * 20,000 + 11 * 60,000 = 700,000."""
     assessment = what_if_history(tmp_path)
-    seed = what_if_table().get(WhatIfId.SEED_COLD_PRE_TURN)
-    (sums,) = run_policy(assessment, routes(), seed).per_api.values()
-    assert sums.removed_observed == 162_000
+    expected = {
+        WhatIfId.SEED_COLD_PRE_TURN: 320_000,
+        WhatIfId.ANTHROPIC_CLEAR_TOOL_USES: 760_000,
+        WhatIfId.INPUT_THRESHOLD_COMPACTOR: 700_000,
+    }
+    for policy_id, removed in expected.items():
+        policy = what_if_table().get(policy_id)
+        (sums,) = run_policy(assessment, routes(), policy).per_api.values()
+        assert sums.removed_observed == removed, policy_id
+
+
+def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
+    """A checkpoint between two requests of a turn compacts r0 away and keeps r1: before the
+    turn's final answer (E = 50,000 usage + r2's 20,028 >= 35,000) the input-threshold
+    compactor sees r1 and r2 only; the tail keeps r2, so r1 alone is cleared, and as the
+    checkpoint came after r1 joined the context its prefix is 0: W = 70,028 - 20,000."""
+    c = Conversation()
+    b = c.builder
+    b.turn("t0", at=b.clock + 5_000)
+    b.run("t0-r", "t0")
+    text = "x" * 80_112
+    b.assistant("t0-r", "", calls=[("c0", "read", {}), ("c1", "read", {})], use=usage(1_000))
+    seqs = {}
+    for call_id in ("c0", "c1"):
+        b.call_start("t0-r", call_id, "read")
+        b.call_end("t0-r", call_id)
+        seqs[call_id] = b.result("t0-r", call_id, "read", text=text)
+    b.checkpoint("summary", first_kept=seqs["c1"])
+    b.assistant("t0-r", "", calls=[("c2", "read", {})], use=usage(50_000))
+    b.call_start("t0-r", "c2", "read")
+    b.call_end("t0-r", "c2")
+    b.result("t0-r", "c2", "read", text=text)
+    b.assistant("t0-r", "done", use=usage(100_000))
+    b.run_end("t0-r")
+    c.retained.extend(((c.physical, "t0", "t0-r", call), text) for call in ("c0", "c1", "c2"))
+    assessment, _ = run(tmp_path, [c])
+    (boundary,) = assessment.boundaries
+    context = journal_context(assessment, 0, PLACEHOLDER_TOKENS)
+    context.advance(boundary.replayed)
+    points = TurnPoints(JournalFacts.of(assessment, 0, PLACEHOLDER_TOKENS), boundary, context)
+    assert len(points) == 3
+    assert [points[k].in_context() for k in range(3)] == [[], [1], [1, 2]]
+    assert points[2].estimate == 70_028
+    policy = what_if_table().get(WhatIfId.INPUT_THRESHOLD_COMPACTOR)
+    ran = run_policy(assessment, routes(), policy, trace=True)
+    rows = [(t.request, t.cleared_results, t.admitted_net, t.rewritten) for t in ran.trace]
+    assert rows == [(0, 0, 0, 0), (1, 0, 0, 0), (2, 1, 20_000, 50_028)]
+    assert [result.identity.call_id for result in ran.cleared_results] == ["c1"]
+
+
+def test_each_points_context_ascends_and_its_candidates_are_its_eligible(
+    assessed: tuple[Assessment, Routes],
+) -> None:
+    """At every clearing point of every counted boundary, the context lists its slots in
+    strictly ascending order (the keep rules read a tail as every slot from its first on),
+    and the candidates made from the previous point's are those of the whole context."""
+    assessment, _ = assessed
+    contexts: dict[int, ContextTally] = {}
+    facts: dict[int, JournalFacts] = {}
+    mid_turn = 0
+    for boundary in sorted(assessment.boundaries, key=lambda b: (b.journal, b.replayed.turn_index)):
+        journal = boundary.journal
+        if journal not in contexts:
+            contexts[journal] = journal_context(assessment, journal, PLACEHOLDER_TOKENS)
+            facts[journal] = JournalFacts.of(assessment, journal, PLACEHOLDER_TOKENS)
+        contexts[journal].advance(boundary.replayed)
+        points = TurnPoints(facts[journal], boundary, contexts[journal])
+        for k in range(len(points)):
+            in_context = points[k].in_context()
+            assert all(a < b for a, b in itertools.pairwise(in_context))
+            assert points[k].candidates() == points.eligible(in_context)
+            mid_turn += k > 0 and len(in_context) > len(points[0].in_context())
+    assert mid_turn  # not vacuous: some later request sees the turn's own results

@@ -17,11 +17,12 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.human import number, percent
 
 TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
-# The model's one limit a reader must see beside the figures (docs/model.md, section 9).
+# Where the policies clear, and the model's one limit a reader must see beside the figures
+# (docs/model.md, section 9).
 WHERE_EVALUATED = (
-    "Every policy is evaluated at the boundaries before prompt turns only, where the replay"
-    " knows the context: a policy that clears before every request would clear more often"
-    " live than shown here."
+    "Each policy clears where its source does: before a prompt turn, or before every request"
+    " of a turn (E estimated there as at a boundary). The history is replayed as recorded:"
+    " re-reads a clearing would cause are priced only through the retrieval rate."
 )
 
 

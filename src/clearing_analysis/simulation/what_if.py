@@ -3,10 +3,14 @@ gating; docs/model.md, section 9).
 
 Each policy walks the same counted boundaries, in the same time order and with the same
 per-conversation state as the gated simulation (`clearing.ConversationSimulator`): pins against
-the conversation's budget, results counted once, effective occupancy. What differs is when it
-clears (its trigger, cold only or not), what it keeps on top of the seed's eligibility, and how
-much it clears. The seed's eligibility itself (identity proof, no effectful or instruction tool,
-placed results) holds for every policy, so no policy clears what the seed forbids.
+the conversation's budget, results counted once, effective occupancy. What differs is where it
+may clear (before a prompt turn's first request only, or before every request of the turn),
+what triggers it (cold only or not), what it keeps on top of the seed's eligibility, and how
+much it clears. A clearing point before a later request of a turn sees the context as replay
+estimated it there (`RequestUsage.estimate`): the earlier turns' results still in context and
+the turn's own results placed before that request. The seed's eligibility itself (identity
+proof, no effectful or instruction tool, placed results) holds for every policy, so no policy
+clears what the seed forbids.
 
 The outputs are integer sums per policy and API (and, on request, a per-boundary trace the
 tests hold against the gated simulation's tables); nothing here names a result or holds text.
@@ -14,17 +18,20 @@ tests hold against the gated simulation's tables); nothing here names a result o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
-from clearing_analysis.eligibility import Assessment, Boundary, ContextTally
+from clearing_analysis.eligibility import Assessment, Boundary, ContextTally, ResultClass
 from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.policy import (
     AllOlder,
     Always,
     ClearableAtLeast,
+    ClearingPoint,
     DownToFraction,
     EffectiveAtLeastFraction,
     EstimateAtLeast,
@@ -37,7 +44,7 @@ from clearing_analysis.policy import (
     what_if_table,
 )
 from clearing_analysis.replay.heuristic import text_tokens, tokens_for_units
-from clearing_analysis.replay.model import ToolResult
+from clearing_analysis.replay.model import RequestUsage, ToolResult
 from clearing_analysis.simulation.clearing import (
     ConversationState,
     JournalWalk,
@@ -71,8 +78,10 @@ class PolicySums:
 
 @dataclass(frozen=True, slots=True)
 class TraceRow:
-    """What one policy did at one boundary (tests compare the seed's with the gated tables)."""
+    """What one policy did at one clearing point (tests compare the seed's with the gated
+    tables): `request` 0 is the boundary, k > 0 the turn's request k (EVERY_REQUEST only)."""
 
+    request: int
     effective: int
     clears: bool  # the boundary was a clearing point (trigger met, cold when required)
     cleared_results: int
@@ -93,53 +102,216 @@ class PolicyRun:
     cleared_results: list[ToolResult] = field(default_factory=list)  # in memory only
 
 
-@dataclass
-class _State(ConversationState):
-    """The gated simulation's conversation state, and each journal's boundary estimates by
-    turn (the prefix before a result's turn, for the rewrite cost)."""
+class Point:
+    """One clearing point of a boundary's turn: before its first request (`request` 0, the
+    boundary itself) or before its later request k. Made once per boundary for every policy
+    (`TurnPoints`); the slots in context are listed only when a policy asks."""
 
-    estimates: dict[tuple[int, int], int] = field(default_factory=dict)
+    __slots__ = (
+        "_candidates",
+        "_in_context",
+        "_turn",
+        "_turn_results",
+        "checkpoints_before",
+        "compacted_since_first",
+        "estimate",
+        "gap_ms",
+        "request",
+    )
+
+    def __init__(self, turn: TurnPoints, request: int) -> None:
+        replayed = turn.boundary.replayed
+        requests = replayed.requests
+        self.request = request
+        self._turn = turn
+        self._in_context: list[int] | None = None
+        self._candidates: list[int] | None = None
+        self._turn_results: Sequence[int] = ()
+        self.estimate: int
+        self.gap_ms: int | None
+        if request == 0:
+            self.estimate = replayed.estimate
+            self.gap_ms = replayed.gap_ms
+            self.checkpoints_before = requests[0].checkpoints_before if requests else 0
+            self.compacted_since_first = False
+        else:
+            sent = requests[request]
+            self.estimate = sent.estimate
+            # Measured from the turn's previous request, as R-SIM-3 measures a boundary's gap.
+            self.gap_ms = sent.timestamp - requests[request - 1].timestamp
+            self._turn_results = replayed.turn_results[: sent.results_before]
+            self.checkpoints_before = sent.checkpoints_before
+            self.compacted_since_first = sent.checkpoints_before > requests[0].checkpoints_before
+
+    def in_context(self) -> list[int]:
+        """Result slots in context here, oldest first: the boundary's context, then the turn's
+        results placed before this request, less any a checkpoint inside the turn compacted."""
+        if self._in_context is None:
+            slots = [*self._turn.context.active(), *self._turn_results]
+            if self.compacted_since_first:
+                results = self._turn.results
+                slots = [slot for slot in slots if self.carries(results[slot])]
+            self._in_context = slots
+        return self._in_context
+
+    def candidates(self) -> list[int]:
+        """The slots in context any policy could clear here, oldest first: the lower-bound
+        class of the boundary's API cohort (no fixed exclusion, no shortfall), with a positive
+        net saving. A policy then leaves out what it counted before and what it keeps."""
+        if self._candidates is None:
+            turn = self._turn
+            if self.request == 0 or self.compacted_since_first:
+                self._candidates = turn.eligible(self.in_context())
+            else:
+                # The previous point's, and the turn's results placed since.
+                before = turn[self.request - 1]
+                placed = self._turn_results[len(before._turn_results) :]
+                self._candidates = before.candidates() + turn.eligible(placed)
+        return self._candidates
+
+    def carries(self, result: ToolResult) -> bool:
+        """Whether a result placed before this point is still in its context (no checkpoint
+        before this point's request compacted it away)."""
+        return result.compacted_by is None or result.compacted_by >= self.checkpoints_before
+
+
+class TurnPoints:
+    """The clearing points of one boundary, each made once and shared by every policy; the
+    journal's context tally is already advanced to the boundary."""
+
+    def __init__(self, journal: JournalFacts, boundary: Boundary, context: ContextTally) -> None:
+        self.boundary = boundary
+        self.context = context
+        self.results, self.classes, self.cohorts, self.net = journal
+        self._points: dict[int, Point] = {}
+
+    def __len__(self) -> int:
+        return max(1, len(self.boundary.replayed.requests))
+
+    def eligible(self, slots: Iterable[int]) -> list[int]:
+        """Those of `slots` in the lower-bound class of the boundary's API cohort (no fixed
+        exclusion, no shortfall) with a positive net saving, in order."""
+        api, cohorts, classes, net = self.boundary.api, self.cohorts, self.classes, self.net
+        return [
+            slot
+            for slot in slots
+            if cohorts[slot] == api
+            and classes[slot].fixed is None
+            and classes[slot].shortfall is None
+            and net[slot] > 0
+        ]
+
+    def __getitem__(self, request: int) -> Point:
+        point = self._points.get(request)
+        if point is None:
+            point = self._points[request] = Point(self, request)
+        return point
+
+
+class JournalFacts(NamedTuple):
+    """What the clearing points read of one journal: its results, their classes and API
+    cohorts, and each result's net tokens (its tokens less the placeholder's)."""
+
+    results: Sequence[ToolResult]
+    classes: Sequence[ResultClass]
+    cohorts: Sequence[Api | None]
+    net: Sequence[int]
+
+    @classmethod
+    def of(cls, assessment: Assessment, journal: int, placeholder_tokens: int) -> JournalFacts:
+        """The facts of `assessment`'s journal at position `journal`."""
+        results = assessment.replay.journals[journal].journal.results
+        return cls(
+            results,
+            assessment.classes[journal],
+            assessment.cohorts[journal],
+            [result.tokens - placeholder_tokens for result in results],
+        )
 
 
 class _Keeper:
-    """A policy's keep rules at one boundary: which clearable slots stay."""
+    """A policy's keep rules at one clearing point: which clearable slots stay.
 
-    def __init__(self, keep: Keep, boundary: Boundary, walk: JournalWalk) -> None:
-        results = walk.results
-        in_context = list(walk.context.active())
-        last: set[int] = set()
-        if keep.last_tool_results:
-            last.update(in_context[-keep.last_tool_results :])
-        newest: set[int] = set()
+    A point's context lists its slots in ascending order (a result in context at a turn was
+    placed before the turn began, and the turn's own results follow in placement order), so a
+    tail of the context (the last N results, the newest X tokens) is every slot from the
+    tail's first slot on."""
+
+    __slots__ = ("_boundary", "_first", "_keep", "_recent_from", "_tail_from")
+
+    def __init__(self, keep: Keep, boundary: Boundary, walk: JournalWalk, point: Point) -> None:
+        in_context = point.in_context()
+        never = len(walk.results)  # a slot no result has: the tail is empty
+        last_from = never
+        if keep.last_tool_results and in_context:
+            last_from = in_context[max(0, len(in_context) - keep.last_tool_results)]
+        newest_from = never
         if keep.newest_result_tokens:
+            results = walk.results
             total = 0
             for slot in reversed(in_context):
                 total += results[slot].tokens
                 if total > keep.newest_result_tokens:
                     break
-                newest.add(slot)
-        # Both are tails of the context (newest first): the one that ends first is their
-        # common part.
-        both = keep.last_tool_results and keep.newest_result_tokens
-        kept = last & newest if keep.tail_whichever_first and both else last | newest
-        if keep.first_tool_result and results:
-            kept.add(0)
-        self._kept = kept
+                newest_from = slot
+        if keep.tail_whichever_first and keep.last_tool_results and keep.newest_result_tokens:
+            # One tail that ends at whichever limit comes first: the shorter of the two.
+            self._tail_from = max(last_from, newest_from)
+        else:
+            self._tail_from = min(last_from, newest_from)
+        self._first = 0 if keep.first_tool_result else -1
         self._keep = keep
-        # Results of this turn or of the K prompt turns before it are kept (K = 0: none).
+        # Results of this turn or of the K prompt turns before it are kept (K = 0: none; the
+        # turn's own results exist only at a later request's clearing point).
         turn = boundary.replayed.turn_index
         self._recent_from = turn - keep.last_prompt_turns if keep.last_prompt_turns else turn + 1
         self._boundary = boundary
 
     def keeps(self, slot: int, result: ToolResult) -> bool:
-        """Whether a keep rule keeps `result` (at `slot`) at this boundary."""
+        """Whether a keep rule keeps `result` (at `slot`) at this point."""
         keep = self._keep
         return (
-            slot in self._kept
+            slot >= self._tail_from
+            or slot == self._first
             or (keep.seed_protection and protection(result, self._boundary.replayed) is not None)
             or result.turn_index >= self._recent_from
             or (keep.results_at_most_tokens > 0 and result.tokens <= keep.results_at_most_tokens)
             or result.tool_name in keep.tool_names
+        )
+
+
+class _Cleared:
+    """The cleared results in a point's context (whichever policy run cleared them, counted
+    by the conversation) and their net tokens: carried from point to point of a turn, as the
+    context only grows by the turn's own results (none cleared yet) or shrinks by a
+    checkpoint. For removed.observed, the net tokens of those no checkpoint compacts away,
+    and the others with the checkpoint that does."""
+
+    __slots__ = ("compacted", "net", "slots", "uncompacted_net")
+
+    def __init__(self, slots: list[int], counted: Mapping[str, int], walk: JournalWalk) -> None:
+        self.slots: list[int] = []
+        self.net = self.uncompacted_net = 0
+        self.compacted: list[tuple[int, int]] = []  # (net tokens, compacting checkpoint)
+        results = walk.results
+        for slot in slots:
+            self.add(slot, counted[results[slot].finalized_id], results[slot])
+
+    def add(self, slot: int, net: int, result: ToolResult) -> None:
+        """A cleared result in context (cleared before, or at this point)."""
+        self.slots.append(slot)
+        self.net += net
+        if result.compacted_by is None:
+            self.uncompacted_net += net
+        else:
+            self.compacted.append((net, result.compacted_by))
+
+    def carried(self, request: RequestUsage) -> int:
+        """The cleared tokens `request` still carries: until the checkpoint that compacts
+        them (R-CM-7 removed.observed)."""
+        checkpoints = request.checkpoints_before
+        return self.uncompacted_net + sum(
+            net for net, compacted_by in self.compacted if checkpoints <= compacted_by
         )
 
 
@@ -158,9 +330,11 @@ class PolicySimulator:
         self._assessment = assessment
         self._routes = routes
         self._policy = policy
+        self._every_request = policy.when is ClearingPoint.EVERY_REQUEST
+        self._seed_candidates = policy.keep == Keep(seed_protection=True)
         self._placeholder_tokens = placeholder_tokens
         self._simulation = simulation_policy()
-        self._low = Fraction(str(self._simulation.pressure_low_fraction))
+        self._thresholds = {api: _Thresholds.of(policy, route) for api, route in routes.items()}
         self._trace = trace
         self.run = PolicyRun(per_api={api: PolicySums() for api in assessment.per_api})
 
@@ -175,154 +349,170 @@ class PolicySimulator:
         for boundary in time_order(boundaries):
             visit(boundary, None)
 
-    def start_conversation(self) -> Callable[[Boundary, ContextTally | None], None]:
+    def start_conversation(self) -> Callable[[Boundary, TurnPoints | None], None]:
         """A new conversation's state, and the step that visits its next boundary (in time
-        order). A step given a journal's shared context tally uses it as already advanced to
-        the boundary; without one, the policy's own tally is advanced."""
-        state = _State(budget_left=self._simulation.conversation_budget_bytes)
+        order). A step given the boundary's clearing points (made over a journal's shared
+        context tally, already advanced to the boundary) uses them; without them, the policy
+        advances its own tally and makes its own."""
+        state = ConversationState(budget_left=self._simulation.conversation_budget_bytes)
         walks: dict[int, JournalWalk] = {}
+        facts: dict[int, JournalFacts] = {}
 
-        def visit(boundary: Boundary, shared: ContextTally | None) -> None:
-            walk = walks.get(boundary.journal)
+        def visit(boundary: Boundary, points: TurnPoints | None) -> None:
+            journal = boundary.journal
+            walk = walks.get(journal)
             if walk is None:
-                walk = walks[boundary.journal] = JournalWalk(
+                walk = walks[journal] = JournalWalk(
                     self._assessment,
-                    boundary.journal,
+                    journal,
                     self._placeholder_tokens,
                     state.counted,
-                    context=shared,
+                    context=None if points is None else points.context,
                 )
             release_pins(boundary, walk, state)
-            if shared is None:
+            if points is None:
                 walk.context.advance(boundary.replayed)
-            self._boundary(boundary, walk, walks, state)
+                journal_facts = facts.get(journal)
+                if journal_facts is None:
+                    journal_facts = facts[journal] = JournalFacts.of(
+                        self._assessment, journal, self._placeholder_tokens
+                    )
+                points = TurnPoints(journal_facts, boundary, walk.context)
+            self._boundary(boundary, walk, walks, state, points)
 
         return visit
-
-    def _clearable(self, boundary: Boundary, walk: JournalWalk, state: _State) -> list[int]:
-        """Slots the policy may clear here, oldest first: the seed's lower-bound class of the
-        boundary's cohort (without its protection windows, unless kept), not the current
-        turn's, not cleared before, with a positive net saving, and kept by no keep rule."""
-        api = boundary.api
-        results = walk.results
-        counted = state.counted
-        keep = self._policy.keep
-        if keep.seed_protection and keep == Keep(seed_protection=True):
-            # Exactly the gated simulation's candidates (R-SIM-8 protection included).
-            slots = list(walk.context.lower_bound(api))
-        else:
-            classes = self._assessment.classes[boundary.journal]
-            cohorts = self._assessment.cohorts[boundary.journal]
-            turn = boundary.replayed.turn_index
-            slots = [
-                slot
-                for slot in walk.context.active()
-                if cohorts[slot] == api
-                and classes[slot].fixed is None
-                and classes[slot].shortfall is None
-                and results[slot].turn_index < turn
-            ]
-            keeper = _Keeper(keep, boundary, walk)
-            slots = [slot for slot in slots if not keeper.keeps(slot, results[slot])]
-        return [
-            slot
-            for slot in slots
-            if results[slot].finalized_id not in counted
-            and results[slot].tokens - self._placeholder_tokens > 0
-        ]
-
-    def _triggered(
-        self, boundary: Boundary, effective: int, clearable_net: int, state: _State
-    ) -> bool:
-        trigger = self._policy.trigger
-        replayed = boundary.replayed
-        window = self._routes[boundary.api].trigger_tokens
-        if isinstance(trigger, PressureBand):
-            runs = boundary.completed_prompt_runs_before
-            separation = self._simulation.batch_separation_prompt_runs
-            batch_open = state.last_batch_runs is None or runs - state.last_batch_runs >= separation
-            return batch_open and self._low * window <= effective < window
-        if isinstance(trigger, EstimateAtLeast):
-            return replayed.estimate >= trigger.tokens
-        if isinstance(trigger, EffectiveAtLeastFraction):
-            return (
-                effective >= Fraction(str(trigger.fraction)) * window
-                and clearable_net >= trigger.clearable_at_least_tokens
-            )
-        if isinstance(trigger, ClearableAtLeast):
-            return clearable_net >= trigger.tokens
-        assert isinstance(trigger, Always)
-        return True
-
-    def _may_trigger(self, boundary: Boundary, effective: int, state: _State) -> bool:
-        """The part of the trigger that does not depend on what is clearable: when it fails,
-        the boundary cannot clear, and finding its clearable results (the costly part of a
-        boundary) is skipped. Same outcome as `_triggered` alone."""
-        trigger = self._policy.trigger
-        if isinstance(trigger, PressureBand | EstimateAtLeast):
-            return self._triggered(boundary, effective, 0, state)
-        if isinstance(trigger, EffectiveAtLeastFraction):
-            window = self._routes[boundary.api].trigger_tokens
-            return effective >= Fraction(str(trigger.fraction)) * window
-        return True
-
-    def _prefix_before(
-        self, boundary: Boundary, walk: JournalWalk, state: _State, first: ToolResult
-    ) -> int:
-        """Tokens before the first cleared result: E at the boundary of the turn that placed
-        it, minus what has been cleared of earlier turns since; 0 (all rewritten) when that
-        boundary is not this journal's or a checkpoint lies between."""
-        turn = boundary.replayed.turn_index
-        placed = first.turn_index
-        estimate = state.estimates.get((boundary.journal, placed))
-        if estimate is None:
-            return 0
-        checkpoints = self._assessment.replay.journals[boundary.journal].journal.checkpoints
-        if any(placed < c.before_turn <= turn for c in checkpoints):
-            return 0
-        results = walk.results
-        earlier = sum(
-            state.counted[results[slot].finalized_id]
-            for slot in walk.cleared_in_context()
-            if results[slot].turn_index < placed
-        )
-        return max(0, estimate - earlier)
 
     def _boundary(
         self,
         boundary: Boundary,
         walk: JournalWalk,
         walks: Mapping[int, JournalWalk],
-        state: _State,
+        state: ConversationState,
+        points: TurnPoints,
     ) -> None:
-        api = boundary.api
-        route = self._routes[api]
-        replayed = boundary.replayed
+        """The boundary's clearing point, then (EVERY_REQUEST) one before each later request
+        of its turn; each request's removed.observed with what is cleared by then."""
+        self.run.per_api[boundary.api].boundaries += 1
+        requests = boundary.requests
         results = walk.results
-        state.estimates[(boundary.journal, replayed.turn_index)] = replayed.estimate
-        sums = self.run.per_api[api]
-        sums.boundaries += 1
-        cleared_in_context = walk.cleared_in_context()
+        cleared = _Cleared(walk.cleared_in_context(), state.counted, walk)
+        self._point(boundary, walk, walks, state, point=points[0], cleared=cleared)
+        if not self._every_request:
+            self._requests(boundary, requests, cleared)
+            return
+        self._requests(boundary, requests[:1], cleared)
+        for k in range(1, len(requests)):
+            point = points[k]
+            if point.compacted_since_first:
+                kept = [slot for slot in cleared.slots if point.carries(results[slot])]
+                cleared = _Cleared(kept, state.counted, walk)
+            self._point(boundary, walk, walks, state, point=point, cleared=cleared)
+            self._requests(boundary, requests[k : k + 1], cleared)
+
+    def _clearable(
+        self, boundary: Boundary, walk: JournalWalk, state: ConversationState, point: Point
+    ) -> list[int]:
+        """Slots the policy may clear here, oldest first: the seed's lower-bound class of the
+        boundary's cohort (without its protection windows, unless kept), placed before this
+        point, not cleared before, with a positive net saving, and kept by no keep rule."""
+        results = walk.results
         counted = state.counted
-        effective = replayed.estimate - sum(
-            counted[results[s].finalized_id] for s in cleared_in_context
-        )
-        cold = is_cold(route, replayed.gap_ms)
+        if point.request == 0 and self._seed_candidates:
+            # Exactly the gated simulation's candidates (R-SIM-8 protection included).
+            placeholder_tokens = self._placeholder_tokens
+            return [
+                slot
+                for slot in walk.context.lower_bound(boundary.api)
+                if results[slot].finalized_id not in counted
+                and results[slot].tokens - placeholder_tokens > 0
+            ]
+        slots = [slot for slot in point.candidates() if results[slot].finalized_id not in counted]
+        if not slots:
+            return slots
+        keeper = _Keeper(self._policy.keep, boundary, walk, point)
+        return [slot for slot in slots if not keeper.keeps(slot, results[slot])]
+
+    def _batch_open(self, boundary: Boundary, state: ConversationState) -> bool:
+        """The seed's batch gate: no batch yet, or enough completed prompt runs since."""
+        runs = boundary.completed_prompt_runs_before
+        separation = self._simulation.batch_separation_prompt_runs
+        return state.last_batch_runs is None or runs - state.last_batch_runs >= separation
+
+    def _may_trigger(
+        self, boundary: Boundary, point: Point, effective: int, state: ConversationState
+    ) -> bool:
+        """The part of the trigger that does not depend on what is clearable: when it fails,
+        the point cannot clear, and finding its clearable results (the costly part of a
+        point) is skipped."""
+        trigger = self._policy.trigger
+        thresholds = self._thresholds[boundary.api]
+        if isinstance(trigger, PressureBand):
+            return thresholds.low <= effective < thresholds.window and self._batch_open(
+                boundary, state
+            )
+        if isinstance(trigger, EstimateAtLeast):
+            return point.estimate >= trigger.tokens
+        if isinstance(trigger, EffectiveAtLeastFraction):
+            return effective >= thresholds.low
+        return True
+
+    def _triggered(self, clearable_net: int) -> bool:
+        """The rest of the trigger, once `_may_trigger` held: what is clearable."""
+        trigger = self._policy.trigger
+        if isinstance(trigger, EffectiveAtLeastFraction):
+            return clearable_net >= trigger.clearable_at_least_tokens
+        if isinstance(trigger, ClearableAtLeast):
+            return clearable_net >= trigger.tokens
+        assert isinstance(trigger, PressureBand | EstimateAtLeast | Always)
+        return True
+
+    @staticmethod
+    def _prefix_before(
+        walk: JournalWalk,
+        state: ConversationState,
+        point: Point,
+        cleared: _Cleared,
+        first: int,
+    ) -> int:
+        """Tokens before the first cleared result: E just before it joined the context, minus
+        what was cleared before it since; 0 (all rewritten) when a checkpoint came between
+        (it rebuilt the prefix)."""
+        results = walk.results
+        result = results[first]
+        if point.checkpoints_before > result.checkpoints_before:
+            return 0
+        counted = state.counted
+        earlier = sum(counted[results[slot].finalized_id] for slot in cleared.slots if slot < first)
+        return max(0, result.prefix_estimate - earlier)
+
+    def _point(
+        self,
+        boundary: Boundary,
+        walk: JournalWalk,
+        walks: Mapping[int, JournalWalk],
+        state: ConversationState,
+        *,
+        point: Point,
+        cleared: _Cleared,
+    ) -> None:
+        """One clearing point: its effective occupancy, the trigger, and what it clears
+        (added to `cleared`)."""
+        api = boundary.api
+        results = walk.results
+        sums = self.run.per_api[api]
+        effective = point.estimate - cleared.net
+        cold = is_cold(self._routes[api], point.gap_ms)
         clears = False
         admitted = admitted_bytes = cleared_here = rewritten = 0
         budget_stopped = False
-        if (cold or not self._policy.only_cold) and self._may_trigger(boundary, effective, state):
-            clearable = self._clearable(boundary, walk, state)
-            net = sum(results[s].tokens - self._placeholder_tokens for s in clearable)
-            clears = self._triggered(boundary, effective, net, state)
+        if (cold or not self._policy.only_cold) and self._may_trigger(
+            boundary, point, effective, state
+        ):
+            clearable = self._clearable(boundary, walk, state, point)
+            placeholder_tokens = self._placeholder_tokens
+            clears = self._triggered(sum(results[s].tokens - placeholder_tokens for s in clearable))
         if clears:
-            amount = self._policy.amount
-            target = (
-                Fraction(str(amount.fraction)) * route.trigger_tokens
-                if isinstance(amount, DownToFraction)
-                else None
-            )
-            assert target is not None or isinstance(amount, AllOlder)
+            target = self._thresholds[api].target
             prefix: int | None = None
             for slot in clearable:
                 if target is not None and effective - admitted <= target:
@@ -332,10 +522,10 @@ class PolicySimulator:
                     budget_stopped = True
                     break
                 if prefix is None:
-                    prefix = self._prefix_before(boundary, walk, state, result)
+                    prefix = self._prefix_before(walk, state, point, cleared, slot)
                 net_tokens = result.tokens - self._placeholder_tokens
                 self._clear(result, net_tokens, walks, state, sums)
-                cleared_in_context.append(slot)
+                cleared.add(slot, net_tokens, result)
                 admitted += net_tokens
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
@@ -347,10 +537,10 @@ class PolicySimulator:
                     assert prefix is not None
                     rewritten = max(0, effective - admitted - prefix)
                     sums.rewritten += rewritten
-        self._requests(boundary, results, cleared_in_context, state, sums)
         if self._trace:
             self.run.trace.append(
                 TraceRow(
+                    point.request,
                     effective,
                     clears,
                     cleared_here,
@@ -367,7 +557,7 @@ class PolicySimulator:
         result: ToolResult,
         net: int,
         walks: Mapping[int, JournalWalk],
-        state: _State,
+        state: ConversationState,
         sums: PolicySums,
     ) -> None:
         """Count `result` cleared once, in every journal's copy, and pin its text."""
@@ -389,32 +579,46 @@ class PolicySimulator:
             self.run.cleared_net.append(net)
             self.run.cleared_results.append(result)
 
-    @staticmethod
     def _requests(
-        boundary: Boundary,
-        results: Sequence[ToolResult],
-        cleared_in_context: Sequence[int],
-        state: _State,
-        sums: PolicySums,
+        self, boundary: Boundary, requests: Sequence[RequestUsage], cleared: _Cleared
     ) -> None:
         """removed.observed (R-CM-7): each observed request's cleared tokens still carried,
         at most its prefix, until the checkpoint that compacts them."""
-        if not cleared_in_context:
+        if not cleared.slots:
             return
-        riding = [
-            (state.counted[results[s].finalized_id], results[s].compacted_by)
-            for s in cleared_in_context
-        ]
-        for request in boundary.requests:
+        sums = self.run.per_api[boundary.api]
+        for request in requests:
             if usage_is_fallback(request):
                 continue
-            carried = sum(
-                net
-                for net, compacted_by in riding
-                if compacted_by is None or request.checkpoints_before <= compacted_by
-            )
             prefix = request.input + request.cache_read + request.cache_write
-            sums.removed_observed += min(carried, prefix)
+            sums.removed_observed += min(cleared.carried(request), prefix)
+
+
+@dataclass(frozen=True, slots=True)
+class _Thresholds:
+    """A policy's token thresholds on one route, as integers (the trigger's fractions of T
+    made exact once: an integer n >= f·T exactly when n >= ceil(f·T))."""
+
+    window: int  # T
+    low: int  # the pressure band's lower edge, or the effective trigger: ceil(f·T)
+    target: int | None  # DOWN_TO_FRACTION: clear while effective > floor(f·T)
+
+    @classmethod
+    def of(cls, policy: WhatIf, route: Route) -> _Thresholds:
+        """The thresholds of `policy` on `route`."""
+        window = route.trigger_tokens
+        trigger, amount = policy.trigger, policy.amount
+        low = 0
+        if isinstance(trigger, PressureBand):
+            low = math.ceil(Fraction(str(simulation_policy().pressure_low_fraction)) * window)
+        elif isinstance(trigger, EffectiveAtLeastFraction):
+            low = math.ceil(Fraction(str(trigger.fraction)) * window)
+        target = None
+        if isinstance(amount, DownToFraction):
+            target = math.floor(Fraction(str(amount.fraction)) * window)
+        else:
+            assert isinstance(amount, AllOlder)
+        return cls(window, low, target)
 
 
 def run_policy(
@@ -440,8 +644,9 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
     """Every policy of the reviewed table, in table order: its sums per API.
 
     The policies walk each conversation in lockstep, boundary by boundary, so that each
-    journal's context tally (which depends on the journal alone) is advanced once for all of
-    them instead of once per policy; each policy keeps its own state. The sums are those of
+    journal's context tally (which depends on the journal alone) is advanced, and each
+    clearing point's context listed, once for all of them instead of once per policy; each
+    policy keeps its own state. The sums are those of
     `run_policy` for each policy alone (a test holds them equal)."""
     placeholder_tokens = text_tokens(placeholder_text())
     by_api = dict(routes.by_api)
@@ -455,6 +660,7 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
     for boundaries in conversations.values():
         visits = [simulator.start_conversation() for simulator in simulators]
         contexts: dict[int, ContextTally] = {}
+        facts: dict[int, JournalFacts] = {}
         for boundary in time_order(boundaries):
             context = contexts.get(boundary.journal)
             if context is None:
@@ -462,16 +668,25 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
                     assessment, boundary.journal, placeholder_tokens
                 )
             context.advance(boundary.replayed)
+            journal_facts = facts.get(boundary.journal)
+            if journal_facts is None:
+                journal_facts = facts[boundary.journal] = JournalFacts.of(
+                    assessment, boundary.journal, placeholder_tokens
+                )
+            points = TurnPoints(journal_facts, boundary, context)
             for visit in visits:
-                visit(boundary, context)
+                visit(boundary, points)
     return {simulator.policy_id: simulator.run.per_api for simulator in simulators}
 
 
 __all__ = [
+    "JournalFacts",
+    "Point",
     "PolicyRun",
     "PolicySimulator",
     "PolicySums",
     "TraceRow",
+    "TurnPoints",
     "run_policy",
     "run_what_ifs",
 ]
