@@ -12,7 +12,7 @@ the turn's own results placed before that request. The seed's eligibility itself
 proof, no effectful or instruction tool, placed results) holds for every policy, so no policy
 clears what the seed forbids.
 
-The outputs are integer sums per policy and API (and, on request, a per-boundary trace the
+The outputs are integer sums per policy and API (and, on request, a per-point trace the
 tests hold against the gated simulation's tables); nothing here names a result or holds text.
 """
 
@@ -61,8 +61,8 @@ class PolicySums:
     """One policy on one API cohort: integer sums the pressure and cost models read."""
 
     boundaries: int = 0  # counted boundaries visited
-    events: int = 0  # boundaries that cleared at least one result
-    warm_events: int = 0  # of those, boundaries that were not cold (the cache was warm)
+    events: int = 0  # clearing points that cleared at least one result
+    warm_events: int = 0  # of those, points that were not cold (the cache was warm)
     cleared: int = 0  # n_cleared: results cleared (each counted once)
     admitted: int = 0  # S: their net tokens (tokens removed)
     retrieved: int = 0  # R: heuristic tokens of their JSON-escaped text
@@ -83,13 +83,13 @@ class TraceRow:
 
     request: int
     effective: int
-    clears: bool  # the boundary was a clearing point (trigger met, cold when required)
+    clears: bool  # the trigger was met here (cold, when the policy requires it)
     cleared_results: int
     admitted_net: int
     admitted_bytes: int
     budget_stopped: bool
     budget_left: int
-    rewritten: int  # W of this boundary (0 when cold or nothing was cleared)
+    rewritten: int  # W of this point (0 when cold or nothing was cleared)
 
 
 @dataclass
