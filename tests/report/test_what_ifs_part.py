@@ -136,3 +136,32 @@ def test_the_summary_line_names_a_policy_only_when_one_reduces_pressure() -> Non
         "What-ifs (informational, never gating): no policy reduces pressure on this history"
         " (--details)"
     )
+
+
+def test_the_details_tables_fit_80_columns_with_every_figure_whole() -> None:
+    """At 80 columns, with a nine-digit rewrite and an eight-digit removal on every row (a
+    policy that clears before every request rewrites millions of prefix tokens on a long
+    history), the what-if tables keep every line within 80 columns and print every figure
+    whole: no cell is cut or folded onto a second line."""
+    report = decode_report((GOLDEN / "report-build.json").read_bytes())
+    assert isinstance(report, rm.Report)
+    part = report.what_ifs_informational
+    wide = {
+        api: tuple(
+            msgspec.structs.replace(
+                row, rewritten_prefix_tokens=123_456_789, tokens_removed=98_765_432
+            )
+            for row in rows
+        )
+        for api, rows in part.per_api.items()
+    }
+    report = msgspec.structs.replace(
+        report, what_ifs_informational=msgspec.structs.replace(part, per_api=wide)
+    )
+    text = render_text(report, width=80, details=True)
+    section = text[text.index("What-ifs: the pruning policies") :]
+    assert all(len(line) <= 80 for line in section.splitlines())
+    assert "…" not in section
+    rows = [line for line in section.splitlines() if "123,456,789" in line]
+    assert len(rows) == len(wide) * len(WhatIfId)
+    assert all("98,765,432" in line for line in rows)

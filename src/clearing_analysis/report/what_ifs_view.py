@@ -12,7 +12,7 @@ from rich.text import Text
 
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel
-from clearing_analysis.policy import WhatIfId
+from clearing_analysis.policy import what_if_table
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.human import number, percent
 
@@ -58,19 +58,27 @@ def summary_line(part: rm.WhatIfs) -> str:
 
 
 def _policy_column(table: Table) -> None:
-    """The policy column, as wide as the longest id: a code is never cut."""
-    width = max(len(policy.value) for policy in WhatIfId) + 2  # and " *"
+    """The policy column, as wide as the longest id (the reference's with its " *"): a code
+    is never cut."""
+    width = max(
+        len(policy.id.value) + (2 if policy.reference else 0) for policy in what_if_table().policies
+    )
     table.add_column("policy", justify="left", no_wrap=True, min_width=width)
 
 
 def _policy_table(title: str, headers: tuple[str, ...]) -> Table:
     """A titled table: the policy column, then right-aligned figures."""
     table = Table(
-        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
     )
     _policy_column(table)
     for header in headers:
-        table.add_column(header, justify="right", overflow="fold")
+        table.add_column(header, justify="right", no_wrap=True)
     return table
 
 
