@@ -243,27 +243,34 @@ def test_removed_observed_on_the_hand_built_history(tmp_path: Path) -> None:
 
 
 def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
-    """A checkpoint between two requests of a turn compacts r0 away and keeps r1: before the
-    turn's final answer (E = 50,000 usage + r2's 20,028 >= 35,000) the input-threshold
-    compactor sees r1 and r2 only; the tail keeps r2, so r1 alone is cleared, and as the
-    checkpoint came after r1 joined the context its prefix is 0: W = 70,028 - 20,000."""
+    """One turn, three requests: A places r0, r1; B places r2; then a checkpoint keeps r1 on
+    and compacts r0 away; then the final answer C. The input-threshold compactor (E >= 35,000,
+    the tail r's newest 25,000 tokens) clears r0 before B (E = 1,000 + 2 * 20,028; W =
+    41,056 - 20,000 - 1,000, the prefix before r0 being A's usage). Before C, E restarts from
+    the checkpoint (the 2-token summary, then r1, B's 2 tokens and r2 as heuristic text:
+    40,060); r0 is out of the context and of the effective occupancy, so r1 alone is cleared,
+    with a prefix of 0 (the checkpoint came after it): W = 40,060 - 20,000. removed.observed:
+    r0 rides on B (20,000 of its 50,000 prefix), r1 on C."""
     c = Conversation()
     b = c.builder
     b.turn("t0", at=b.clock + 5_000)
     b.run("t0-r", "t0")
     text = "x" * 80_112
-    b.assistant("t0-r", "", calls=[("c0", "read", {}), ("c1", "read", {})], use=usage(1_000))
     seqs = {}
-    for call_id in ("c0", "c1"):
-        b.call_start("t0-r", call_id, "read")
-        b.call_end("t0-r", call_id)
-        seqs[call_id] = b.result("t0-r", call_id, "read", text=text)
+
+    def read(*calls: str, prefix: int) -> None:
+        b.assistant(
+            "t0-r", "", calls=[(call, "read", {}) for call in calls], use=usage(prefix, prefix)
+        )
+        for call in calls:
+            b.call_start("t0-r", call, "read")
+            b.call_end("t0-r", call)
+            seqs[call] = b.result("t0-r", call, "read", text=text)
+
+    read("c0", "c1", prefix=1_000)
+    read("c2", prefix=50_000)
     b.checkpoint("summary", first_kept=seqs["c1"])
-    b.assistant("t0-r", "", calls=[("c2", "read", {})], use=usage(50_000))
-    b.call_start("t0-r", "c2", "read")
-    b.call_end("t0-r", "c2")
-    b.result("t0-r", "c2", "read", text=text)
-    b.assistant("t0-r", "done", use=usage(100_000))
+    b.assistant("t0-r", "done", use=usage(100_000, 100_000))
     b.run_end("t0-r")
     c.retained.extend(((c.physical, "t0", "t0-r", call), text) for call in ("c0", "c1", "c2"))
     assessment, _ = run(tmp_path, [c])
@@ -272,13 +279,15 @@ def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
     context.advance(boundary.replayed)
     points = TurnPoints(JournalFacts.of(assessment, 0, PLACEHOLDER_TOKENS), boundary, context)
     assert len(points) == 3
-    assert [points[k].in_context() for k in range(3)] == [[], [1], [1, 2]]
-    assert points[2].estimate == 70_028
+    assert [points[k].in_context() for k in range(3)] == [[], [0, 1], [1, 2]]
+    assert [points[k].estimate for k in range(3)] == [1, 41_056, 40_060]
     policy = what_if_table().get(WhatIfId.INPUT_THRESHOLD_COMPACTOR)
     ran = run_policy(assessment, routes(), policy, trace=True)
-    rows = [(t.request, t.cleared_results, t.admitted_net, t.rewritten) for t in ran.trace]
-    assert rows == [(0, 0, 0, 0), (1, 0, 0, 0), (2, 1, 20_000, 50_028)]
-    assert [result.identity.call_id for result in ran.cleared_results] == ["c1"]
+    rows = [(t.request, t.effective, t.cleared_results, t.rewritten) for t in ran.trace]
+    assert rows == [(0, 1, 0, 0), (1, 41_056, 1, 20_056), (2, 40_060, 1, 20_060)]
+    assert [result.identity.call_id for result in ran.cleared_results] == ["c0", "c1"]
+    (sums,) = ran.per_api.values()
+    assert sums.removed_observed == 40_000
 
 
 def test_each_points_context_ascends_and_its_candidates_are_its_eligible(
