@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction as F  # noqa: N817  (the formulas read better)
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,6 +140,30 @@ def test_all_uncached_never_discounts_a_write_premium_blend() -> None:
     on = uncached_on(written, ROUTE, weights, cycles_on=cycles, rate=F(0), on_arm=cost)
     # No change at all, so the uncached arm costs what the observed arm did, drains at wW.
     assert on == cost.on
+
+
+@pytest.mark.parametrize(
+    ("prices", "extra"),
+    [
+        # Explicit caching with a write premium (the seed's route): wW - wR.
+        ((3, 0.3, 3.75, 15), F(345, 10**8)),
+        # Implicit caching (writes free, OpenAI-style catalogs): a miss still pays input.
+        ((1.25, 0.125, 0, 10), F(1125, 10**9)),
+        # Writes priced below input: input is the floor.
+        ((2, 0.5, 1, 8), F(15, 10**7)),
+        # A read priced above both: nothing to add, never a saving.
+        ((1, 2, 1.5, 4), F(0)),
+    ],
+    ids=["write-premium", "implicit-caching", "cheap-writes", "dear-reads"],
+)
+def test_a_rewritten_prefix_token_costs_at_least_uncached_input(
+    prices: tuple[float, float, float, float], extra: F
+) -> None:
+    """A prefix token a rewritten prompt sends again instead of reading it from the cache
+    costs max(wI, wW) - wR more, never less than 0: the warm-rewrite figures of the cost part
+    and of the what-ifs price it so (docs/model.md, sections 6 and 9)."""
+    route = _route(prices, 1.0, 100_000_000)
+    assert Weights.for_view(route, View.LIST_PRICE).rewrite_over_read == extra
 
 
 def _route(prices: tuple[float, float, float, float], scale: float, budget: float) -> Route:

@@ -9,14 +9,15 @@ from fractions import Fraction as F  # noqa: N817  (the formulas read better)
 import pytest
 
 from clearing_analysis.eligibility import Assessment
-from clearing_analysis.inputs.configs import Route
+from clearing_analysis.inputs.configs import Route, parse_routes
 from clearing_analysis.models import PressureInputs, pressure_model
 from clearing_analysis.models.cost import CostInputs, View, Weights, cost_model, view_cost
 from clearing_analysis.models.rates import fixed_sensitivities
-from clearing_analysis.models.what_if import ClearedSums, WhatIfModel, what_if_model
+from clearing_analysis.models.what_if import ClearedSums, WhatIfModel, rewrite_cost, what_if_model
 from clearing_analysis.numbers import rounded
 from clearing_analysis.policy import WhatIfId, what_if_table
 from clearing_analysis.simulation.what_if import PolicySums, run_policy
+from tests._seed_route import SEED_ROUTE
 from tests.simulation.scenario import WHAT_IF_ESTIMATES, routes, what_if_history
 
 ROUTE: Route = next(iter(routes().by_api.values()))
@@ -170,3 +171,15 @@ def test_the_worked_example_digit_for_digit(history: Assessment) -> None:
     seed_list_price = seed.at[1].ratios[View.LIST_PRICE]
     assert list_price is not None and seed_list_price is not None
     assert (rounded(list_price), rounded(seed_list_price)) == (0.750110214234, 0.946463757082)
+
+
+def test_a_rewrite_on_an_implicitly_cached_route_pays_input() -> None:
+    """On a route whose cache writes are free (implicit caching), a warm clearing's W
+    rewritten tokens still cost uncached input instead of a read: W * (1.25 - 0.125) / 10^6
+    at list price, W * (1 - 0.1) / 10^8 in quota share, not 0."""
+    prices = {"input": 1.25, "cacheRead": 0.125, "cacheWrite": 0, "output": 10}
+    quota = {"input": 1, "cacheRead": 0.1, "cacheWrite": 0, "output": 8}
+    entry = {**SEED_ROUTE, "api": "openai-responses", "prices": prices, "quota": quota}
+    (route,) = parse_routes([entry]).by_api.values()
+    assert rewrite_cost(route, View.LIST_PRICE, 1_000_000) == F(1125, 1000)
+    assert rewrite_cost(route, View.QUOTA_SHARE, 1_000_000) == F(9, 1000)

@@ -165,8 +165,7 @@ def _warm_rewrite(boundaries: pl.DataFrame, route: Route) -> rm.WarmRewrite:
     tokens = _sum(pressured, pl.col("estimate").sum())
 
     def extra(view: View) -> Rounded:
-        weights = Weights.for_view(route, view)
-        return rounded(tokens * max(Fraction(0), weights.cache_write - weights.cache_read))
+        return rounded(tokens * Weights.for_view(route, view).rewrite_over_read)
 
     return rm.WarmRewrite(
         gating=False,

@@ -72,6 +72,15 @@ class Weights:
             return cls.of(route.prices, Fraction(PER_MILLION))
         return cls.of(route.quota, exact(route.quota_budget))
 
+    @property
+    def rewrite_over_read(self) -> Fraction:
+        """What a prefix token costs more when a rewritten prompt sends it again instead of
+        reading it from the cache: it is billed at least as uncached input, as a cache write
+        where the provider bills writes at a premium (max(wI, wW)), instead of as a read;
+        never negative. A route whose cache writes are free (implicit caching) still pays
+        input for a miss."""
+        return max(Fraction(0), max(self.input, self.cache_write) - self.cache_read)
+
 
 @dataclass(frozen=True, slots=True)
 class CostInputs:

@@ -8,8 +8,9 @@ Per API cohort and view v, at each fixed retrieval rate ρ (0%, 5%, 20%):
     avoided           C_off − C_on                      compactions over the window
     on_v(ρ)           the cost model's on arm (`cost.view_cost`), with the policy's n_cleared,
                       S, R, Σ min(500, tokens) and removed.observed
-    rewrite_v         W · max(0, wW − wR)  W: prefix tokens a warm clearing writes instead of
-                                          reading (summed over the policy's warm events)
+    rewrite_v         W · max(0, max(wI, wW) − wR)  W: prefix tokens a warm clearing sends
+                                          again instead of reading them from the cache
+                                          (summed over the policy's warm events)
     ratio_v(ρ)        (on_v(ρ) + rewrite_v) / off_v
 
 Informational: nothing here reaches the gate. Every figure is an exact `Fraction`.
@@ -55,16 +56,14 @@ class WhatIfModel:
 
     defined: bool
     off: Fraction | None  # C_off
-    rewrite: dict[View, Fraction]  # W · (wW − wR) per view
+    rewrite: dict[View, Fraction]  # W · max(0, max(wI, wW) − wR) per view
     at: tuple[WhatIfAtRate, ...]
 
 
 def rewrite_cost(route: Route, view: View, rewritten: int) -> Fraction:
-    """W prefix tokens written to the cache instead of read from it, in `view`."""
-    weights = Weights.for_view(route, view)
-    # Never negative, as the cost part's warm-rewrite figure: a route whose cache write costs
-    # less than a read gains nothing modeled from a rewrite.
-    return rewritten * max(Fraction(0), weights.cache_write - weights.cache_read)
+    """W prefix tokens sent again instead of read from the cache, in `view`: at max(wI, wW)
+    instead of wR each, as the cost part's warm-rewrite figure."""
+    return rewritten * Weights.for_view(route, view).rewrite_over_read
 
 
 def what_if_model(
