@@ -126,8 +126,9 @@ def tables(part: rm.WhatIfs) -> list[RenderableType]:
         Text(
             "Each policy's own defaults (policy/what-ifs.json), within the seed's eligibility;"
             " the gate ignores this section. Warm: the share of clearing events while the cache"
-            " was warm; removed: net tokens cleared; rewritten: prefix tokens written to the"
-            " cache instead of read. Cut: the pressure reduction 1 - C_on/C_off; avoided:"
+            " was warm; removed: net tokens cleared; rewritten: prefix tokens sent again"
+            " instead of read from the cache (priced at the higher of input and cache write)."
+            " Cut: the pressure reduction 1 - C_on/C_off; avoided:"
             " compactions over the window; list, quota: the cost ratio (on + prefix rewrite) /"
             " off in each view. *: the reference, the seed's own policy (the gated simulation). "
             + WHERE_EVALUATED

@@ -68,7 +68,7 @@ class PolicySums:
     retrieved: int = 0  # R: heuristic tokens of their JSON-escaped text
     summary_cleared: int = 0  # Σ min(500, tokens)
     removed_observed: int = 0  # Σ over observed requests of min(cleared tokens carried, prefix)
-    rewritten: int = 0  # Σ W over warm events: prefix tokens written instead of read
+    rewritten: int = 0  # Σ W over warm events: prefix tokens sent again instead of read
 
     def add(self, other: PolicySums) -> None:
         """Add another unit's sums."""

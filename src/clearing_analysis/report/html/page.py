@@ -243,8 +243,9 @@ def _what_ifs(part: rm.WhatIfs, bound: str | None) -> str:
         '<p class="note">Each reviewed policy (policy/what-ifs.json) with its own defaults,'
         " within the seed's eligibility, on this history: informational, never gating (the"
         " gate and its six criteria ignore it). A clearing while the cache is warm rewrites"
-        " the prefix from the first cleared result: those tokens are priced as cache writes"
-        " instead of reads. The reference is the seed's own policy, the gated simulation. "
+        " the prefix from the first cleared result: those tokens are sent again, priced at"
+        " the higher of uncached input and cache write instead of as reads. The reference"
+        " is the seed's own policy, the gated simulation. "
         + escape(WHERE_EVALUATED)
         + "</p>"
         + "".join(_figure(f) for f in figures)
