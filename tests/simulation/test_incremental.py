@@ -11,7 +11,6 @@ all occur.
 from __future__ import annotations
 
 import polars as pl
-import pytest
 
 from clearing_analysis.eligibility import (
     Assessment,
@@ -29,19 +28,6 @@ from clearing_analysis.inputs.configs import (
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import CategorySums, RequestSums, summarize, walk
 from clearing_analysis.toolclass import ToolClass
-from tests.simulation.corpora import assessed_corpus
-
-CASES = [("mixed", 5, 12), ("build", 13, 6), ("redacted", 9, 6)]
-
-
-@pytest.fixture(scope="module", params=CASES, ids=[f"{p}-{s}" for p, s, _ in CASES])
-def assessed(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Assessment, Routes]:
-    profile, seed, conversations = request.param
-    root = tmp_path_factory.mktemp(f"{profile}-{seed}")
-    assessment, routes = assessed_corpus(root, profile, seed, conversations)
-    return assessment, routes
 
 
 def test_context_tally_counts_what_each_boundary_walk_finds(

@@ -11,8 +11,6 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-import pytest
-
 from clearing_analysis.eligibility import Assessment, ContextTally
 from clearing_analysis.inputs.configs import (
     Routes,
@@ -29,7 +27,6 @@ from clearing_analysis.simulation.what_if import (
     run_what_ifs,
 )
 from tests.replay.builder import usage
-from tests.simulation.corpora import assessed_corpus
 from tests.simulation.scenario import (
     PLACEHOLDER_TOKENS,
     WHAT_IF_ESTIMATES,
@@ -38,18 +35,6 @@ from tests.simulation.scenario import (
     run,
     what_if_history,
 )
-
-CASES = [("mixed", 5, 12), ("build", 13, 6), ("redacted", 9, 6)]
-
-
-@pytest.fixture(scope="module", params=CASES, ids=[f"{p}-{s}" for p, s, _ in CASES])
-def assessed(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Assessment, Routes]:
-    profile, seed, conversations = request.param
-    root = tmp_path_factory.mktemp(f"{profile}-{seed}")
-    assessment, corpus_routes = assessed_corpus(root, profile, seed, conversations)
-    return assessment, corpus_routes
 
 
 def _seed(assessment: Assessment, corpus_routes: Routes) -> PolicyRun:
