@@ -218,6 +218,21 @@ def time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
     )
 
 
+def count_cleared(
+    result: ToolResult, net: int, walks: Mapping[int, JournalWalk], state: ConversationState
+) -> None:
+    """Count `result` cleared, once and for good, in every journal's copy of it, and pin its
+    original text against the conversation's budget (R-SIM-4, R-SIM-9)."""
+    finalized_id = result.finalized_id
+    state.counted[finalized_id] = net
+    for other in walks.values():
+        copy = other.slots.get(finalized_id)
+        if copy is not None:
+            other.counted_slots.add(copy)
+    state.pins[finalized_id] = result.text_bytes
+    state.budget_left -= result.text_bytes
+
+
 def release_pins(boundary: Boundary, walk: JournalWalk, state: ConversationState) -> None:
     """A cleared result that this boundary's journal holds and has compacted away before
     the boundary's turn returns its bytes to the conversation's budget, whichever journal
@@ -327,19 +342,12 @@ class ConversationSimulator:
                 if result.text_bytes > state.budget_left:
                     budget_stopped = True
                     break
-                finalized_id = result.finalized_id
-                counted[finalized_id] = net
-                for other in walks.values():
-                    copy = other.slots.get(finalized_id)
-                    if copy is not None:
-                        other.counted_slots.add(copy)
-                state.pins[finalized_id] = result.text_bytes
-                state.budget_left -= result.text_bytes
+                count_cleared(result, net, walks, state)
                 cleared_in_context.append(slot)
                 admitted += net
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
-                key = self.result_keys.setdefault(finalized_id, len(self.result_keys))
+                key = self.result_keys.setdefault(result.finalized_id, len(self.result_keys))
                 self._cleared_row(boundary, row, (key, result), net, conversation)
             if cleared_here:
                 state.last_batch_runs = runs
@@ -454,6 +462,7 @@ __all__ = [
     "ConversationState",
     "JournalWalk",
     "Table",
+    "count_cleared",
     "in_pressure_band",
     "is_cold",
     "release_pins",

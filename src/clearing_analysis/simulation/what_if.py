@@ -48,6 +48,7 @@ from clearing_analysis.replay.model import RequestUsage, ToolResult
 from clearing_analysis.simulation.clearing import (
     ConversationState,
     JournalWalk,
+    count_cleared,
     is_cold,
     journal_context,
     release_pins,
@@ -560,15 +561,8 @@ class PolicySimulator:
         state: ConversationState,
         sums: PolicySums,
     ) -> None:
-        """Count `result` cleared once, in every journal's copy, and pin its text."""
-        finalized_id = result.finalized_id
-        state.counted[finalized_id] = net
-        for other in walks.values():
-            copy = other.slots.get(finalized_id)
-            if copy is not None:
-                other.counted_slots.add(copy)
-        state.pins[finalized_id] = result.text_bytes
-        state.budget_left -= result.text_bytes
+        """Count `result` cleared (`clearing.count_cleared`) and add it to the sums."""
+        count_cleared(result, net, walks, state)
         sums.cleared += 1
         sums.admitted += net
         sums.retrieved += tokens_for_units(result.escaped_units)
