@@ -234,22 +234,30 @@ def test_lines_wrap_at_spaces_only(report: rm.Report) -> None:
 
 
 def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: Path) -> None:
-    """The explore summary's head line reads "in 1 conversation", "in 2 conversations"
-    (it read "in 1 conversations" on the real pi sessions)."""
+    """The explore summary's head line reads "in 1 conversation", "in 2 conversations", and
+    its upper-bound line "1 result cleared at 1 boundary", "2 results cleared at 2
+    boundaries" (the real pi sessions read "in 1 conversations" and "at 1 boundaries")."""
     from clearing_analysis.report import explore_model as em
     from clearing_analysis.report.explore_summary import summary
     from tests.report._saved import explore_report_bytes
 
     explored = decode_report(explore_report_bytes(tmp_path))
     assert isinstance(explored, em.ExploreReport)
-    for count, wanted in ((1, r"in 1 conversation\b(?!s)"), (2, r"in 2 conversations\b")):
+    for count, wanted in (
+        (1, (r"in 1 conversation\b(?!s)", r"\b1 result cleared at 1 boundary,")),
+        (2, (r"in 2 conversations\b", r"\b2 results cleared at 2 boundaries,")),
+    ):
         per_api = {
             api: msgspec.structs.replace(
                 part,
                 evidence=msgspec.structs.replace(part.evidence, logical_conversations=count),
+                upper_bound_simulation=msgspec.structs.replace(
+                    part.upper_bound_simulation, cleared_results=count, clearing_points=count
+                ),
             )
             for api, part in explored.per_api.items()
         }
         edited = msgspec.structs.replace(explored, per_api=per_api)
         text = "\n".join(line.plain for line in summary(edited, 200))
-        assert re.search(wanted, text), text
+        for pattern in wanted:
+            assert re.search(pattern, text), text

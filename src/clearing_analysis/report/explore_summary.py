@@ -21,6 +21,11 @@ from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
 
+def _counted(count: int, one: str, many: str) -> str:
+    """`count` and the noun in the singular or the plural ("1 boundary", "2 boundaries")."""
+    return f"{number(count)} {one if count == 1 else many}"
+
+
 def _upper_bound(part: em.ApiExplore) -> list[str]:
     """What the upper-bound simulation cleared, and its pressure and cost at the supplied rate."""
     sim, pressure, cost = (
@@ -29,8 +34,9 @@ def _upper_bound(part: em.ApiExplore) -> list[str]:
         part.upper_bound_cost,
     )
     cleared = (
-        f"upper bound: {number(sim.cleared_results)} results cleared at"
-        f" {number(sim.clearing_points)} boundaries, {number(sim.admitted_net_tokens)} net tokens"
+        f"upper bound: {_counted(sim.cleared_results, 'result', 'results')} cleared at"
+        f" {_counted(sim.clearing_points, 'boundary', 'boundaries')},"
+        f" {number(sim.admitted_net_tokens)} net tokens"
     )
     at_pressure = next((a for a in pressure.sensitivities if a.rate == pressure.gated_rate), None)
     at_cost = next((a for a in cost.sensitivities if a.rate == pressure.gated_rate), None)
@@ -63,11 +69,10 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     lines.append(Text())
     for api, part in rm.in_api_order(report.per_api):
         evidence = part.evidence
-        plural = "" if evidence.logical_conversations == 1 else "s"
+        conversations = _counted(evidence.logical_conversations, "conversation", "conversations")
         head = (
             f"{api.value}: {number(evidence.pressured)} pressured boundaries,"
-            f" {number(evidence.cold_pressured)} cold, in"
-            f" {number(evidence.logical_conversations)} conversation{plural}"
+            f" {number(evidence.cold_pressured)} cold, in {conversations}"
         )
         marked = view_policy().prominent_limitations
         limitations = [
