@@ -9,6 +9,7 @@ name, and a file that exists before the link is never replaced.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -83,18 +84,14 @@ def test_sigkill_during_writing_leaves_the_whole_file_or_none(tmp_path: Path) ->
 
 
 def test_link_never_replaces_an_existing_name(tmp_path: Path) -> None:
-    """A name that appears between the check and the link is refused, and left as it was."""
+    """A name that appears after the file was written unnamed, before it is linked, is
+    refused and left as it was; no other entry is made."""
     target = tmp_path / "report.json"
-    target.write_bytes(b"theirs")
-    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        checked = output.OutputTarget(
-            tmp_path, (os.fstat(fd).st_dev, os.fstat(fd).st_ino), "report.json"
-        )
+    with contextlib.ExitStack() as descriptors:
+        staged = output._stage(output.NewFile(target, b"ours"), NO_INPUTS, descriptors)
+        target.write_bytes(b"theirs")
         with pytest.raises(OutputRefusedError) as caught:
-            output._create_unnamed_then_link(fd, checked, b"ours", None)
-    finally:
-        os.close(fd)
+            output._link_all([staged])
     assert caught.value.detail == "OUTPUT_CREATE_FAILED"
     assert target.read_bytes() == b"theirs"
     assert [entry.name for entry in tmp_path.iterdir()] == ["report.json"]
@@ -147,8 +144,9 @@ sys.addaudithook(_hook)
 def test_analyze_report_and_log_are_linked_into_place(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
-    """`analyze --out --log-file`: each file is an unnamed open then a link to its name, and
-    neither is created under its name directly."""
+    """`analyze --out --log-file`: each file is an unnamed open, both are written before
+    either gets its name by a link (one run's outputs are one whole, R-REL-6), and neither is
+    created under its name directly."""
     corpus = make_corpus(tmp_path_factory, "build", 2)
     out, log = tmp_path / "report.json", tmp_path / "run.log"
     done = run_cli(
@@ -159,8 +157,8 @@ def test_analyze_report_and_log_are_linked_into_place(
     events = [line for line in done.stderr.decode().splitlines() if line.startswith("AUDIT")]
     assert events == [
         "AUDIT tmpfile",
-        "AUDIT link report.json",
         "AUDIT tmpfile",
+        "AUDIT link report.json",
         "AUDIT link run.log",
     ]
     assert out.read_bytes().startswith(b"{") and log.read_bytes()
