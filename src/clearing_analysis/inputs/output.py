@@ -1,7 +1,8 @@
 """Exclusive, identity-checked creation of `--out` and `--log-file` (R-FS-1..6, seed "--out").
 
 `check_output` decides, before any work and again just before writing, whether a path may
-be created; `create_exclusive` writes a complete in-memory result there. Guarantees:
+be created; `create_all` writes the complete in-memory outputs of a run there (and to stdout)
+as one whole, `create_exclusive` one file alone. Guarantees:
 - The parent is canonicalized with realpath; a missing parent is refused.
 - The parent must not be an input directory (a walked `--journals` directory) or inside one:
   the (st_dev, st_ino) of the canonical parent and of every ancestor up to `/` is compared
@@ -13,25 +14,35 @@ be created; `create_exclusive` writes a complete in-memory result there. Guarant
   names are conservatively refused; unrelated sibling names are valid (seed).
 - An existing final component is refused, whatever it is: a regular file (an input or a hard
   link to one included), a directory, a symlink, a dangling symlink.
-- Whole or absent (R-REL-5): `create_exclusive` is the one writer of every output file (the
+- Whole or absent (R-REL-5): `create_all` is the one writer of every output file (the
   report, the log, the attestation, the qualification record, routes templates, keys, and any
-  later renderer's page). It writes the bytes to an unnamed file in the checked parent
+  renderer's page). It writes the bytes to an unnamed file in the checked parent
   (`O_TMPFILE`, relative to a descriptor of the parent whose identity is verified again, so a
   swapped parent is refused), syncs them, and only then gives the file its name with `linkat`,
   which fails on an existing name (exclusivity holds as with `O_EXCL`). A process killed at
   any point leaves either the complete file or no entry at all: an unnamed file is freed by
   the kernel when its last descriptor closes.
+- One run's outputs are one whole (R-REL-6): `create_all` writes and syncs every file of the
+  run unnamed, then writes its stdout, and only then links the files, one after the other,
+  and syncs their directories. A refusal, a write error or an interrupt (SIGINT, SIGTERM:
+  held while the names are given, `interrupts.deferred`) at any point before the last sync
+  leaves none of the run's files: the names already given are unlinked again, each only if
+  it is still the file we made. stdout cannot be taken back, so it comes before the names: a
+  run whose stdout fails (STDOUT_FAILED) names no file, and a consumer of stdout trusts it on
+  exit 0 only.
 - Where the file system (or kernel) has no `O_TMPFILE`, or `/proc/self/fd` is unavailable to
   name the unnamed file, creation falls back to `O_CREAT|O_EXCL|O_NOFOLLOW|O_WRONLY|O_CLOEXEC`
   of the name itself, as before: exclusive, but a kill mid-write can leave a partial file there.
 - On refusal nothing is created. If a write fails, an unnamed file is simply dropped; a named
-  one (the fallback) is removed through the parent descriptor (only if the entry is still the
-  file we created). Either way OUTPUT_REFUSED is raised.
+  one (the fallback, which writes at link time) is removed through the parent descriptor
+  (only if the entry is still the file we created). Either way OUTPUT_REFUSED is raised.
 - A file is created with permissions 0666 less the umask, as a shell redirect would, unless the
   caller names a mode (`keygen`'s private key: exactly 0600, set on the descriptor before any
-  byte is written). `create_exclusive` returns what it created, so that a caller whose next
-  output fails can take this one back (`remove_created`: an analyze report whose signature
-  could not be written), again only if the entry is still that file.
+  byte is written). `create_all` returns what it created; `remove_created` takes one such
+  file back, again only if the entry is still that file.
+- `guard_stdout` is the CLI's stdout: any failing write or flush, whoever makes it, is
+  OUTPUT_REFUSED STDOUT_FAILED (and descriptor 1 then points at /dev/null, so that the
+  interpreter's own flush at exit prints nothing).
 Every refusal is `OutputRefusedError` with a fixed detail (docs/exit-codes.md).
 """
 
