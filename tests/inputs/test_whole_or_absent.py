@@ -162,3 +162,51 @@ def test_analyze_report_and_log_are_linked_into_place(
         "AUDIT link run.log",
     ]
     assert out.read_bytes().startswith(b"{") and log.read_bytes()
+
+
+def test_a_run_of_several_files_is_taken_back_when_one_cannot_be_named(tmp_path: Path) -> None:
+    """Three files written unnamed; the third's name appears before the links: the first
+    two, already named, are unlinked again, the third name is left as it was (R-REL-6)."""
+    files = [output.NewFile(tmp_path / name, b"ours") for name in ("a.json", "b.html", "c.log")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        (tmp_path / "c.log").write_bytes(b"theirs")
+        with pytest.raises(OutputRefusedError) as caught:
+            output._link_all(staged)
+    assert caught.value.detail == "OUTPUT_CREATE_FAILED"
+    assert [entry.name for entry in tmp_path.iterdir()] == ["c.log"]
+    assert (tmp_path / "c.log").read_bytes() == b"theirs"
+
+
+def test_the_named_fallback_takes_a_run_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without O_TMPFILE each file is created under its name at link time; when the second
+    name is taken, the first file (already created and written) is removed again."""
+    monkeypatch.setattr(output, "_O_TMPFILE", None)
+    files = [output.NewFile(tmp_path / "a.json", b"ours"), output.NewFile(tmp_path / "b.log", b"x")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        assert [item.fd for item in staged] == [None, None]  # nothing written yet
+        (tmp_path / "b.log").write_bytes(b"theirs")
+        with pytest.raises(OutputRefusedError) as caught:
+            output._link_all(staged)
+    assert caught.value.detail == "OUTPUT_CREATE_FAILED"
+    assert [entry.name for entry in tmp_path.iterdir()] == ["b.log"]
+
+
+def test_a_name_someone_else_put_in_place_is_never_taken_back(tmp_path: Path) -> None:
+    """A run's name replaced by another file between its link and the take-back (here: the
+    second link fails after the first name was swapped for someone else's file): that file
+    stays; only entries that are still this run's files are unlinked."""
+    files = [output.NewFile(tmp_path / "a.json", b"ours"), output.NewFile(tmp_path / "b.log", b"x")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        staged[0].created = output._link(staged[0])
+        (tmp_path / "a.json").unlink()
+        (tmp_path / "a.json").write_bytes(b"theirs")
+        (tmp_path / "b.log").write_bytes(b"theirs too")
+        with pytest.raises(OutputRefusedError):
+            output._link_all(staged[1:])
+        output._unlink_all(staged)
+    assert (tmp_path / "a.json").read_bytes() == b"theirs"
