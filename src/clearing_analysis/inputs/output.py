@@ -416,6 +416,7 @@ def _stdout_failed() -> OutputRefusedError:
 def write_stdout(data: bytes) -> None:
     """The default destination (R-FS-1): the whole result to stdout at once."""
     try:
+        sys.stdout.flush()  # anything printed as text before goes first
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except (OSError, ValueError):
