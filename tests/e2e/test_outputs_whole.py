@@ -24,6 +24,7 @@ import pytest
 from clearing_analysis.attest.keys import write_key_pair
 from tests.e2e._cli import fixed_line
 from tests.e2e._strace import Call, Traced, injected_call, run_traced
+from tests.e2e._terminal import run_on_terminal
 from tests.synth.corpora import corpus_options, make_corpus
 
 INTERRUPTED = b"clearing-analysis: INTERRUPTED\n"
@@ -338,3 +339,20 @@ def test_keygen_leaves_both_keys_or_neither(tmp_path: Path) -> None:
             _expected(second_link, action),
             [],
         ), action
+
+
+def test_on_a_terminal_the_view_and_every_file_are_written(
+    signed_inputs: tuple[list[str], Path], tmp_path: Path
+) -> None:
+    """`analyze --html --log-file` with stdout on a terminal: the human view is printed and
+    both files are created (the page was silently left out when the view went to a terminal
+    without --out); the page is the one `show --html` makes of the report."""
+    options, _key = signed_inputs
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["analyze", *options, "--html", out / "r.html", "--log-file", out / "run.log"]
+    status, view = run_on_terminal(args, columns=100, stderr_on_terminal=False)
+    assert status == 0
+    assert view.startswith("clearing-analysis ") and "Overall: " in view
+    assert sorted(entry.name for entry in out.iterdir()) == ["r.html", "run.log"]
+    assert (out / "r.html").read_bytes().startswith(b"<!DOCTYPE html>")
