@@ -340,7 +340,9 @@ class UnitPool:
     and get SIGKILL when the parent ends (`_end_with_parent`). An interrupt or an error in the
     parent while the pool is open kills the workers at once (they would otherwise finish the
     unit they hold), and multiprocessing's resource tracker, left without a process that
-    holds its pipe, removes the pool's semaphores and ends silently.
+    holds its pipe, removes the pool's semaphores and ends silently. The parent-death signal
+    follows the thread that spawned the workers: the thread that makes a pool outlives it
+    (the CLI makes it in the main thread).
     """
 
     def __init__(self, workers: int) -> None:
