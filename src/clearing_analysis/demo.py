@@ -28,6 +28,7 @@ from clearing_analysis.errors import QualificationError
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from clearing_analysis.inputs.output import NewFile
     from clearing_analysis.jobs import CompletedAnalysis
 
 # The CLI reads the constants below for its option defaults; everything heavy (polars, the
@@ -159,6 +160,14 @@ CLEARING = DemoCorpus(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Demo:
+    """What the demo prints, and the pages `--html DIR` asked for (not created yet)."""
+
+    text: str
+    pages: list[NewFile]
+
+
 def run_demo(
     scratch: Path,
     *,
@@ -171,7 +180,35 @@ def run_demo(
 ) -> str:
     """Generate both corpora under `scratch`, analyze them and return the text to print
     (`seed`, `conversations` and `profile` choose the first part's corpus); with `html_dir`,
-    also create each part's HTML page there (`DEMO_PAGES`), checked before any work."""
+    also create each part's HTML page there (`DEMO_PAGES`), checked before any work, both or
+    neither."""
+    from clearing_analysis.inputs.output import NO_INPUTS, create_all  # noqa: PLC0415
+
+    demo = prepare_demo(
+        scratch,
+        seed=seed,
+        conversations=conversations,
+        profile=profile,
+        details=details,
+        width=width,
+        html_dir=html_dir,
+    )
+    create_all(demo.pages, NO_INPUTS)
+    return demo.text
+
+
+def prepare_demo(
+    scratch: Path,
+    *,
+    seed: int,
+    conversations: int,
+    profile: str,
+    details: bool = False,
+    width: int = 80,
+    html_dir: Path | None = None,
+) -> Demo:
+    """`run_demo` up to its outputs: the text and the pages, for the CLI to write as one
+    whole (`inputs.output.create_all`, R-REL-6)."""
     from rich.text import Text  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
@@ -219,37 +256,27 @@ def run_demo(
             ' sessions".'
         )
         parts.extend(Text(line) for line in wrap(nextsteps, width, rest=""))
+    files = []
     if pages:
-        _write_pages([first.data, second.data], pages)
+        files = _pages([first.data, second.data], pages)
         written = (
             f"HTML pages: {DEMO_PAGES[0]} (part 1) and {DEMO_PAGES[1]} (part 2), in the"
             " --html directory."
         )
         parts.extend(Text(line) for line in wrap(written, width, rest=""))
-    return plain_text(parts, width)
+    return Demo(plain_text(parts, width), files)
 
 
-def _write_pages(reports: list[bytes], pages: list[Path]) -> None:
-    """Each part's page, rendered from its report's JSON bytes, created exclusively (both or
-    neither: a page whose creation fails takes the one before it back)."""
-    from clearing_analysis.inputs.output import (  # noqa: PLC0415
-        NO_INPUTS,
-        CreatedFile,
-        create_exclusive,
-        remove_created,
-    )
+def _pages(reports: list[bytes], pages: list[Path]) -> list[NewFile]:
+    """Each part's page, rendered from its report's JSON bytes."""
+    from clearing_analysis.inputs.output import NewFile  # noqa: PLC0415
     from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
     from clearing_analysis.report.formats import ReportFormat, render  # noqa: PLC0415
 
-    created: list[CreatedFile] = []
-    try:
-        for data, page in zip(reports, pages, strict=True):
-            html = render(decode_report(data), ReportFormat.HTML)
-            created.append(create_exclusive(page, html, NO_INPUTS))
-    except BaseException:
-        for done in created:
-            remove_created(done)
-        raise
+    return [
+        NewFile(page, render(decode_report(data), ReportFormat.HTML))
+        for data, page in zip(reports, pages, strict=True)
+    ]
 
 
 def _explored(scratch: Path, part: DemoCorpus, width: int) -> str:

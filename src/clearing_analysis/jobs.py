@@ -28,11 +28,10 @@ from clearing_analysis.errors import (
 )
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import (
-    CreatedFile,
     InputIdentities,
+    NewFile,
     check_output,
     create_exclusive,
-    remove_created,
 )
 from clearing_analysis.inputs.paths import SESSION_RULES
 from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
@@ -73,15 +72,20 @@ class CompletedJob:
     _log_file: Path | None = None
 
     def write(self, out: Path | None) -> None:
-        """Write to stdout (None) or create `out` exclusively; then the --log-file, if any."""
-        self._session.write_output(self.data, out)
-        _write_log(self._session, self._log, self._log_file)
+        """Write to stdout (None) or create `out` exclusively, and the --log-file, if any: as
+        one whole (R-REL-6, `InputSession.write_outputs`)."""
+        files = [] if out is None else [NewFile(out, self.data)]
+        self._session.write_outputs(
+            [*files, *_log_files(self._log, self._log_file)],
+            self.data if out is None else None,
+        )
 
 
-def _write_log(session: InputSession, log: logsink.LogBuffer | None, log_file: Path | None) -> None:
-    """Create the --log-file, if one was asked for (exclusively, after the checks)."""
-    if log is not None and log_file is not None:
-        session.write_log(log.to_bytes(), log_file)
+def _log_files(log: logsink.LogBuffer | None, log_file: Path | None) -> list[NewFile]:
+    """The --log-file, if one was asked for, as one more output of the run."""
+    if log is None or log_file is None:
+        return []
+    return [NewFile(log_file, log.to_bytes())]
 
 
 def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[str, Any]:
@@ -226,24 +230,6 @@ def render_page(data: bytes, html: Path | None) -> Page | None:
     return Page(render(decode_report(data), ReportFormat.HTML), html)
 
 
-_Writer = Callable[[bytes, Path], "CreatedFile | None"]
-
-
-def _write_files(files: list[tuple[_Writer, bytes, Path]]) -> None:
-    """Create each file in turn; if one cannot be created whole, the ones just created are
-    removed again and the failure goes on, so a refused run leaves nothing half written."""
-    created: list[CreatedFile] = []
-    try:
-        for write, data, path in files:
-            done = write(data, path)
-            if done is not None:
-                created.append(done)
-    except BaseException:
-        for done_file in reversed(created):
-            remove_created(done_file)
-        raise
-
-
 @dataclass(frozen=True, slots=True)
 class CompletedAnalysis:
     """A finished analysis: the typed report, its JSON bytes and the session that may write."""
@@ -260,35 +246,33 @@ class CompletedAnalysis:
     _signed: SignedRun | None = None
     page: Page | None = None
 
-    def write(self, out: Path | None) -> None:
-        """Create `out` (the JSON), for a signed run its attestation beside it, and the
-        `--html` page, each exclusively; then the JSON to stdout when there is no `out`; then
-        the --log-file.
-
-        A report is never left looking signed without being so, nor a run half written: if
-        the attestation or the page cannot be created whole (refused, failed, interrupted),
-        the files just created are removed again and the failure goes on
-        (docs/attestation.md).
-        """
-        session = self._session
-        files: list[tuple[_Writer, bytes, Path]] = []
+    def write(self, out: Path | None, *, view: bytes | None = None) -> None:
+        """Write every output of the run as one whole (R-REL-6): `out` (the JSON), for a
+        signed run its attestation beside it, the `--html` page and the --log-file, each
+        created exclusively, and on stdout `view` (the human view) or, without `out`, the
+        JSON. The files are named only once all of them and stdout are written; a refusal,
+        a failure or an interrupt before that leaves none of them (docs/security.md), so a
+        report is never left looking signed without being so (docs/attestation.md)."""
+        files: list[NewFile] = []
         if out is not None:
-            files.append((session.write_output, self.data, out))
+            files.append(NewFile(out, self.data))
         if self._signed is not None:
             if out is None:
                 raise RuntimeError("a signed report is always written to a file")
             envelope = self._signed.envelope(self.report, self.data, self.image_digest)
-            files.append((session.write_signature, envelope, self._signed.attestation))
+            files.append(NewFile(self._signed.attestation, envelope))
         if self.page is not None:
-            files.append((session.write_file, self.page.data, self.page.path))
-        _write_files(files)
-        if out is None:
-            self._session.write_output(self.data, None)
-        self.write_log()
+            files.append(NewFile(self.page.path, self.page.data))
+        files.extend(_log_files(self._log, self._log_file))
+        self._session.write_outputs(files, _stdout(self.data, out, view))
 
-    def write_log(self) -> None:
-        """Create the --log-file, if one was asked for (exclusively, after the checks)."""
-        _write_log(self._session, self._log, self._log_file)
+
+def _stdout(data: bytes, out: Path | None, view: bytes | None) -> bytes | None:
+    """What a report job prints: the human view when there is one, else the JSON unless it
+    goes to `out`."""
+    if view is not None:
+        return view
+    return data if out is None else None
 
 
 _FOREIGN_DETAIL = {
@@ -450,23 +434,14 @@ class CompletedExplore:
     _log_file: Path | None = None
     page: Page | None = None
 
-    def write(self, out: Path | None) -> None:
-        """Create `out` (the JSON) and the `--html` page exclusively (neither is left alone if
-        the other cannot be created), or write the JSON to stdout; then the --log-file."""
-        session = self._session
-        files: list[tuple[_Writer, bytes, Path]] = []
-        if out is not None:
-            files.append((session.write_output, self.data, out))
+    def write(self, out: Path | None, *, view: bytes | None = None) -> None:
+        """Write every output of the run as one whole, as `CompletedAnalysis.write` does:
+        `out`, the `--html` page, the --log-file, and `view` or the JSON on stdout."""
+        files = [] if out is None else [NewFile(out, self.data)]
         if self.page is not None:
-            files.append((session.write_file, self.page.data, self.page.path))
-        _write_files(files)
-        if out is None:
-            self._session.write_output(self.data, None)
-        self.write_log()
-
-    def write_log(self) -> None:
-        """Create the --log-file, if one was asked for (exclusively, after the checks)."""
-        _write_log(self._session, self._log, self._log_file)
+            files.append(NewFile(self.page.path, self.page.data))
+        files.extend(_log_files(self._log, self._log_file))
+        self._session.write_outputs(files, _stdout(self.data, out, view))
 
 
 def explore_job(

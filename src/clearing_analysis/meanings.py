@@ -454,7 +454,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "writing failed (e.g. disk full); the file never got its name (or, on a file system"
         " without `O_TMPFILE`, the partial file was removed; security.md)"
     ),
-    (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): "stdout was closed",
+    (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): (
+        "stdout was closed when the command started, or writing to it failed (a full disk, a"
+        " reader gone); no file of the run was created"
+    ),
     (
         _OUTPUT,
         OutputRefusedDetail.SYNTH_OUT_EXISTS,

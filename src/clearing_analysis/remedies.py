@@ -250,7 +250,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "free space on that file system, or write elsewhere"
     ),
     (_OUTPUT, OutputRefusedDetail.STDOUT_FAILED): (
-        "keep stdout open until the command ends, or use --out"
+        "give the command a stdout that stays open and writable until it ends, or use --out"
     ),
     (_OUTPUT, OutputRefusedDetail.SYNTH_OUT_EXISTS): (
         "name a directory that does not exist yet, in an existing writable parent"

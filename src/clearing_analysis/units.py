@@ -26,20 +26,25 @@ it void (a second pass, only for a period attestation whose configuration change
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import gc
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 import msgspec
 
+from clearing_analysis import interrupts
 from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.errors import (
@@ -224,15 +229,40 @@ _worker_sidecar: tuple[Path, SidecarView] | None = None
 _worker_error: AnalysisError | None = None
 
 
-def _init_worker() -> None:
-    """A spawned worker's start: import what a unit needs (the simulation's plain-Python half
-    too), then freeze the import-time heap, so the cycle collector's full passes during replay
-    never walk the modules' objects again (they live as long as the process)."""
+def _init_worker(parent: int) -> None:
+    """A spawned worker's start: end with the parent, then import what a unit needs (the
+    simulation's plain-Python half too), then freeze the import-time heap, so the cycle
+    collector's full passes during replay never walk the modules' objects again (they live as
+    long as the process)."""
     global _worker_started  # noqa: PLW0603  (one per process)
+    _end_with_parent(parent)
     import clearing_analysis.simulation.unit  # noqa: F401, PLC0415
 
     gc.freeze()
     _worker_started = True
+
+
+# prctl(2) option: the signal this process gets when the thread that made it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker ignores SIGINT (a Ctrl-C reaches the whole process group: the parent decides,
+    and ends the workers), writes nothing on stderr (its own is /dev/null, as it was spawned:
+    anything a worker has to say reaches the parent as a result or a fixed error) and is
+    killed when its parent ends, however it ends (Linux's parent-death signal, SIGKILL); if
+    the parent ended before that was set, the worker leaves at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending one, held since the spawn, too
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    devnull = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 def _started() -> None:
@@ -304,18 +334,40 @@ class UnitPool:
     imports each) runs meanwhile instead of after. Spawned, not forked: the parent may already
     run polars' thread pool, and a forked child that calls into it waits forever on threads it
     did not inherit.
+
+    Workers end with their parent and print nothing (R-REL-6, docs/security.md): they are
+    spawned with SIGINT blocked and stderr on /dev/null (`_quiet_spawn`), then ignore SIGINT
+    and get SIGKILL when the parent ends (`_end_with_parent`). An interrupt or an error in the
+    parent while the pool is open kills the workers at once (they would otherwise finish the
+    unit they hold), and multiprocessing's resource tracker, left without a process that
+    holds its pipe, removes the pool's semaphores and ends silently. The parent-death signal
+    follows the thread that spawned the workers: the thread that makes a pool outlives it
+    (the CLI makes it in the main thread).
     """
 
     def __init__(self, workers: int) -> None:
         if workers < 2:
             raise RuntimeError("a unit pool has at least two workers")
-        self._executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-        )
-        for _ in range(workers):  # each submission spawns one more process
-            self._executor.submit(_started)
+        before = set(multiprocessing.active_children())
+        executor: ProcessPoolExecutor | None = None
+        try:
+            with _quiet_spawn():
+                executor = ProcessPoolExecutor(
+                    max_workers=workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_init_worker,
+                    initargs=(os.getpid(),),
+                )
+                for _ in range(workers):  # each submission spawns one more process
+                    executor.submit(_started)
+        except BaseException:  # an interrupt held during the start arrives here
+            _kill(set(multiprocessing.active_children()) - before)
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        self._executor = executor
+        # The pool's own processes (multiprocessing's resource tracker is not among them).
+        self._workers = set(multiprocessing.active_children()) - before
 
     def __enter__(self) -> UnitPool:
         return self
@@ -326,6 +378,10 @@ class UnitPool:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if exc_type is not None:
+            # Interrupted or failed: the units still running are of no use, and the workers
+            # ignore SIGINT, so they are ended here rather than waited for.
+            _kill(self._workers)
         self.close()
 
     def close(self) -> None:
@@ -340,6 +396,40 @@ class UnitPool:
     def map(self, tasks: Sequence[tuple[Unit, Settings, Path | None]]) -> Iterator[UnitOutput]:
         """The outputs of `tasks`, in submission order (all submitted at once)."""
         return self._executor.map(_in_worker, tasks)
+
+
+def _kill(processes: set[BaseProcess]) -> None:
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+
+
+@contextmanager
+def _quiet_spawn() -> Iterator[None]:
+    """What the workers (and multiprocessing's resource tracker) inherit while they are
+    spawned: SIGINT blocked, so that a Ctrl-C during their start never reaches their
+    interpreter before they ignore it, and stderr on /dev/null, so that nothing a starting
+    worker or the tracker might print (an interpreter's message, the tracker's warnings when
+    it cleans up after a parent that was killed) reaches the caller's stderr, and no process
+    the parent leaves holds that stderr open. The parent's own SIGINT and SIGTERM wait until
+    the start is over (`interrupts.deferred`)."""
+    with interrupts.deferred():
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr at all: the workers inherit none either
+            saved = None
+        try:
+            if saved is not None:
+                devnull = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+                os.dup2(devnull, 2)
+                os.close(devnull)
+            yield
+        finally:
+            if saved is not None:
+                os.dup2(saved, 2)
+                os.close(saved)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def unit_pool(workers: int) -> AbstractContextManager[UnitPool | None]:

@@ -12,7 +12,6 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, rsa
 
-from clearing_analysis.attest import keys
 from clearing_analysis.attest.keys import (
     MAX_KEY_BYTES,
     keyid,
@@ -102,26 +101,6 @@ class TestKeygen:
             write_key_pair(tmp_path / "k")
         assert caught.value.detail == OutputRefusedDetail.OUTPUT_IS_SYMLINK
         assert not (tmp_path / "elsewhere").exists()
-
-    def test_a_failed_public_key_takes_the_private_key_back(
-        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        """If KEY.pub cannot be created at the end, KEY (already written) is removed: both
-        files or neither."""
-        real = keys.create_exclusive
-        calls: list[Path] = []
-
-        def second_fails(path: Path, data: bytes, inputs: object, **kwargs: object) -> object:
-            calls.append(Path(path))
-            if len(calls) == 2:
-                raise OutputRefusedError(OutputRefusedDetail.OUTPUT_CREATE_FAILED)
-            return real(path, data, inputs, **kwargs)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(keys, "create_exclusive", second_fails)
-        with pytest.raises(OutputRefusedError):
-            write_key_pair(tmp_path / "k")
-        assert [p.name for p in calls] == ["k", "k.pub"]
-        assert list(tmp_path.iterdir()) == []
 
 
 def _pem(private: object) -> bytes:

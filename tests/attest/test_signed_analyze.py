@@ -22,6 +22,7 @@ from clearing_analysis.cli.verify import VERIFIED, VERIFIED_SEALED
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
 from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.jobs import analyze_job
 from clearing_analysis.synth import generate
 from tests.cli._guarded import Done, invoke, usage_line
 from tests.container._host import fake_host
@@ -402,40 +403,33 @@ def test_the_attestation_is_an_output_checked_up_front(
     assert done.stderr == _line("OUTPUT_REFUSED", "OUTPUT_INSIDE_INPUT")
 
 
-def test_an_attestation_that_cannot_be_written_takes_the_report_back(
-    corpus: Path,
-    key: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+def test_an_attestation_whose_name_is_taken_leaves_no_output(
+    corpus: Path, key: Path, tmp_path: Path
 ) -> None:
-    """The report is created, then its attestation fails (e.g. the disk filled): exit 2 with
-    that failure's line, and the report is removed, so no unsigned report is left looking
-    like the result of a signed run."""
-
-    def fails(self: InputSession, data: bytes, signature: Path) -> None:
-        assert (tmp_path / "out" / "r.json").is_file()  # the report was created first
-        raise OutputRefusedError(OutputRefusedDetail.OUTPUT_WRITE_FAILED)
-
-    monkeypatch.setattr(InputSession, "write_signature", fails)
+    """The attestation's name is taken while the run works (after the up-front check): the
+    run is refused (OUTPUT_EXISTS) and none of its outputs is created, neither the report nor
+    the page nor the log, so no unsigned report is left looking like the result of a signed
+    run (every output of a run is one whole, R-REL-6)."""
     out = tmp_path / "out"
     out.mkdir()
+    attestation = out / "r.json.intoto.jsonl"
     log = tmp_path / "run.log"
-    done = invoke(
-        [
-            *_args(corpus),
-            "--out",
-            str(out / "r.json"),
-            "--sign-key",
-            str(key),
-            "--log-file",
-            str(log),
-        ],
-        capsys,
+    job = analyze_job(
+        [corpus / "journals"],
+        sidecar=corpus / "history.sqlite",
+        routes=corpus / "routes.json",
+        out=out / "r.json",
+        log_file=log,
+        sign_key=key,
+        html=out / "r.html",
+        between_snapshots=lambda: attestation.write_bytes(b"someone else's"),
     )
-    assert (done.status, done.stderr) == (2, _line("OUTPUT_REFUSED", "OUTPUT_WRITE_FAILED"))
-    assert list(out.iterdir()) == []
-    assert not log.exists()  # the log comes last, after the attestation
+    with pytest.raises(OutputRefusedError) as refused:
+        job.write(out / "r.json")
+    assert refused.value.detail == OutputRefusedDetail.OUTPUT_EXISTS
+    assert [path.name for path in out.iterdir()] == [attestation.name]
+    assert attestation.read_bytes() == b"someone else's"
+    assert not log.exists()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ name, and a file that exists before the link is never replaced.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -83,18 +84,14 @@ def test_sigkill_during_writing_leaves_the_whole_file_or_none(tmp_path: Path) ->
 
 
 def test_link_never_replaces_an_existing_name(tmp_path: Path) -> None:
-    """A name that appears between the check and the link is refused, and left as it was."""
+    """A name that appears after the file was written unnamed, before it is linked, is
+    refused and left as it was; no other entry is made."""
     target = tmp_path / "report.json"
-    target.write_bytes(b"theirs")
-    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        checked = output.OutputTarget(
-            tmp_path, (os.fstat(fd).st_dev, os.fstat(fd).st_ino), "report.json"
-        )
+    with contextlib.ExitStack() as descriptors:
+        staged = output._stage(output.NewFile(target, b"ours"), NO_INPUTS, descriptors)
+        target.write_bytes(b"theirs")
         with pytest.raises(OutputRefusedError) as caught:
-            output._create_unnamed_then_link(fd, checked, b"ours", None)
-    finally:
-        os.close(fd)
+            output._link_all([staged])
     assert caught.value.detail == "OUTPUT_CREATE_FAILED"
     assert target.read_bytes() == b"theirs"
     assert [entry.name for entry in tmp_path.iterdir()] == ["report.json"]
@@ -147,8 +144,9 @@ sys.addaudithook(_hook)
 def test_analyze_report_and_log_are_linked_into_place(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
-    """`analyze --out --log-file`: each file is an unnamed open then a link to its name, and
-    neither is created under its name directly."""
+    """`analyze --out --log-file`: each file is an unnamed open, both are written before
+    either gets its name by a link (one run's outputs are one whole, R-REL-6), and neither is
+    created under its name directly."""
     corpus = make_corpus(tmp_path_factory, "build", 2)
     out, log = tmp_path / "report.json", tmp_path / "run.log"
     done = run_cli(
@@ -159,8 +157,56 @@ def test_analyze_report_and_log_are_linked_into_place(
     events = [line for line in done.stderr.decode().splitlines() if line.startswith("AUDIT")]
     assert events == [
         "AUDIT tmpfile",
-        "AUDIT link report.json",
         "AUDIT tmpfile",
+        "AUDIT link report.json",
         "AUDIT link run.log",
     ]
     assert out.read_bytes().startswith(b"{") and log.read_bytes()
+
+
+def test_a_run_of_several_files_is_taken_back_when_one_cannot_be_named(tmp_path: Path) -> None:
+    """Three files written unnamed; the third's name appears before the links: the first
+    two, already named, are unlinked again, the third name is left as it was (R-REL-6)."""
+    files = [output.NewFile(tmp_path / name, b"ours") for name in ("a.json", "b.html", "c.log")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        (tmp_path / "c.log").write_bytes(b"theirs")
+        with pytest.raises(OutputRefusedError) as caught:
+            output._link_all(staged)
+    assert caught.value.detail == "OUTPUT_CREATE_FAILED"
+    assert [entry.name for entry in tmp_path.iterdir()] == ["c.log"]
+    assert (tmp_path / "c.log").read_bytes() == b"theirs"
+
+
+def test_the_named_fallback_takes_a_run_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without O_TMPFILE each file is created under its name at link time; when the second
+    name is taken, the first file (already created and written) is removed again."""
+    monkeypatch.setattr(output, "_O_TMPFILE", None)
+    files = [output.NewFile(tmp_path / "a.json", b"ours"), output.NewFile(tmp_path / "b.log", b"x")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        assert [item.fd for item in staged] == [None, None]  # nothing written yet
+        (tmp_path / "b.log").write_bytes(b"theirs")
+        with pytest.raises(OutputRefusedError) as caught:
+            output._link_all(staged)
+    assert caught.value.detail == "OUTPUT_CREATE_FAILED"
+    assert [entry.name for entry in tmp_path.iterdir()] == ["b.log"]
+
+
+def test_a_name_someone_else_put_in_place_is_never_taken_back(tmp_path: Path) -> None:
+    """A run's name replaced by another file between its link and the take-back (here: the
+    second link fails after the first name was swapped for someone else's file): that file
+    stays; only entries that are still this run's files are unlinked."""
+    files = [output.NewFile(tmp_path / "a.json", b"ours"), output.NewFile(tmp_path / "b.log", b"x")]
+    with contextlib.ExitStack() as descriptors:
+        staged = [output._stage(file, NO_INPUTS, descriptors) for file in files]
+        staged[0].created = output._link(staged[0])
+        (tmp_path / "a.json").unlink()
+        (tmp_path / "a.json").write_bytes(b"theirs")
+        (tmp_path / "b.log").write_bytes(b"theirs too")
+        with pytest.raises(OutputRefusedError):
+            output._link_all(staged[1:])
+        output._unlink_all(staged)
+    assert (tmp_path / "a.json").read_bytes() == b"theirs"

@@ -4,8 +4,8 @@ Every key operation is the `cryptography` package's. Guarantees:
 - `write_key_pair(out)` generates an Ed25519 key and creates two new files, both checked up
   front and created exclusively (`inputs.output`, R-FS rules): `out`, the private key as
   unencrypted PKCS#8 PEM with mode exactly 0600, and `out.pub`, the public key as PEM
-  SubjectPublicKeyInfo (mode 0666 less the umask). If the public key cannot be created, the
-  private key just created is removed again, so a run leaves both or neither. Nothing is
+  SubjectPublicKeyInfo (mode 0666 less the umask). Both are written before either is named
+  (`create_all`), so a refusal, a failure or an interrupt leaves both or neither. Nothing is
   printed.
 - `load_signing_key(path)` refuses (R-REL-1: a fixed code, nothing written), each with its
   `SIGNING_KEY_REFUSED` detail: a missing path, a non-regular file, a file this user cannot
@@ -35,18 +35,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from clearing_analysis.errors import (
-    OutputRefusedError,
     SigningKeyDetail,
     SigningKeyError,
     VerifyDetail,
     VerifyError,
 )
-from clearing_analysis.inputs.output import (
-    NO_INPUTS,
-    check_output,
-    create_exclusive,
-    remove_created,
-)
+from clearing_analysis.inputs.output import NO_INPUTS, NewFile, check_output, create_all
 
 PUBLIC_SUFFIX: Final = ".pub"
 PRIVATE_KEY_MODE: Final = 0o600
@@ -84,12 +78,10 @@ def write_key_pair(out: Path) -> None:
     public_pem = private_key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
-    created = create_exclusive(out, private_pem, NO_INPUTS, mode=PRIVATE_KEY_MODE)
-    try:
-        create_exclusive(public_path, public_pem, NO_INPUTS)
-    except OutputRefusedError:
-        remove_created(created)  # both files or neither
-        raise
+    # Both files or neither (R-REL-6): each is written unnamed, then both are named.
+    create_all(
+        [NewFile(out, private_pem, PRIVATE_KEY_MODE), NewFile(public_path, public_pem)], NO_INPUTS
+    )
 
 
 @dataclass(frozen=True, slots=True)

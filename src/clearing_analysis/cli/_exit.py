@@ -5,20 +5,36 @@ An `AnalysisError` prints one line on stderr, `clearing-analysis: <CODE> <DETAIL
 mapped to a fixed `USAGE_ERROR` detail (`cli._usage`), so click's own messages, which quote
 what was typed, never reach the terminal. Anything else is an internal fault: `ANALYZER_FAULT
 INTERNAL_ERROR`, exit 1, no traceback and no message text, since an exception message could
-carry input text or a path. Ctrl-C is `INTERRUPTED`, exit 130.
+carry input text or a path. Ctrl-C (SIGINT) or SIGTERM is `INTERRUPTED`, exit 130; an
+interrupt while a run's outputs are given their names takes them back first, and one after
+they all have their names is too late to matter (`interrupts`, R-REL-6).
+
+stdout is part of the result: a stdout that was closed before the command started is refused
+before anything is read (`OUTPUT_REFUSED STDOUT_FAILED`: any file the command opened could
+otherwise take descriptor 1 and receive what is printed), and a write or flush to it that fails
+anywhere, from the command, rich or click, is that refusal too (`output.guard_stdout`); what
+is still buffered is flushed before the command counts as done.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO, cast
 
 import typer
 from typer._click import exceptions as click_errors
 
+from clearing_analysis import interrupts
 from clearing_analysis.cli._usage import usage_error
-from clearing_analysis.errors import EXIT_INCOMPLETE, AnalysisError, FaultDetail
+from clearing_analysis.errors import (
+    EXIT_INCOMPLETE,
+    AnalysisError,
+    FaultDetail,
+    OutputRefusedDetail,
+    OutputRefusedError,
+)
+from clearing_analysis.inputs.output import StdoutGuard, guard_stdout
 from clearing_analysis.remedies import PROGRAM, failure_line
 
 EXIT_INTERRUPTED = 130
@@ -38,11 +54,32 @@ def _interrupted() -> NoReturn:
 def run_guarded(app: typer.Typer, args: Sequence[str] | None = None) -> None:
     """Run the CLI on `args` (default: the process's arguments) so that no exception text,
     traceback or echo of the command line can reach the terminal."""
+    if sys.stdout is None:  # descriptor 1 was closed when the interpreter started
+        fatal(OutputRefusedError(OutputRefusedDetail.STDOUT_FAILED))
+    stdout = sys.stdout
+    guard = guard_stdout(stdout)
+    sys.stdout = cast(TextIO, guard)
+    try:
+        with interrupts.command():
+            _run(app, args, guard)
+    finally:
+        sys.stdout = stdout
+
+
+def _stdout_written(guard: StdoutGuard) -> None:
+    """What is still buffered is part of the result; a failure anyone swallowed counts too."""
+    guard.flush()
+    if guard.failed:
+        raise OutputRefusedError(OutputRefusedDetail.STDOUT_FAILED)
+
+
+def _run(app: typer.Typer, args: Sequence[str] | None, guard: StdoutGuard) -> None:
     try:
         # Not standalone: click hands usage errors to us instead of printing them.
         status = app(args=None if args is None else list(args), standalone_mode=False)
+        _stdout_written(guard)
     except click_errors.NoArgsIsHelpError as shown:
-        shown.show()  # the help text alone: nothing typed is in it
+        shown.show()  # the help text alone (on stderr): nothing typed is in it
         raise SystemExit(EXIT_INCOMPLETE) from None
     except click_errors.UsageError as error:
         fatal(usage_error(error))

@@ -5,6 +5,8 @@ without `--json` (the one-screen summary, and with `--details` every table after
 report on a pipe, a file, in CI or with `--json`; `--out F` creates F exclusively, and a
 terminal still gets the human view; `--html P` creates P exclusively as well, the page
 rendered from the report's JSON bytes (the same page `show --html` makes of the saved file).
+Whatever goes to stdout and every file of the run are one whole (R-REL-6): the files are
+named only after all of them and stdout are written (docs/security.md).
 The library and rich load only here, when the command runs, so that `--help` starts fast.
 """
 
@@ -54,9 +56,7 @@ class ReportJob(Protocol):
     @property
     def report(self) -> Report | ExploreReport: ...
 
-    def write(self, out: Path | None) -> None: ...
-
-    def write_log(self) -> None: ...
+    def write(self, out: Path | None, *, view: bytes | None = None) -> None: ...
 
 
 def run_report_job(
@@ -66,21 +66,28 @@ def run_report_job(
     json_output: bool,
     details: bool,
 ) -> None:
-    """Run the job with progress on stderr, then write its report, its log and its view."""
-    from rich.console import Console  # noqa: PLC0415
-
+    """Run the job with progress on stderr, then write its outputs as one whole: the human
+    view (on a terminal) or the JSON report on stdout, and every file (R-REL-6)."""
     from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
-    from clearing_analysis.report.view import print_view  # noqa: PLC0415
 
     try:
         with replay_progress() as progress:
             job = start(progress)
         human = sys.stdout.isatty() and not json_output
-        if out is not None or not human:
-            job.write(out)
-        else:
-            job.write_log()
-        if human:
-            print_view(job.report, Console(), details=details)
+        job.write(out, view=_human_view(job.report, details) if human else None)
     except AnalysisError as error:
         fatal(error)
+
+
+def _human_view(report: Report | ExploreReport, details: bool) -> bytes:
+    """The human view exactly as the terminal would show it (rich's console, captured), so
+    that it is written with the run's files (`write`) rather than before or after them."""
+    from rich.console import Console  # noqa: PLC0415
+
+    from clearing_analysis.inputs.output import stdout_bytes  # noqa: PLC0415
+    from clearing_analysis.report.view import print_view  # noqa: PLC0415
+
+    console = Console()
+    with console.capture() as captured:
+        print_view(report, console, details=details)
+    return stdout_bytes(captured.get())

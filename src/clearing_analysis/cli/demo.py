@@ -4,7 +4,8 @@ Generates two embedded synthetic corpora (fixed seeds and profiles) in a tempora
 qualifies and analyzes them, and prints what the analyzer concludes (clearing.demo): a
 realistic mix that rightly DEFERs, then a history shape that clearing helps, reaching BUILD.
 Nothing is written outside the temporary directory, which is removed afterwards, but the two
-pages `--html DIR` asks for (created exclusively in DIR, checked before any work).
+pages `--html DIR` asks for (created exclusively in DIR, checked before any work, and named
+only after the text is printed: both or neither, R-REL-6).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.cli._report_job import Details
 from clearing_analysis.cli.synth import ProfileName
-from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, run_demo
+from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, prepare_demo
 from clearing_analysis.errors import AnalysisError
 
 
@@ -52,10 +53,12 @@ def demo(
     realistic mix (DEFER), then a history shape clearing helps (BUILD)."""
     from rich.console import Console  # noqa: PLC0415
 
+    from clearing_analysis.inputs.output import NO_INPUTS, create_all, stdout_bytes  # noqa: PLC0415
+
     width = Console().width if sys.stdout.isatty() else 80
     try:
         with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
-            text = run_demo(
+            demo = prepare_demo(
                 Path(scratch),
                 seed=seed,
                 conversations=conversations,
@@ -64,6 +67,7 @@ def demo(
                 width=width,
                 html_dir=html_dir,
             )
+        # The pages and the text are one whole (R-REL-6): the pages are named after the text.
+        create_all(demo.pages, NO_INPUTS, stdout=stdout_bytes(demo.text))
     except AnalysisError as error:  # an --html page that may not be created
         fatal(error)
-    typer.echo(text, nl=False)

@@ -1,8 +1,8 @@
 """`clearing-analysis keygen --out KEY`: an Ed25519 key pair for signed run attestations.
 
 Creates KEY (the private key: unencrypted PKCS#8 PEM, mode exactly 0600) and KEY.pub (its
-public key, PEM), both new files created exclusively under the rules of every `--out`; if
-the second cannot be created the first is removed. Prints nothing on success, so no secret
+public key, PEM), both new files created exclusively under the rules of every `--out`, and
+named together or not at all (R-REL-6). Prints nothing on success, so no secret
 can reach a terminal or a CI log (docs/attestation.md).
 """
 

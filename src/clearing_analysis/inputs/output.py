@@ -1,7 +1,8 @@
 """Exclusive, identity-checked creation of `--out` and `--log-file` (R-FS-1..6, seed "--out").
 
 `check_output` decides, before any work and again just before writing, whether a path may
-be created; `create_exclusive` writes a complete in-memory result there. Guarantees:
+be created; `create_all` writes the complete in-memory outputs of a run there (and to stdout)
+as one whole, `create_exclusive` one file alone. Guarantees:
 - The parent is canonicalized with realpath; a missing parent is refused.
 - The parent must not be an input directory (a walked `--journals` directory) or inside one:
   the (st_dev, st_ino) of the canonical parent and of every ancestor up to `/` is compared
@@ -13,25 +14,35 @@ be created; `create_exclusive` writes a complete in-memory result there. Guarant
   names are conservatively refused; unrelated sibling names are valid (seed).
 - An existing final component is refused, whatever it is: a regular file (an input or a hard
   link to one included), a directory, a symlink, a dangling symlink.
-- Whole or absent (R-REL-5): `create_exclusive` is the one writer of every output file (the
+- Whole or absent (R-REL-5): `create_all` is the one writer of every output file (the
   report, the log, the attestation, the qualification record, routes templates, keys, and any
-  later renderer's page). It writes the bytes to an unnamed file in the checked parent
+  renderer's page). It writes the bytes to an unnamed file in the checked parent
   (`O_TMPFILE`, relative to a descriptor of the parent whose identity is verified again, so a
   swapped parent is refused), syncs them, and only then gives the file its name with `linkat`,
   which fails on an existing name (exclusivity holds as with `O_EXCL`). A process killed at
   any point leaves either the complete file or no entry at all: an unnamed file is freed by
   the kernel when its last descriptor closes.
+- One run's outputs are one whole (R-REL-6): `create_all` writes and syncs every file of the
+  run unnamed, then writes its stdout, and only then links the files, one after the other,
+  and syncs their directories. A refusal, a write error or an interrupt (SIGINT, SIGTERM:
+  held while the names are given, `interrupts.deferred`) at any point before the last sync
+  leaves none of the run's files: the names already given are unlinked again, each only if
+  it is still the file we made. stdout cannot be taken back, so it comes before the names: a
+  run whose stdout fails (STDOUT_FAILED) names no file, and a consumer of stdout trusts it on
+  exit 0 only.
 - Where the file system (or kernel) has no `O_TMPFILE`, or `/proc/self/fd` is unavailable to
   name the unnamed file, creation falls back to `O_CREAT|O_EXCL|O_NOFOLLOW|O_WRONLY|O_CLOEXEC`
   of the name itself, as before: exclusive, but a kill mid-write can leave a partial file there.
 - On refusal nothing is created. If a write fails, an unnamed file is simply dropped; a named
-  one (the fallback) is removed through the parent descriptor (only if the entry is still the
-  file we created). Either way OUTPUT_REFUSED is raised.
+  one (the fallback, which writes at link time) is removed through the parent descriptor
+  (only if the entry is still the file we created). Either way OUTPUT_REFUSED is raised.
 - A file is created with permissions 0666 less the umask, as a shell redirect would, unless the
   caller names a mode (`keygen`'s private key: exactly 0600, set on the descriptor before any
-  byte is written). `create_exclusive` returns what it created, so that a caller whose next
-  output fails can take this one back (`remove_created`: an analyze report whose signature
-  could not be written), again only if the entry is still that file.
+  byte is written). `create_all` returns what it created; `remove_created` takes one such
+  file back, again only if the entry is still that file.
+- `guard_stdout` is the CLI's stdout: any failing write or flush, whoever makes it, is
+  OUTPUT_REFUSED STDOUT_FAILED (and descriptor 1 then points at /dev/null, so that the
+  interpreter's own flush at exit prints nothing).
 Every refusal is `OutputRefusedError` with a fixed detail (docs/exit-codes.md).
 """
 
@@ -43,10 +54,12 @@ import os
 import stat
 import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TextIO
 
+from clearing_analysis import interrupts
 from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.paths import Identity
 
@@ -157,11 +170,19 @@ def _write_all(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
+def _entry_is(parent_fd: int, name: str, identity: Identity) -> bool:
+    """Whether `name` in the parent is (still) the file of that identity."""
+    try:
+        entry = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
+    except OSError:
+        return False
+    return _identity(entry) == identity
+
+
 def _remove_created(parent_fd: int, name: str, fd: int) -> None:
     """Unlink `name` only if it is still the file behind `fd` (never someone else's entry)."""
     try:
-        entry = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
-        if _identity(entry) == _identity(os.fstat(fd)):
+        if _entry_is(parent_fd, name, _identity(os.fstat(fd))):
             os.unlink(name, dir_fd=parent_fd)
     except OSError:
         pass  # Nothing more can be done safely; the refusal is still reported.
@@ -173,6 +194,28 @@ class CreatedFile:
 
     target: OutputTarget
     identity: Identity
+
+
+@dataclass(frozen=True, slots=True)
+class NewFile:
+    """One output of a run: its path, its complete bytes and, for `keygen`'s private key, its
+    exact permission bits (otherwise 0666 less the umask)."""
+
+    path: str | os.PathLike[str]
+    data: bytes
+    mode: int | None = None
+
+
+@dataclass(slots=True)
+class _Staged:
+    """A checked output whose bytes are written and synced to an unnamed file (`fd`), or, on a
+    file system without O_TMPFILE (`fd` None), still in memory; `created` once it has a name."""
+
+    file: NewFile
+    target: OutputTarget
+    parent_fd: int
+    fd: int | None
+    created: CreatedFile | None = None
 
 
 def create_exclusive(
@@ -187,25 +230,58 @@ def create_exclusive(
     The file appears under its name complete or not at all (module docstring); `mode`, when
     given, is the new file's exact permission bits (the umask does not apply).
     """
-    target = check_output(path, inputs)
+    return create_all([NewFile(path, data, mode)], inputs)[0]
+
+
+def create_all(
+    files: Sequence[NewFile], inputs: InputIdentities, *, stdout: bytes | None = None
+) -> list[CreatedFile]:
+    """Create every file of a run exclusively, and write its `stdout`, as one whole (R-REL-6).
+
+    1. Each path is checked again and its bytes are written to an unnamed file in its checked
+       parent and synced; a refusal or a failure here closes every descriptor, and the
+       kernel frees the unnamed files: nothing was ever named.
+    2. `stdout`, when given, is written and flushed (STDOUT_FAILED here names nothing either).
+    3. Each file is linked to its name, then each parent directory is synced. SIGINT and SIGTERM
+       are held meanwhile (`interrupts.deferred`); a refusal, a failure or an interrupt before
+       the last directory is synced unlinks every name already given (each only if it is
+       still the file we made), and the run ends with that refusal or that interrupt.
+    So a run's files appear together, after its stdout, or not at all; the created files are
+    returned in the order given."""
+    with contextlib.ExitStack() as descriptors:
+        staged = [_stage(file, inputs, descriptors) for file in files]
+        if stdout is not None:
+            write_stdout(stdout)
+        return _link_all(staged)
+
+
+def _stage(file: NewFile, inputs: InputIdentities, descriptors: contextlib.ExitStack) -> _Staged:
+    """Check the path again, open its parent (verified by identity) and write the unnamed file."""
+    target = check_output(file.path, inputs)
     try:
         parent_fd = os.open(target.parent, _PARENT_FLAGS)
     except OSError:
         raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_MISSING) from None
+    descriptors.callback(os.close, parent_fd)
+    if _identity(os.fstat(parent_fd)) != target.parent_identity:
+        raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_CHANGED)
+    fd = _open_unnamed(parent_fd, _CREATE_MODE if file.mode is None else file.mode)
+    if fd is None:
+        return _Staged(file, target, parent_fd, None)  # the named fallback, at link time
+    descriptors.callback(os.close, fd)
     try:
-        if _identity(os.fstat(parent_fd)) != target.parent_identity:
-            raise _refuse(OutputRefusedDetail.OUTPUT_PARENT_CHANGED)
-        created = _create_unnamed_then_link(parent_fd, target, data, mode)
-        if created is None:
-            created = _create_named(parent_fd, target, data, mode)
-        return created
-    finally:
-        os.close(parent_fd)
+        if file.mode is not None:
+            os.fchmod(fd, file.mode)  # exactly `mode`, whatever the umask took away
+        _write_all(fd, file.data)
+    except OSError:
+        raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None  # never named
+    return _Staged(file, target, parent_fd, fd)
 
 
 def _open_unnamed(parent_fd: int, mode: int) -> int | None:
-    """A descriptor of a new unnamed file in the parent; None without O_TMPFILE support."""
-    if _O_TMPFILE is None:
+    """A descriptor of a new unnamed file in the parent; None without O_TMPFILE support (or
+    without /proc/self/fd, through which the file is given its name)."""
+    if _O_TMPFILE is None or not Path("/proc/self/fd").is_dir():
         return None
     try:
         return os.open(".", _O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, mode, dir_fd=parent_fd)
@@ -215,42 +291,63 @@ def _open_unnamed(parent_fd: int, mode: int) -> int | None:
         raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
 
 
-def _create_unnamed_then_link(
-    parent_fd: int, target: OutputTarget, data: bytes, mode: int | None
-) -> CreatedFile | None:
-    """Write `data` to an unnamed file, sync it, then link it to its name (R-REL-5); None when
-    this file system cannot, so that the caller takes the named fallback."""
-    fd = _open_unnamed(parent_fd, _CREATE_MODE if mode is None else mode)
-    if fd is None:
-        return None
+def _link_all(staged: list[_Staged]) -> list[CreatedFile]:
+    """Give every staged file its name, or none of them (create_all, step 3)."""
+    with interrupts.deferred() as held:
+        try:
+            for item in staged:
+                item.created = _link(item)
+            _sync_directories(staged)
+        except BaseException:
+            _unlink_all(staged)
+            raise
+        if held.interrupted:  # before the last sync: the run is taken back, then interrupted
+            _unlink_all(staged)
+        else:
+            held.settle()
+    if held.interrupted:  # the handler from before did not raise (a handler of the caller's)
+        raise KeyboardInterrupt
+    return [item.created for item in staged if item.created is not None]
+
+
+def _link(item: _Staged) -> CreatedFile:
+    """Name one staged file: link the unnamed file, or (fallback) create the name and write."""
+    if item.fd is None:
+        return _create_named(item.parent_fd, item.target, item.file.data, item.file.mode)
     try:
-        try:
-            if mode is not None:
-                os.fchmod(fd, mode)  # exactly `mode`, whatever the umask took away
-            _write_all(fd, data)
-        except OSError:
-            raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None  # never named
-        try:
-            # linkat(AT_FDCWD, "/proc/self/fd/N", parent, name, AT_SYMLINK_FOLLOW): the unnamed
-            # file gets its name, or nothing happens if the name exists (EEXIST).
-            os.link(f"/proc/self/fd/{fd}", target.name, dst_dir_fd=parent_fd)
-        except FileNotFoundError:
-            if Path("/proc/self/fd").is_dir():
-                raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
-            return None  # no /proc to name the file by: the named fallback
-        except OSError:
-            raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
-        _sync_directory(parent_fd)
-        return CreatedFile(target, _identity(os.fstat(fd)))
-    finally:
-        os.close(fd)
+        # linkat(AT_FDCWD, "/proc/self/fd/N", parent, name, AT_SYMLINK_FOLLOW): the unnamed
+        # file gets its name, or nothing happens if the name exists (EEXIST).
+        os.link(f"/proc/self/fd/{item.fd}", item.target.name, dst_dir_fd=item.parent_fd)
+    except OSError:
+        raise _refuse(OutputRefusedDetail.OUTPUT_CREATE_FAILED) from None
+    return CreatedFile(item.target, _identity(os.fstat(item.fd)))
 
 
-def _sync_directory(parent_fd: int) -> None:
-    """Make the new name durable too (a power loss after this keeps the whole file)."""
-    # The file is complete and named already; durability of the entry is best effort.
-    with contextlib.suppress(OSError):
-        os.fsync(parent_fd)
+def _sync_directories(staged: list[_Staged]) -> None:
+    """Make the new names durable: each parent directory synced once. A directory that
+    cannot be synced at all (EINVAL: the file system does not support it) is passed over."""
+    synced: set[Identity] = set()
+    for item in staged:
+        if item.target.parent_identity in synced:
+            continue
+        try:
+            os.fsync(item.parent_fd)
+        except OSError as error:
+            if error.errno != errno.EINVAL:
+                raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
+        synced.add(item.target.parent_identity)
+
+
+def _unlink_all(staged: list[_Staged]) -> None:
+    """Take back every name given so far, each only if it is still the file we made."""
+    for item in reversed(staged):
+        if item.created is None:
+            continue
+        with contextlib.suppress(OSError):
+            if _entry_is(item.parent_fd, item.target.name, item.created.identity):
+                os.unlink(item.target.name, dir_fd=item.parent_fd)
+                os.fsync(item.parent_fd)
+        item.created = None
 
 
 def _create_named(
@@ -268,9 +365,11 @@ def _create_named(
             os.fchmod(fd, mode)  # exactly `mode`, whatever the umask took away
         _write_all(fd, data)
         return CreatedFile(target, _identity(os.fstat(fd)))
-    except OSError:
+    except BaseException as error:
         _remove_created(parent_fd, target.name, fd)
-        raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
+        if isinstance(error, OSError):
+            raise _refuse(OutputRefusedDetail.OUTPUT_WRITE_FAILED) from None
+        raise
     finally:
         os.close(fd)
 
@@ -309,11 +408,76 @@ def _silence_stdout() -> None:
         pass  # no descriptor to repair: the refusal is reported all the same
 
 
+def _stdout_failed() -> OutputRefusedError:
+    _silence_stdout()
+    return _refuse(OutputRefusedDetail.STDOUT_FAILED)
+
+
 def write_stdout(data: bytes) -> None:
     """The default destination (R-FS-1): the whole result to stdout at once."""
     try:
+        sys.stdout.flush()  # anything printed as text before goes first
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except (OSError, ValueError):
-        _silence_stdout()
-        raise _refuse(OutputRefusedDetail.STDOUT_FAILED) from None
+        raise _stdout_failed() from None
+
+
+def stdout_bytes(text: str) -> bytes:
+    """`text` encoded as stdout's text layer would encode it (for `create_all`'s stdout)."""
+    return text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict")
+
+
+class _Guarded:
+    """A stream whose failing writes and flushes are OUTPUT_REFUSED STDOUT_FAILED, and are
+    remembered (`failed`) even when a caller catches the refusal and goes on."""
+
+    def __init__(self, stream: Any, failures: list[bool]) -> None:
+        self._stream = stream
+        self._failures = failures
+
+    @property
+    def failed(self) -> bool:
+        """Whether a write or flush through this stream (or its buffer) has failed."""
+        return bool(self._failures)
+
+    def write(self, data: Any) -> Any:
+        try:
+            return self._stream.write(data)
+        except (OSError, ValueError):
+            raise self._failure() from None
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            raise self._failure() from None
+
+    def _failure(self) -> OutputRefusedError:
+        self._failures.append(True)
+        return _stdout_failed()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class StdoutGuard(_Guarded):
+    """sys.stdout for one CLI command (`guard_stdout`)."""
+
+    @property
+    def buffer(self) -> _Guarded:
+        """The binary layer, guarded alike."""
+        return _Guarded(self._stream.buffer, self._failures)
+
+
+def guard_stdout(stream: TextIO) -> StdoutGuard:
+    """`stream` (sys.stdout) such that a write or flush that fails anywhere (a full disk, a
+    reader gone, a closed descriptor) is OUTPUT_REFUSED STDOUT_FAILED, whoever writes it, and
+    is remembered (`failed`) even where a library catches it (click probes a stream by
+    writing nothing to it). The CLI runs every command with it, so no library's own handling
+    of a broken stdout (an exit 1 of its own, a message on stderr) is ever reached."""
+    return StdoutGuard(stream, [])

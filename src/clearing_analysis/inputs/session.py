@@ -11,7 +11,8 @@
 5. check the sidecar is offline (inputs.sidecar, SIDECAR_NOT_OFFLINE / INPUT_INVALID);
 6. decode routes, agent config and app allowlist (inputs.configs).
 The caller replays, then calls `finish()` (second snapshot, SNAPSHOT_CHANGED on any
-difference), then `write_output` / `write_signature` / `write_file` / `write_log`, which
+difference), then `write_outputs` (every output of the run as one whole, R-REL-6) or, one
+output at a time, `write_output` / `write_log`, which
 create their files exclusively only now, after everything was validated, from bytes produced
 in memory. Nothing here reads an environment variable, a home or state directory, or the
 network.
@@ -241,20 +242,17 @@ class InputSession:
             return None
         return output.create_exclusive(out, data, self.identities)
 
-    def write_signature(self, data: bytes, signature: Path) -> output.CreatedFile:
-        """Create the attestation beside the report (same rules as --out)."""
-        self._require_finished()
-        return output.create_exclusive(signature, data, self.identities)
-
-    def write_file(self, data: bytes, path: Path) -> output.CreatedFile:
-        """Create another output of the run (the `--html` page; same rules as --out)."""
-        self._require_finished()
-        return output.create_exclusive(path, data, self.identities)
-
     def write_log(self, data: bytes, log_file: Path) -> None:
         """Write the buffered log lines to an exclusively created file (same rules as --out)."""
         self._require_finished()
         output.create_exclusive(log_file, data, self.identities)
+
+    def write_outputs(self, files: Sequence[output.NewFile], stdout: bytes | None) -> None:
+        """Write every output of the run as one whole (R-REL-6, `output.create_all`): the
+        files, each created exclusively under the rules of --out, and what goes to stdout;
+        the files are named only after all of them and stdout are written, or none is."""
+        self._require_finished()
+        output.create_all(files, self.identities, stdout=stdout)
 
     def _require_finished(self) -> None:
         if not self._finished:
