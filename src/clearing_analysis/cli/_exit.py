@@ -6,13 +6,18 @@ mapped to a fixed `USAGE_ERROR` detail (`cli._usage`), so click's own messages, 
 what was typed, never reach the terminal. Anything else is an internal fault: `ANALYZER_FAULT
 INTERNAL_ERROR`, exit 1, no traceback and no message text, since an exception message could
 carry input text or a path. Ctrl-C is `INTERRUPTED`, exit 130.
+
+A complete analysis exits 0 whatever its verdict (R-CLI-3), unless `analyze --fail-on` asks
+otherwise: then a verdict at or past the chosen one exits with that verdict's own status,
+EXIT_DEFER or EXIT_STOP (`verdict_status`; docs/exit-codes.md says why 3 and 4).
 """
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from typer._click import exceptions as click_errors
@@ -21,7 +26,34 @@ from clearing_analysis.cli._usage import usage_error
 from clearing_analysis.errors import EXIT_INCOMPLETE, AnalysisError, FaultDetail
 from clearing_analysis.remedies import PROGRAM, failure_line
 
+if TYPE_CHECKING:
+    from clearing_analysis.gate.verdict import Verdict
+
 EXIT_INTERRUPTED = 130
+# `analyze --fail-on`: a complete analysis (its report written) whose overall verdict the user
+# asked to fail on. Distinct from 0, 1 (fault), 2 (refusal) and 130 (interrupt), and below
+# 126, where shells begin their own meanings.
+EXIT_DEFER = 3
+EXIT_STOP = 4
+
+
+class FailOn(enum.StrEnum):
+    """The verdicts `analyze --fail-on` fails on: `stop` (STOP only) or `defer` (DEFER or
+    STOP, i.e. anything but BUILD). STOP ranks past DEFER, as in the overall verdict."""
+
+    STOP = "stop"
+    DEFER = "defer"
+
+
+def verdict_status(verdict: Verdict, fail_on: FailOn | None) -> int:
+    """The exit status of a complete analysis whose overall verdict is `verdict`."""
+    if fail_on is None:
+        return 0
+    if verdict == "STOP":
+        return EXIT_STOP
+    if verdict == "DEFER" and fail_on is FailOn.DEFER:
+        return EXIT_DEFER
+    return 0
 
 
 def fatal(error: AnalysisError) -> NoReturn:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 import typer
 
@@ -59,14 +59,18 @@ class ReportJob(Protocol):
     def write_log(self) -> None: ...
 
 
+Job = TypeVar("Job", bound=ReportJob)
+
+
 def run_report_job(
-    start: Callable[[ProgressCallback | None], ReportJob],
+    start: Callable[[ProgressCallback | None], Job],
     *,
     out: Path | None,
     json_output: bool,
     details: bool,
-) -> None:
-    """Run the job with progress on stderr, then write its report, its log and its view."""
+) -> Job:
+    """Run the job with progress on stderr, then write its report, its log and its view;
+    returns the finished job (its report written)."""
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
@@ -84,3 +88,4 @@ def run_report_job(
             print_view(job.report, Console(), details=details)
     except AnalysisError as error:
         fatal(error)
+    return job
