@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 import typer
 from typer._click import exceptions as click_errors
@@ -25,9 +25,6 @@ from typer._click import exceptions as click_errors
 from clearing_analysis.cli._usage import usage_error
 from clearing_analysis.errors import EXIT_INCOMPLETE, AnalysisError, FaultDetail
 from clearing_analysis.remedies import PROGRAM, failure_line
-
-if TYPE_CHECKING:
-    from clearing_analysis.gate.verdict import Verdict
 
 EXIT_INTERRUPTED = 130
 # `analyze --fail-on`: a complete analysis (its report written) whose overall verdict the user
@@ -45,8 +42,9 @@ class FailOn(enum.StrEnum):
     DEFER = "defer"
 
 
-def verdict_status(verdict: Verdict, fail_on: FailOn | None) -> int:
-    """The exit status of a complete analysis whose overall verdict is `verdict`."""
+def verdict_status(verdict: str, fail_on: FailOn | None) -> int:
+    """The exit status of a complete analysis whose overall verdict is `verdict` (BUILD, DEFER
+    or STOP, the gate's `Verdict` values: the CLI names them, it does not import the gate)."""
     if fail_on is None:
         return 0
     if verdict == "STOP":
