@@ -116,13 +116,15 @@ pi-sessions: setup $(PI_WRITER_STAMP)
 		--routes tools/pi-sessions/routes.json --json > "$$out.explore.json" && \
 	echo "pi sessions in $$out, explore report in $$out.explore.json"
 
-# The OCI image (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
-# `make test` never do. `image` builds the local base and the image, then names the
+# The OCI images (docs/container.md): needs podman, runc and mmdebstrap, which `make demo` and
+# `make test` never do. `image` builds the local base and both images (the analyzer and the
+# qualifier, two targets of the Containerfile), then names the
 # containers.conf its scripts used (a podman run needs none: the documented commands pass
 # --ulimit nofile/nproc, within this kind of host's hard limits);
-# `image-smoke` runs the sealed smoke test against that image (tools/container/smoke.sh);
-# `image-check` rebuilds twice from empty storage, compares image IDs (R-CT-1) and runs the
-# smoke test on the result.
+# `image-smoke` runs the sealed smoke test against those images (tools/container/smoke.sh),
+# then the CI templates' steps on them (tools/container/ci_templates.py);
+# `image-check` rebuilds both images twice from empty storage, compares each one's image IDs
+# (R-CT-1) and runs the smoke test on the result.
 .PHONY: image image-smoke image-check
 
 image:
@@ -132,6 +134,7 @@ image:
 
 image-smoke: setup
 	tools/container/smoke.sh
+	$(RUN) python tools/container/ci_templates.py
 
 image-check: setup
 	tools/container/check.sh

@@ -91,3 +91,23 @@ def test_compose_runs_from_any_directory_with_its_file_named() -> None:
     assert "pipx install podman-compose==" in compose
     assert 'export PATH="$HOME/.local/bin:$PATH"' in compose
     assert all(" -f " in line for line in compose.splitlines() if "podman-compose " in line)
+
+
+def _yaml_blocks(page: str, heading: str) -> str:
+    """The ```yaml blocks of `page`'s `## heading` section, joined in order."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return "".join(re.findall(r"^```yaml\n(.*?)^```$", section, flags=re.MULTILINE | re.DOTALL))
+
+
+def test_ci_page_explains_every_line_of_both_templates() -> None:
+    """docs/ci.md quotes each template whole, in order, in the blocks its line-by-line
+    sections explain: joined, they are the files byte for byte (an edit to a template that the
+    page does not follow fails here)."""
+    templates = {
+        "The GitHub Actions workflow, line by line": "ci/github/clearing-analysis.yml",
+        "The GitLab CI job, line by line": "ci/gitlab/clearing-analysis.gitlab-ci.yml",
+    }
+    for heading, template in templates.items():
+        quoted = _yaml_blocks("docs/ci.md", heading)
+        assert quoted == (ROOT / template).read_text(encoding="utf-8"), template

@@ -244,6 +244,8 @@ OTHER_TOOLS_FLAGS = {
     "--variant",
     "--ulimit",
     "--runtime",
+    "--digestfile",
+    "--target",
 }
 # A command line: `clearing-analysis` at the start of a code span or of a (code block) line.
 _COMMAND_LINE = re.compile(r"(?:^|`|\$ )\s*clearing-analysis\s+([a-z][a-z-]*)([^`\n]*)", re.M)

@@ -170,6 +170,7 @@ class QualificationDetail(enum.StrEnum):
 
     # Found by the runner (qualify.runner).
     NODE_NOT_FOUND = "NODE_NOT_FOUND"
+    NODE_NOT_IN_IMAGE = "NODE_NOT_IN_IMAGE"
     HARNESS_NOT_INSTALLED = "HARNESS_NOT_INSTALLED"
     HARNESS_NOT_RUN = "HARNESS_NOT_RUN"
     HARNESS_FAILED = "HARNESS_FAILED"

@@ -464,6 +464,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "`synth --out` exists already, or cannot be created (missing parent, no permission)",
     # QUALIFIER_FAILED.
     (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "no `node` on PATH",
+    (_QUALIFIER, QualificationDetail.NODE_NOT_IN_IMAGE): (
+        "`qualify` ran in the analyzer image, which carries no Node and no pi-ai by design"
+        " (container.md)"
+    ),
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
         "`qualify/node_modules` (the pinned pi-ai) or a harness source is missing or unreadable"
         " where this installation looks: `$CLEARING_QUALIFY_HARNESS`, else `qualify/` beside"

@@ -257,6 +257,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     # QUALIFIER_FAILED.
     (_QUALIFIER, QualificationDetail.NODE_NOT_FOUND): "install Node 20 or newer and put it on PATH",
+    (_QUALIFIER, QualificationDetail.NODE_NOT_IN_IMAGE): (
+        "run qualify in the qualifier image; analyze here accepts the record it writes"
+    ),
     (_QUALIFIER, QualificationDetail.HARNESS_NOT_INSTALLED): (
         "run make setup and the checkout's .venv/bin/clearing-analysis, or set"
         " CLEARING_QUALIFY_HARNESS"

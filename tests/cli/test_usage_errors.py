@@ -68,6 +68,12 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("demo-help-with-value", ["demo", f"--help={VALUE}"], "UNEXPECTED_VALUE", "--help"),
     ("replay-workers-not-a-number", [*REPLAY, "--workers", VALUE], "BAD_VALUE", "--workers"),
     ("replay-workers-zero", [*REPLAY, "--workers", "0"], "BAD_VALUE", "--workers"),
+    (
+        "analyze-fail-on-unknown",
+        ["analyze", "--journals", "j", "--sidecar", "s", "--routes", "r", "--fail-on", VALUE],
+        "BAD_VALUE",
+        "--fail-on",
+    ),
     ("demo-unknown-profile", ["demo", "--profile", VALUE], "BAD_VALUE", "--profile"),
     ("demo-seed-not-a-number", ["demo", f"--seed={VALUE}"], "BAD_VALUE", "--seed"),
     ("synth-size-too-small", [*SYNTH, "--size-mb", "0"], "BAD_VALUE", "--size-mb"),

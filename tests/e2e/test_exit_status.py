@@ -26,7 +26,13 @@ import pytest
 
 from clearing_analysis.errors import MountContractDetail, QualificationDetail
 from clearing_analysis.policy import policy_dir
-from clearing_analysis.qualify.harness import HARNESS_ENV, HARNESS_SOURCES, harness_dir
+from clearing_analysis.qualify.harness import (
+    ANALYZER_ROLE,
+    HARNESS_ENV,
+    HARNESS_SOURCES,
+    IMAGE_ROLE_ENV,
+    harness_dir,
+)
 from clearing_analysis.remedies import REMEDIES
 from tests.attest import test_signed_analyze as signed_analyze
 from tests.cli import test_failure_lines as failure_lines
@@ -478,16 +484,27 @@ def _harness_without_pi_ai(tmp: Path) -> Path:
     return copy
 
 
-@pytest.mark.parametrize(
-    "detail", ["NODE_NOT_FOUND", "HARNESS_NOT_INSTALLED", "HARNESS_FAULT"], ids=str.lower
+# The QUALIFIER_FAILED details a CLI run reaches without altering the harness.
+QUALIFIER_DETAILS = (
+    "NODE_NOT_FOUND",
+    "NODE_NOT_IN_IMAGE",
+    "HARNESS_NOT_INSTALLED",
+    "HARNESS_FAULT",
 )
+
+
+@pytest.mark.parametrize("detail", QUALIFIER_DETAILS, ids=str.lower)
 def test_qualifier_failure_is_one_fixed_line(detail: str, tmp_path: Path) -> None:
-    """`qualify` without node on PATH, with a harness directory holding no install, and with a
-    pi-ai that cannot load: QUALIFIER_FAILED with that detail, exit 2, nothing on stdout,
-    no --out created, nothing Node printed passed on."""
+    """`qualify` without node on PATH (in a checkout, and where the analyzer image's role is
+    set), with a harness directory holding no install, and with a pi-ai that cannot load:
+    QUALIFIER_FAILED with that detail, exit 2, nothing on stdout, no --out created, nothing Node
+    printed passed on."""
     env = dict(os.environ)
     if detail == "NODE_NOT_FOUND":
         env["PATH"] = str(tmp_path)
+    elif detail == "NODE_NOT_IN_IMAGE":
+        env["PATH"] = str(tmp_path)
+        env[IMAGE_ROLE_ENV] = ANALYZER_ROLE
     elif detail == "HARNESS_NOT_INSTALLED":
         env[HARNESS_ENV] = str(tmp_path / "empty")
         (tmp_path / "empty").mkdir()
@@ -544,6 +561,7 @@ ASSERTED_ELSEWHERE: dict[tuple[str, str], str] = {
     ("OUTPUT_REFUSED", "SYNTH_OUT_EXISTS"): "test_synth_refuses_an_existing_directory",
     ("OUTPUT_REFUSED", "STDOUT_FAILED"): "test_closed_stdout_is_one_fixed_line",
     ("QUALIFIER_FAILED", "NODE_NOT_FOUND"): "test_qualifier_failure_is_one_fixed_line",
+    ("QUALIFIER_FAILED", "NODE_NOT_IN_IMAGE"): "test_qualifier_failure_is_one_fixed_line",
     ("QUALIFIER_FAILED", "HARNESS_NOT_INSTALLED"): "test_qualifier_failure_is_one_fixed_line",
     ("QUALIFIER_FAILED", "HARNESS_FAULT"): "test_qualifier_failure_is_one_fixed_line",
     (
@@ -574,7 +592,7 @@ NOT_THROUGH_THE_CLI: dict[tuple[str, str], str] = {
     **{
         ("QUALIFIER_FAILED", detail.value): _HARNESS
         for detail in QualificationDetail
-        if detail.value not in {"NODE_NOT_FOUND", "HARNESS_NOT_INSTALLED", "HARNESS_FAULT"}
+        if detail.value not in QUALIFIER_DETAILS
     },
     **{
         ("MOUNT_CONTRACT_VIOLATED", detail.value): "the image's entrypoint (tests/container/)"

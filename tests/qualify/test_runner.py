@@ -8,7 +8,7 @@ import pytest
 
 from clearing_analysis.errors import QualificationError
 from clearing_analysis.qualify import runner
-from clearing_analysis.qualify.harness import harness_dir
+from clearing_analysis.qualify.harness import IMAGE_ROLE_ENV, harness_dir
 
 pytestmark = pytest.mark.node
 
@@ -46,6 +46,21 @@ def test_node_not_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(QualificationError) as raised:
         runner.run_harness(None, harness_dir())
     assert raised.value.detail == "NODE_NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("role", "detail"), [("analyzer", "NODE_NOT_IN_IMAGE"), ("qualifier", "NODE_NOT_FOUND")]
+)
+def test_node_missing_in_the_analyzer_image(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str, detail: str
+) -> None:
+    """In the analyzer image (its role set, no Node by design) a missing node says so and
+    points at the qualifier image; in any other role it is NODE_NOT_FOUND."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv(IMAGE_ROLE_ENV, role)
+    with pytest.raises(QualificationError) as raised:
+        runner.run_harness(None, harness_dir())
+    assert raised.value.detail == detail
 
 
 def test_placeholder_is_read_at_run_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Run the shell blocks of README.md and docs/container.md as written, in order.
+"""Run the shell blocks of README.md, docs/container.md and docs/ci.md as written, in order.
 
 CI runs this in its sealed smoke phase (tools/container/smoke.sh), after `make image`: every
 ```sh block of each page, in page order, in one bash process per page (`set -euo pipefail`,
 so the first failing command fails the run), the README's starting in the checkout (its
 install step runs there; its examples then `cd` into scratch directories of their own),
-docs/container.md's in a new scratch directory. A block right after a line
-`<!-- doc-test: skip (REASON) -->` is not run; the reason is printed. Nothing else is changed in
+docs/container.md's and docs/ci.md's each in a new scratch directory of its own. A block
+right after a line `<!-- doc-test: skip (REASON) -->` is not run; the reason is printed. Nothing else is changed in
 what the blocks say: they run with the host's podman and without CONTAINERS_CONF, exactly as
 a reader copying them would (the build scripts' containers.conf is theirs alone).
 
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PAGES = ("README.md", "docs/container.md")
+PAGES = ("README.md", "docs/container.md", "docs/ci.md")
 SKIP = re.compile(r"^<!-- doc-test: skip \((.+)\) -->$")
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 
@@ -98,7 +98,8 @@ def main() -> int:
             env.setdefault("PIP_CERT", str(HOST_CA))
         for page in PAGES:
             blocks = shell_blocks(REPO / page)
-            start = REPO if page == "README.md" else root / "scratch"
+            start = REPO if page == "README.md" else root / "scratch" / Path(page).stem
+            start.mkdir(exist_ok=True)
             began = time.monotonic()
             done = subprocess.run(
                 ["bash", "-c", script(page, blocks)], cwd=start, env=env, check=False

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The sealed smoke test of a built image (docs/container.md, "Proving an image"); .ci/run runs
-# it after `make image`, and `make image-check` after its two builds.
-#  1. `analyze` of a small synthetic corpus inside the sealed container (no network, read-only
-#     root and inputs, no capabilities, user 65534) writes the same report, byte for byte, as
-#     the same `analyze` in this checkout: through `--out` on the output mount, on stdout, and
-#     with two pool workers; its `--html` page equals the checkout's `show --html` of it.
-#     The qualification record both use is written by the image's own `qualify` (its Node and
-#     pinned pi-ai), and `demo` runs in the image too. `explore` of the pi writer's sessions
-#     gives the same upper-bound report inside and outside.
+# The sealed smoke test of the two built images (docs/container.md, "In CI"); .ci/run runs it
+# after `make image`, and `make image-check` after its two builds.
+#  0. The analyzer image is under 400 MB, holds no Node and no pi-ai code (only the pi-ai
+#     manifest its record check reads), and is the first layers of the qualifier image.
+#  1. `analyze` of a small synthetic corpus inside the sealed analyzer container (no network,
+#     read-only root and inputs, no capabilities, user 65534) writes the same report, byte for
+#     byte, as the same `analyze` in this checkout: through `--out` on the output mount, on
+#     stdout, and with two pool workers; its `--html` page equals the checkout's `show --html`
+#     of it. The qualification record both use is written by the qualifier image's `qualify`
+#     (its Node and pinned pi-ai) and accepted by the analyzer image; `demo` runs in the
+#     qualifier image (it qualifies its corpora). `explore` of the pi writer's sessions gives
+#     the same upper-bound report inside the analyzer and outside.
 #     The `--out` run is signed inside the container exactly as docs/attestation.md tells a CI
 #     job to (a key made by the checkout's `keygen`, owned by the image's user, mode 0400, in
 #     a directory of its own mounted read-only at /key) and verified outside it with the
@@ -21,24 +24,31 @@
 #     a sidecar companion, a writable mount below an input directory, and for a signed run a
 #     key its group may read, a key the image's user cannot read and a key on a writable mount
 #     each exit 2 with their one fixed line (the text of the checkout's remedy table) and
-#     create, change or remove nothing.
-#  3. The shell blocks of README.md and docs/container.md run as written, in order
+#     create, change or remove nothing; so does `qualify` in the analyzer image
+#     (NODE_NOT_IN_IMAGE).
+#  3. The shell blocks of README.md, docs/container.md and docs/ci.md run as written, in order
 #     (tools/container/doc_blocks.py), with no containers.conf.
-# Needs the checkout's environment (`make setup`) and podman; IMAGE (default
-# localhost/clearing-analysis:latest) must already be built. PODMAN_ROOT is honoured (see
-# podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
+# Needs the checkout's environment (`make setup`) and podman; ANALYZER_IMAGE (default
+# localhost/clearing-analysis:latest) and QUALIFIER_IMAGE (default
+# localhost/clearing-analysis-qualifier:latest) must already be built. PODMAN_ROOT is honoured
+# (see podman-env.sh). Prints `key=value` lines; exits non-zero on the first failure.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 # shellcheck source=tools/container/podman-env.sh
 . "$here/podman-env.sh"
 
-IMAGE="${IMAGE:-localhost/clearing-analysis:latest}"
+ANALYZER_IMAGE="${ANALYZER_IMAGE:-localhost/clearing-analysis:latest}"
+QUALIFIER_IMAGE="${QUALIFIER_IMAGE:-localhost/clearing-analysis-qualifier:latest}"
+# Most runs are the analyzer's: what a sealed analysis (and CI) runs.
+IMAGE="$ANALYZER_IMAGE"
 cli="$repo/.venv/bin/clearing-analysis"
 python="$repo/.venv/bin/python"
 fail() { echo "smoke.sh: FAIL $*" >&2; exit 1; }
 [ -x "$cli" ] || fail "no checkout environment: run make setup first"
-podman image exists "$IMAGE" || fail "image $IMAGE not built: run make image first"
+for image in "$ANALYZER_IMAGE" "$QUALIFIER_IMAGE"; do
+    podman image exists "$image" || fail "image $image not built: run make image first"
+done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/clearing-smoke.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -78,11 +88,39 @@ print(f"{PROGRAM}: {code} {detail}: {REMEDIES[(code, detail)]}")' "$1" "$2"
 SEALED=(--rm --pull=never --network=none --read-only --cap-drop=ALL
     --security-opt=no-new-privileges)
 
+# --- 0. the analyzer image: its size, no Node, the qualifier's first layers ----------------
+size() { podman image inspect --format '{{.Size}}' "$1"; }
+echo "analyzer_image_size_bytes=$(size "$ANALYZER_IMAGE")"
+echo "qualifier_image_size_bytes=$(size "$QUALIFIER_IMAGE")"
+[ "$(size "$ANALYZER_IMAGE")" -lt 400000000 ] || fail "the analyzer image is not under 400 MB"
+# Every file of the image's root that is Node's or an npm package's: exactly the pi-ai manifest
+# the record check reads (docs/container.md). The image's own Python looks, sealed.
+node_files="$(podman run "${SEALED[@]}" --entrypoint /opt/venv/bin/python "$ANALYZER_IMAGE" -c '
+import os, shutil
+assert shutil.which("node") is None, "node on PATH"
+found = []
+for top in ("/opt", "/usr", "/etc", "/root", "/home", "/var"):
+    for root, dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(root, name)
+            if name in ("node", "nodejs", "npm", "npx") or "/node_modules/" in path:
+                found.append(path)
+print(" ".join(sorted(found)))')" || fail "the analyzer image could not be searched for Node"
+[ "$node_files" = /opt/clearing-analysis/qualify/node_modules/@mariozechner/pi-ai/package.json ] \
+    || fail "the analyzer image holds Node or npm files: $node_files"
+echo "analyzer_image_node_files=pi-ai-manifest-only"
+layers() { podman image inspect --format '{{range .RootFS.Layers}}{{.}} {{end}}' "$1"; }
+case "$(layers "$QUALIFIER_IMAGE")" in
+    "$(layers "$ANALYZER_IMAGE")"?*) echo "qualifier_extends_analyzer=yes" ;;
+    *) fail "the qualifier image does not begin with the analyzer image's layers" ;;
+esac
+
 # --- 1. the same report inside the container and in the checkout ----------------------------
 start="$(now)"
 "$cli" synth --out "$in/corpus" --seed 7 --conversations 4 >/dev/null
-podman run "${SEALED[@]}" -v "$out:/out:rw" "$IMAGE" qualify --out /out/qualification.json \
-    || fail "qualify in the image exited $?"
+# The record is the qualifier image's (its Node and pinned pi-ai); the analyzer takes it.
+podman run "${SEALED[@]}" -v "$out:/out:rw" "$QUALIFIER_IMAGE" qualify \
+    --out /out/qualification.json || fail "qualify in the qualifier image exited $?"
 mv "$out/qualification.json" "$in/qualification.json"
 echo "smoke_inputs_seconds=$(elapsed "$start" "$(now)")"
 
@@ -145,11 +183,11 @@ tampered="$("$cli" verify "$work/tampered.json" --pubkey "$keys/run-signing.key.
 [ "$status" = 2 ] || fail "verify of a changed report exited $status"
 [ "$tampered" = "$(expected_line VERIFY_FAILED REPORT_CHANGED)" ] || fail "got '$tampered'"
 echo "changed_report_refused=VERIFY_FAILED:REPORT_CHANGED"
-# The record the image's Node and pi-ai wrote was accepted for the APIs (else the comparison
-# would not cover the qualification at all).
+# The record the qualifier image's Node and pi-ai wrote was accepted by the analyzer image for
+# the APIs (else the comparison would not cover the qualification at all).
 qualified="$(grep -o '"status":"QUALIFIED"' "$out/report.json" | wc -l)"
-[ "$qualified" -gt 0 ] || fail "the image's own qualification record was not accepted"
-echo "apis_qualified_by_the_image_record=$qualified"
+[ "$qualified" -gt 0 ] || fail "the qualifier image's record was not accepted"
+echo "apis_qualified_by_the_qualifier_image_record=$qualified"
 # On stdout (a pipe: the JSON report), with no output mount at all.
 podman run "${SEALED[@]}" -v "$in:/in:ro" "$IMAGE" "${IN_ANALYZE[@]}" >"$work/stdout-report.json" \
     || fail "sealed analyze to stdout exited $?"
@@ -177,7 +215,10 @@ cmp -s "$work/checkout-explore.json" "$work/image-explore.json" \
     || fail "the image's explore report differs from the checkout's"
 echo "image_explore_report_equals_checkout=yes"
 start="$(now)"
-podman run "${SEALED[@]}" --tmpfs /tmp "$IMAGE" demo >/dev/null || fail "demo in the image exited $?"
+# demo qualifies its corpora: the qualifier image's (the analyzer image would show them
+# PAYLOAD_UNQUALIFIED).
+podman run "${SEALED[@]}" --tmpfs /tmp "$QUALIFIER_IMAGE" demo >/dev/null \
+    || fail "demo in the qualifier image exited $?"
 echo "smoke_sealed_demo_seconds=$(elapsed "$start" "$(now)")"
 # Started from its digest with --privileged and a writable root, the one way podman states the
 # image in /run/.containerenv (docs/container.md): the report names the image ID, and the signed
@@ -273,10 +314,14 @@ refused SIGNING_KEY_REFUSED KEY_UNREADABLE --network=none -v "$in:/in:ro" -v "$o
 # The key on a writable mount: the entrypoint's contract refuses it as it refuses any input.
 refused MOUNT_CONTRACT_VIOLATED INPUT_NOT_READ_ONLY --network=none -v "$in:/in:ro" \
     -v "$out:/out:rw" -v "$signing:/key:rw" "$IMAGE" "${SIGNED_OUT[@]}"
+# `qualify` in the analyzer image: no Node there by design; the line names the other image.
+refused QUALIFIER_FAILED NODE_NOT_IN_IMAGE --network=none -v "$out:/out:rw" "$ANALYZER_IMAGE" \
+    qualify --out /out/qualification.json
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
 
 # --- 3. the documented commands, as written ------------------------------------------------
-# Every shell block of README.md and docs/container.md, in order, without CONTAINERS_CONF
+# Every shell block of README.md, docs/container.md and docs/ci.md, in order, without
+# CONTAINERS_CONF
 # (tools/container/doc_blocks.py): what a reader copies must run on this kind of host.
 start="$(now)"
 "$python" "$here/doc_blocks.py" || fail "a documented command failed (tools/container/doc_blocks.py)"

@@ -14,10 +14,15 @@ before anything is read (`OUTPUT_REFUSED STDOUT_FAILED`: any file the command op
 otherwise take descriptor 1 and receive what is printed), and a write or flush to it that fails
 anywhere, from the command, rich or click, is that refusal too (`output.guard_stdout`); what
 is still buffered is flushed before the command counts as done.
+
+A complete analysis exits 0 whatever its verdict (R-CLI-3), unless `analyze --fail-on` asks
+otherwise: then a verdict at or past the chosen one exits with that verdict's own status,
+EXIT_DEFER or EXIT_STOP (`verdict_status`; docs/exit-codes.md says why 3 and 4).
 """
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO, cast
@@ -38,6 +43,31 @@ from clearing_analysis.inputs.output import StdoutGuard, guard_stdout
 from clearing_analysis.remedies import PROGRAM, failure_line
 
 EXIT_INTERRUPTED = 130
+# `analyze --fail-on`: a complete analysis (its report written) whose overall verdict the user
+# asked to fail on. Distinct from 0, 1 (fault), 2 (refusal) and 130 (interrupt), and below
+# 126, where shells begin their own meanings.
+EXIT_DEFER = 3
+EXIT_STOP = 4
+
+
+class FailOn(enum.StrEnum):
+    """The verdicts `analyze --fail-on` fails on: `stop` (STOP only) or `defer` (DEFER or
+    STOP, i.e. anything but BUILD). STOP ranks past DEFER, as in the overall verdict."""
+
+    STOP = "stop"
+    DEFER = "defer"
+
+
+def verdict_status(verdict: str, fail_on: FailOn | None) -> int:
+    """The exit status of a complete analysis whose overall verdict is `verdict` (BUILD, DEFER
+    or STOP, the gate's `Verdict` values: the CLI names them, it does not import the gate)."""
+    if fail_on is None:
+        return 0
+    if verdict == "STOP":
+        return EXIT_STOP
+    if verdict == "DEFER" and fail_on is FailOn.DEFER:
+        return EXIT_DEFER
+    return 0
 
 
 def fatal(error: AnalysisError) -> NoReturn:

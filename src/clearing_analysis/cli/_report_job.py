@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 import typer
 
@@ -59,15 +59,19 @@ class ReportJob(Protocol):
     def write(self, out: Path | None, *, view: bytes | None = None) -> None: ...
 
 
+Job = TypeVar("Job", bound=ReportJob)
+
+
 def run_report_job(
-    start: Callable[[ProgressCallback | None], ReportJob],
+    start: Callable[[ProgressCallback | None], Job],
     *,
     out: Path | None,
     json_output: bool,
     details: bool,
-) -> None:
+) -> Job:
     """Run the job with progress on stderr, then write its outputs as one whole: the human
-    view (on a terminal) or the JSON report on stdout, and every file (R-REL-6)."""
+    view (on a terminal) or the JSON report on stdout, and every file (R-REL-6); returns the
+    finished job (its outputs written)."""
     from clearing_analysis.cli._progress import replay_progress  # noqa: PLC0415
 
     try:
@@ -77,6 +81,7 @@ def run_report_job(
         job.write(out, view=_human_view(job.report, details) if human else None)
     except AnalysisError as error:
         fatal(error)
+    return job
 
 
 def _human_view(report: Report | ExploreReport, details: bool) -> bytes:

@@ -13,7 +13,9 @@ A thin layer over `jobs.analyze_job`. Where the report goes:
   image, the mount contract are checked before any analysis work; `cryptography` loads only
   then.
 The exit status is 0 for a complete analysis whatever the verdict, 2 for incomplete or invalid
-inputs (R-CLI-3).
+inputs (R-CLI-3). `--fail-on stop|defer` (off by default) lets CI gate on the verdict: once the
+report is written, an overall STOP exits 4, and with `defer` an overall DEFER exits 3
+(docs/exit-codes.md).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
-from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._exit import FailOn, fatal, verdict_status
 from clearing_analysis.cli._report_job import Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
@@ -93,6 +95,14 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             help="Processes analyzing independent journals in parallel (default: one per core).",
         ),
     ] = None,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option(
+            "--fail-on",
+            help="After writing the report, exit 4 if the overall verdict is STOP (stop), or"
+            " also 3 if it is DEFER (defer). Default: the verdict never sets the exit status.",
+        ),
+    ] = None,
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""
@@ -102,7 +112,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     # The library loads only when the command runs: `--help` starts fast.
     from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
 
-    run_report_job(
+    finished = run_report_job(
         lambda progress: analyze_job(
             journals,
             sidecar=sidecar,
@@ -122,3 +132,6 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         json_output=json_output,
         details=details,
     )
+    status = verdict_status(finished.report.verdict, fail_on)
+    if status:
+        raise SystemExit(status)

@@ -53,6 +53,10 @@ class PiAiIdentity:
 # Set by the OCI image, where the package is an installed wheel and the harness lives beside
 # the virtual environment (docs/container.md); a checkout needs nothing.
 HARNESS_ENV = "CLEARING_QUALIFY_HARNESS"
+# Set by the OCI images to the image's role: the analyzer image (no Node, no pi-ai code: it
+# verifies records, it cannot make them) or the qualifier image (docs/container.md).
+IMAGE_ROLE_ENV = "CLEARING_IMAGE_ROLE"
+ANALYZER_ROLE = "analyzer"
 
 
 def harness_dir() -> Path:

@@ -31,6 +31,8 @@ from clearing_analysis.errors import QualificationDetail, QualificationError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import limits
 from clearing_analysis.qualify.harness import (
+    ANALYZER_ROLE,
+    IMAGE_ROLE_ENV,
     HarnessUnavailable,
     harness_dir,
     installed_pi_ai,
@@ -120,7 +122,13 @@ def run_harness(fault: FaultMode | None = None, harness: Path | None = None) -> 
     env = _environment()
     node = shutil.which("node", path=env["PATH"])
     if node is None:
-        raise QualificationError(QualificationDetail.NODE_NOT_FOUND)
+        # The analyzer image has no Node by design: point at the qualifier image, not at Node.
+        in_analyzer = os.environ.get(IMAGE_ROLE_ENV) == ANALYZER_ROLE
+        raise QualificationError(
+            QualificationDetail.NODE_NOT_IN_IMAGE
+            if in_analyzer
+            else QualificationDetail.NODE_NOT_FOUND
+        )
     argv = [node, "capture.mjs", "--placeholder", os.fspath(placeholder_path())]
     if fault is not None:
         argv += ["--fault", fault.value]
