@@ -1,9 +1,10 @@
-"""`explore` on real public sessions of pi and OpenClaw users (tests/data/pi-sessions/community,
-SOURCES.md there), recounted independently.
+"""`explore` on real public sessions of pi and OpenClaw users (the `community` folder of the
+public session files, SOURCES.md there; docs/public-data.md: skipped where CLEARING_PUBLIC_DATA
+is unset), recounted independently.
 
-The test decompresses the sessions and recounts, with plain `json` and the documented rules
-alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md), per
-API: requests and usage fallbacks (all-zero usage only, R-CM-1), prompt turns, tool results and
+The test decompresses copies of the sessions and recounts, with plain `json` and the documented
+rules alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md),
+per API: requests and usage fallbacks (all-zero usage only, R-CM-1), prompt turns, tool results and
 their plain-text bytes by class, observed usage sums, orphan tool results, and the boundaries
 of an API without a route; the explore report from the real command must state exactly those
 numbers. The sessions' compactions are checked against two routes (docs/model.md, "The route's
@@ -15,19 +16,18 @@ from __future__ import annotations
 
 import collections
 import json
-import lzma
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests._public_data import public_folder, session_copies
 from tests._seed_route import SEED_ROUTE
 from tests._upper_bound import excluded_by_reason
 from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "community"
 ROUTED = ("anthropic-messages", "openai-codex-responses", "openai-completions")
 # The class of every tool name these sessions use (docs/formats/tools.md); "" is the empty name
 # of OpenClaw's orphan results, in no table.
@@ -131,11 +131,8 @@ def _count_request(counted: Recount, message: dict[str, Any], api: str | None) -
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The community sessions, decompressed into a directory of their own."""
-    root = tmp_path_factory.mktemp("community") / "sessions"
-    root.mkdir()
-    for path in sorted(DATA.glob("*.jsonl.xz")):
-        (root / path.name.removesuffix(".xz")).write_bytes(lzma.decompress(path.read_bytes()))
-    return root
+    folder = public_folder("community")
+    return session_copies(folder, tmp_path_factory.mktemp("community") / "sessions")
 
 
 def _explore(sessions: Path, routes: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """`explore` on real public pi sessions (docs/explore.md, "Real sessions in the tests").
 
-The two sessions are pi's own test fixtures (badlogic/pi-mono, MIT): real version-1 histories
-of pi's author with compactions, two APIs and 821 tool results. The test decompresses them and
-recounts, with plain `json` and the documented rules alone (not the reader), the requests,
+The two sessions are pi's own test fixtures, in the `real-pi` folder of the public session
+files (docs/public-data.md; skipped where CLEARING_PUBLIC_DATA is unset): real version-1
+histories of pi's author with compactions, two APIs and 821 tool results. The test copies them
+and recounts, with plain `json` and the documented rules alone (not the reader), the requests,
 prompt turns, tool results and their bytes by class, compactions and observed usage per API;
 the explore report must state exactly those numbers. The run goes through the real command in
 a fresh interpreter, and nothing of the sessions' text, ids or paths may reach its output.
@@ -11,19 +12,18 @@ a fresh interpreter, and nothing of the sessions' text, ids or paths may reach i
 from __future__ import annotations
 
 import json
-import lzma
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests._public_data import public_folder, session_copies
 from tests._seed_route import SEED_ROUTE
 from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions"
-PUBLIC = ("before-compaction.jsonl.xz", "large-session.jsonl.xz")
+PUBLIC = ("before-compaction.jsonl", "large-session.jsonl")
 APIS = ("anthropic-messages", "openai-responses")
 READ_ONLY = {"read", "grep", "find", "ls", "web_fetch"}
 EFFECTFUL = {"bash", "edit", "write"}
@@ -92,11 +92,9 @@ def recount(paths: list[Path]) -> Recount:
 
 @pytest.fixture(scope="module")
 def real_sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The public sessions, decompressed into a directory of their own."""
-    root = tmp_path_factory.mktemp("real") / "sessions"
-    root.mkdir()
-    for name in PUBLIC:
-        (root / name.removesuffix(".xz")).write_bytes(lzma.decompress((DATA / name).read_bytes()))
+    """The public sessions, copied into a directory of their own."""
+    root = session_copies(public_folder("real-pi"), tmp_path_factory.mktemp("real") / "sessions")
+    assert sorted(path.name for path in root.iterdir()) == list(PUBLIC)
     return root
 
 
@@ -108,7 +106,7 @@ def explored(real_sessions: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     done = run_cli(["explore", "--sessions", str(real_sessions), "--routes", str(routes)])
     assert (done.returncode, done.stderr) == (0, b"")
     for name in PUBLIC:
-        text = (real_sessions / name.removesuffix(".xz")).read_text(encoding="utf-8")
+        text = (real_sessions / name).read_text(encoding="utf-8")
         header = json.loads(text.split("\n", 1)[0])
         for secret in (header["id"], header["cwd"], "badlogic"):
             assert secret.encode() not in done.stdout
