@@ -30,6 +30,7 @@ from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
@@ -115,6 +116,9 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
         off_path_entries=sessions.off_path_entries,
         branched_sessions=sessions.branched,
         unrecognized={code: sessions.unrecognized[code.value] for code in Unrecognized},
+        transcript_only_messages={
+            code: sessions.transcript_only[code.value] for code in TranscriptOnlyCode
+        },
         skipped_boundaries={
             skip: totals.skipped_boundaries[BoundarySkipReason(skip.value)]
             for skip in em.BoundarySkip

@@ -86,6 +86,8 @@ class SessionTotals:
     off_path_entries: int = 0
     branched: int = 0  # sessions with more than one branch tip
     unrecognized: Counter[str] = field(default_factory=Counter)  # Unrecognized code -> count
+    # Assistant messages that are no model request (TranscriptOnlyCode -> count, R-CM-8).
+    transcript_only: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: SessionTotals) -> None:
         """Add another unit's counts."""
@@ -94,6 +96,7 @@ class SessionTotals:
         self.off_path_entries += other.off_path_entries
         self.branched += other.branched
         self.unrecognized.update(other.unrecognized)
+        self.transcript_only.update(other.transcript_only)
 
 
 @dataclass
@@ -164,6 +167,7 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
             sessions.off_path_entries += shape.off_path_entries
             sessions.branched += shape.leaves > 1
             sessions.unrecognized.update({k.value: v for k, v in shape.unrecognized.items()})
+            sessions.transcript_only.update({k.value: v for k, v in shape.transcript_only.items()})
     for api, assessed in assessment.per_api.items():
         statuses: Counter[RetentionStatus] = Counter(
             {status: count for status, count in assessed.retention.by_status.items() if count}

@@ -170,6 +170,10 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
                     for k, v in sessions.unrecognized.items()
                 ),
                 *(
+                    (f"not requests: {k.value}", number(v))
+                    for k, v in sessions.transcript_only_messages.items()
+                ),
+                *(
                     (f"skipped boundaries {k.value}", number(v))
                     for k, v in sessions.skipped_boundaries.items()
                 ),

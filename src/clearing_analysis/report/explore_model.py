@@ -23,6 +23,7 @@ from typing import Final, Literal
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.report.model import (
     ApiLimitation,
     Cost,
@@ -44,7 +45,7 @@ from clearing_analysis.report.model import (
 from clearing_analysis.toolclass import ToolClass
 
 EXPLORE_FORMAT: Final = "clearing-analysis-explore"
-EXPLORE_VERSION: Final = 2
+EXPLORE_VERSION: Final = 3
 
 
 class ExploreStatement(enum.StrEnum):
@@ -114,6 +115,9 @@ class Sessions(_Part, frozen=True):
     off_path_entries: Count
     branched_sessions: Count
     unrecognized: dict[Unrecognized, Count]
+    # Assistant messages an agent wrote that are no model request (an OpenClaw delivery-mirror
+    # copy, say), by fixed code: never a request nor a fallback (R-CM-8).
+    transcript_only_messages: dict[TranscriptOnlyCode, Count]
     skipped_boundaries: dict[BoundarySkip, Count]
     boundaries_without_route: dict[Api, Count]
     turns_without_request: Count
@@ -157,7 +161,7 @@ class ExploreReport(_Part, frozen=True):
     """The whole explore report. It has no verdict field: `gating` is always false."""
 
     format: Literal["clearing-analysis-explore"]
-    version: Literal[2]
+    version: Literal[3]
     tool_version: Version
     gating: Literal[False]
     bound: Literal["UPPER"]
