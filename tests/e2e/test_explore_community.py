@@ -4,12 +4,12 @@ is unset), recounted independently.
 
 The test decompresses copies of the sessions and recounts, with plain `json` and the documented
 rules alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md),
-per API: requests and usage fallbacks (all-zero usage only, R-CM-1), prompt turns, tool results and
-their plain-text bytes by class, observed usage sums, orphan tool results, and the boundaries
-of an API without a route; the explore report from the real command must state exactly those
-numbers. The sessions' compactions are checked against two routes (docs/model.md, "The route's
-trigger against observed compactions"), and nothing of their text, ids or paths may reach the
-output.
+per API: requests and usage fallbacks (all-zero usage only, R-CM-1; each on its own message's
+API, R-CM-8), prompt turns, tool results and their plain-text bytes by class, observed usage
+sums, orphan tool results, and the boundaries of an API without a route; the explore report
+from the real command must state exactly those numbers. The sessions' compactions are checked
+against two routes (docs/model.md, "The route's trigger against observed compactions"), and
+nothing of their text, ids or paths may reach the output.
 """
 
 from __future__ import annotations
@@ -69,9 +69,12 @@ def _path(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
+    """Per prompt turn: the boundary belongs to its first request's API; each request, and
+    each result, to the API of its own message (a result: of the request that asked for it;
+    an orphan: of the turn's boundary), R-CM-8."""
     turn_api: str | None = None
-    calls: collections.Counter[str] = collections.Counter()
-    turn_results: list[dict[str, Any]] = []
+    calls: dict[str, list[str]] = collections.defaultdict(list)  # call id -> requesting APIs
+    turn_results: list[tuple[str | None, dict[str, Any]]] = []
 
     def close_turn() -> None:
         if turn_api is None:
@@ -80,10 +83,15 @@ def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
             counted.unrouted_turns += 1
             return
         counted.turns[turn_api] += 1
-        for result in turn_results:
+        for request_api, result in turn_results:
+            api = turn_api if request_api is None else request_api
+            if api not in ROUTED:
+                continue
             tool = CLASSES[result["toolName"]]
-            counted.results[turn_api][tool] += 1
-            counted.result_bytes[turn_api][tool] += _pi_recount.plain_text_bytes(result["content"])
+            counted.results[api][tool] += 1
+            counted.result_bytes[api][tool] += _pi_recount.plain_text_bytes(result["content"])
+        for request in requests:
+            _count_request(counted, request)
 
     requests: list[dict[str, Any]] = []
     for entry in _path(lines):
@@ -95,28 +103,27 @@ def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
         role = message["role"]
         if role == "user":
             close_turn()
-            for request in requests:
-                _count_request(counted, request, turn_api)
-            turn_api, calls, turn_results, requests = None, collections.Counter(), [], []
+            turn_api, turn_results, requests = None, [], []
+            calls = collections.defaultdict(list)
         elif role == "assistant":
             turn_api = turn_api or message["api"]
             requests.append(message)
             for block in message["content"]:
                 if block["type"] == "toolCall":
-                    calls[block["id"]] += 1
+                    calls[block["id"]].append(message["api"])
         elif role == "toolResult":
-            if calls[message["toolCallId"]] > 0:
-                calls[message["toolCallId"]] -= 1
+            pending = calls[message["toolCallId"]]
+            if pending:
+                turn_results.append((pending.pop(0), message))
             else:
                 counted.orphans += 1
-            turn_results.append(message)
+                turn_results.append((None, message))
     close_turn()
-    for request in requests:
-        _count_request(counted, request, turn_api)
 
 
-def _count_request(counted: Recount, message: dict[str, Any], api: str | None) -> None:
-    """A request belongs to its turn's API (the turn's first request's)."""
+def _count_request(counted: Recount, message: dict[str, Any]) -> None:
+    """A request belongs to the API of its own message (R-CM-8)."""
+    api = message["api"]
     if api not in ROUTED:
         return
     usage = message["usage"]

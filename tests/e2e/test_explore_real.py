@@ -52,7 +52,6 @@ def recount(paths: list[Path]) -> Recount:
         assert json.loads(lines[0])["type"] == "session"
         assert "version" not in json.loads(lines[0])  # version 1: no ids, no tree
         turn_api: str | None = None
-        pending: list[dict[str, Any]] = []  # a turn's results wait for its API to be known
         for line in lines[1:]:
             entry = json.loads(line)
             if entry["type"] == "compaction":
@@ -62,31 +61,30 @@ def recount(paths: list[Path]) -> Recount:
             message = entry["message"]
             role = message["role"]
             if role == "user":
-                turn_api, pending = None, []
+                turn_api = None
             elif role == "assistant":
                 if turn_api is None:
                     turn_api = message["api"]
                     counted.turns[turn_api] += 1
-                counted.requests[turn_api] += 1
+                # R-CM-8: a request belongs to the API its own message names.
+                api = message["api"]
+                counted.requests[api] += 1
                 usage = message["usage"]
                 keys = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
                 # R-CM-1: only a missing or all-zero usage is a fallback; an aborted or
                 # errored request that reports usage is costed from it.
                 if not any(usage.get(key) for key in keys):
-                    counted.fallback[turn_api] += 1
+                    counted.fallback[api] += 1
                 else:
                     for key in ("input", "output", "cacheRead", "cacheWrite"):
-                        counted.usage[turn_api][key] += usage[key]
+                        counted.usage[api][key] += usage[key]
             elif role == "toolResult":
-                pending.append(message)
-            if turn_api is not None:
-                for result in pending:
-                    tool_class = _tool_class(result["toolName"])
-                    counted.results[turn_api][tool_class] += 1
-                    counted.result_bytes[turn_api][tool_class] += _pi_recount.plain_text_bytes(
-                        result["content"]
-                    )
-                pending = []
+                # The result of the request just before it (its toolCall), on that one's API.
+                tool_class = _tool_class(message["toolName"])
+                counted.results[api][tool_class] += 1
+                counted.result_bytes[api][tool_class] += _pi_recount.plain_text_bytes(
+                    message["content"]
+                )
     return counted
 
 

@@ -138,6 +138,7 @@ def _snapshot(stages: Stages) -> rm.Snapshot:
         invalid_journal_details=dict(sorted(totals.invalid_details.items())),
         skipped_boundaries=dict(totals.skipped_boundaries),
         boundaries_without_route=dict(totals.boundaries_without_route),
+        requests_without_route=totals.requests_without_route,
         turns_without_request=totals.turns_without_request,
     )
 

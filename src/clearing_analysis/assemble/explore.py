@@ -124,6 +124,7 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
             for skip in em.BoundarySkip
         },
         boundaries_without_route=dict(totals.boundaries_without_route),
+        requests_without_route=totals.requests_without_route,
         turns_without_request=totals.turns_without_request,
     )
 

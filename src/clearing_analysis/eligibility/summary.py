@@ -15,7 +15,7 @@ from clearing_analysis.eligibility.totals import ApiTotals, Totals, combine, tot
 from clearing_analysis.replay.retention import RetentionStatus
 
 SUMMARY_FORMAT = "clearing-replay-summary"
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 
 _DEFECT_KEYS = {
     RetentionStatus.MISSING: "missing",
@@ -71,6 +71,7 @@ def replay_summary(totals: Totals | Assessment) -> dict[str, Any]:
         "skippedJournals": {k.value: v for k, v in totals.skipped_journals.items()},
         "skippedBoundaries": {k.value: v for k, v in totals.skipped_boundaries.items()},
         "boundariesWithoutRoute": {k.value: v for k, v in totals.boundaries_without_route.items()},
+        "requestsWithoutRoute": totals.requests_without_route,
         "invalidJournalDetails": dict(sorted(totals.invalid_details.items())),
         "turnsWithoutRequest": totals.turns_without_request,
         "limitations": [limitation.value for limitation in Limitation],

@@ -113,6 +113,8 @@ class Totals:
         default_factory=lambda: dict.fromkeys(BoundarySkipReason, 0)
     )
     boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
+    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
+    requests_without_route: int = 0
     per_api: dict[Api, ApiTotals] = field(default_factory=dict)
     sessions: SessionTotals = field(default_factory=SessionTotals)
 
@@ -128,6 +130,7 @@ class Totals:
             self.skipped_boundaries[boundary_reason] += count
         for api, count in other.boundaries_without_route.items():
             self.boundaries_without_route[api] += count
+        self.requests_without_route += other.requests_without_route
         for api, totals in other.per_api.items():
             self.per_api.setdefault(api, ApiTotals()).add(totals)
 
@@ -157,6 +160,7 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
         invalid_details=Counter(replay.invalid_details),
         skipped_boundaries=dict(replay.skipped_boundaries),
         boundaries_without_route=dict(replay.boundaries_without_route),
+        requests_without_route=assessment.requests_without_route,
     )
     for merged in replay.journals:
         shape = merged.journal.session

@@ -90,8 +90,10 @@ class _Run:
     reason: str
     open: bool = True
     status: str | None = None
-    # toolCall names the run's assistant messages requested, by call id (identity binding).
+    # toolCall names the run's assistant messages requested, by call id (identity binding),
+    # and the `api` of the message that requested each (the result's API cohort, R-CM-8).
     requested: dict[str, str] = field(default_factory=dict)
+    requested_api: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -339,6 +341,7 @@ class _JournalReplay:
         for block in message.content:
             if isinstance(block, ToolCall):
                 run.requested[block.id] = block.name
+                run.requested_api[block.id] = message.api
                 call = self.calls.get((run_id, block.id))
                 if call is not None and call.tool_name != block.name:
                     raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
@@ -504,6 +507,7 @@ def _finish_result(
         turn_index=pending.turn_index,
         start_index=call.start_index,
         tool_name=call.tool_name,
+        request_api=run.requested_api.get(message.tool_call_id),
         tool_class=tool_class(call.tool_name, names),
         web=is_web(call.tool_name, names),
         is_error=message.is_error,

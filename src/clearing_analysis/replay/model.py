@@ -123,6 +123,10 @@ class ToolResult(msgspec.Struct, frozen=True, gc=False):
     turn_index: int
     start_index: int
     tool_name: str
+    # The `api` of the assistant message whose toolCall requested the call (None: no message
+    # of its run requested it, an orphan result): the result's API cohort (R-CM-8,
+    # docs/model.md "Per-API cohorts").
+    request_api: str | None
     tool_class: ToolClass  # by name, in the table of the history's source (toolclass)
     web: bool  # the web category (toolclass.is_web)
     is_error: bool

@@ -177,6 +177,7 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
                     (f"skipped boundaries {k.value}", number(v))
                     for k, v in sessions.skipped_boundaries.items()
                 ),
+                ("requests of an API without a route", number(sessions.requests_without_route)),
             ],
         )
     ]

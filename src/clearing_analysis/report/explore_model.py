@@ -120,6 +120,8 @@ class Sessions(_Part, frozen=True):
     transcript_only_messages: dict[TranscriptOnlyCode, Count]
     skipped_boundaries: dict[BoundarySkip, Count]
     boundaries_without_route: dict[Api, Count]
+    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
+    requests_without_route: Count
     turns_without_request: Count
 
 

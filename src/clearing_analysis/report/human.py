@@ -489,6 +489,7 @@ def details(report: rm.Report) -> list[RenderableType]:
                     (f"skipped boundaries {k.value}", number(v))
                     for k, v in snapshot.skipped_boundaries.items()
                 ),
+                ("requests of an API without a route", number(snapshot.requests_without_route)),
             ],
         )
     )

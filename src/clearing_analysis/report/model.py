@@ -26,7 +26,7 @@ from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.toolclass import ToolClass
 
 REPORT_FORMAT: Final = "clearing-analysis-report"
-REPORT_VERSION: Final = 1
+REPORT_VERSION: Final = 2
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
 SignedTokens = int
@@ -90,6 +90,9 @@ class Snapshot(_Part, frozen=True):
     invalid_journal_details: dict[FixedCode, Count]
     skipped_boundaries: dict[BoundarySkipReason, Count]
     boundaries_without_route: dict[Api, Count]
+    # Requests of counted turns whose own API is unsupported or has no route: each request
+    # belongs to the API its own message names (R-CM-8), and these belong to none.
+    requests_without_route: Count
     turns_without_request: Count
 
 
@@ -439,7 +442,7 @@ class Report(_Part, frozen=True):
     """The whole report."""
 
     format: Literal["clearing-analysis-report"]
-    version: Literal[1]
+    version: Literal[2]
     tool_version: Version
     pi_ai_version: Version | None
     image_id: ImageId | None

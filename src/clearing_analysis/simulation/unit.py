@@ -163,14 +163,18 @@ def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, 
 
 
 def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, list[Any]]:
-    """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
+    """One row per unique result (by finalized id, per API cohort) of the counted boundaries'
+    turns; a result in no cohort (its request's API has no route) has no row."""
     rows: list[tuple[Any, ...]] = []
     seen: set[tuple[Api, str]] = set()
     for boundary in assessment.boundaries:
         results = assessment.replay.journals[boundary.journal].journal.results
         classes = assessment.classes[boundary.journal]
-        api = boundary.api
+        cohorts = assessment.cohorts[boundary.journal]
         for slot in boundary.replayed.turn_results:
+            api = cohorts[slot]
+            if api is None:
+                continue
             result = results[slot]
             key = (api, result.finalized_id)
             if key in seen:

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from clearing_analysis.eligibility import Assessment, Boundary, ContextTally, ResultClass
+from clearing_analysis.eligibility.assess import routed_api
 from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.policy import (
@@ -580,12 +581,14 @@ class PolicySimulator:
         at most its prefix, until the checkpoint that compacts them."""
         if not cleared.slots:
             return
-        sums = self.run.per_api[boundary.api]
+        per_api = self.run.per_api
         for request in requests:
-            if usage_is_fallback(request):
+            # On the API the request's own message names (R-CM-8), as the gated simulation.
+            api = routed_api(request.api, per_api)
+            if api is None or usage_is_fallback(request):
                 continue
             prefix = request.input + request.cache_read + request.cache_write
-            sums.removed_observed += min(cleared.carried(request), prefix)
+            per_api[api].removed_observed += min(cleared.carried(request), prefix)
 
 
 @dataclass(frozen=True, slots=True)
