@@ -900,7 +900,8 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     ),
     (API_LIMITATION, "ROUTE_TRIGGER_CONTRADICTED"): (
         "this API's observed threshold compactions contradict the route's triggerTokens T:"
-        " some came below 0.75 T (T too high) or beyond T plus one turn's growth (T too low),"
+        " some came below 0.75 T or below T by more than 2% of T (T too high), or beyond T"
+        " plus one turn's growth (T too low),"
         " so the pressured boundaries are counted against the wrong trigger; never gating",
         "set triggerTokens from the agent's real compaction trigger: the report's routeTrigger"
         " gives the trigger the compactions imply (docs/model.md)",

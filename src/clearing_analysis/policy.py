@@ -200,6 +200,9 @@ class SimulationPolicy(_Policy, frozen=True):
     pressure_low_fraction: UnitInterval
     summary_tokens_per_cleared_result_cap: PositiveInt
     retrieval_output_tokens: PositiveInt
+    # How far (percent of T) the route's trigger may lie above a threshold compaction's
+    # tokensBefore before the route check flags it (docs/model.md, the route check).
+    route_trigger_tolerance_percent: Annotated[int, msgspec.Meta(ge=0, le=25)]
 
 
 class GatePolicy(_Policy, frozen=True):

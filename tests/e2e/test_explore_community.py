@@ -205,16 +205,21 @@ def test_compactions_against_the_route_trigger(
 ) -> None:
     """The OpenClaw session compacted at 180,158 tokens on claude-opus-4-6 (and once more at
     1,061 right after, with no request between: not a threshold compaction). Under the seed's
-    T = 200,000 that is consistent; under the catalog's 983,616-token trigger (`routes init`
-    for that model) it is ROUTE_TRIGGER_CONTRADICTED, with the implied trigger below 180,158."""
+    T = 200,000 that is below T by 19,842, more than the tolerance (4,000, 2% of T): OpenClaw
+    compacts at its window minus a 20,000-token reserve, so T is too high (`belowTrigger`);
+    under the catalog's 983,616-token trigger (`routes init` for that model) it is below the
+    band's floor. Both ROUTE_TRIGGER_CONTRADICTED, with the implied trigger below 180,158."""
     anthropic = explored["perApi"]["anthropic-messages"]
-    assert anthropic["limitations"] == []
-    assert anthropic["routeTrigger"]["thresholdCompactions"] == 1
+    route = anthropic["routeTrigger"]
+    assert anthropic["limitations"] == ["ROUTE_TRIGGER_CONTRADICTED"]
+    assert (route["thresholdCompactions"], route["belowTrigger"], route["belowBand"]) == (1, 1, 0)
+    assert (route["toleranceTokens"], route["impliedTriggerBelow"]) == (4_000, 180_158)
     catalog = run_cli(["routes", "init", "--model", "anthropic/claude-opus-4-6"])
     assert catalog.returncode == 0
-    route = json.loads(catalog.stdout)[0]
-    assert route["triggerTokens"] == 983_616
-    contradicted = _explore(sessions, [route], tmp_path)["perApi"]["anthropic-messages"]
+    catalog_route = json.loads(catalog.stdout)[0]
+    assert catalog_route["triggerTokens"] == 983_616
+    contradicted = _explore(sessions, [catalog_route], tmp_path)["perApi"]["anthropic-messages"]
     assert contradicted["limitations"] == ["ROUTE_TRIGGER_CONTRADICTED"]
     assert contradicted["routeTrigger"]["belowBand"] == 1
+    assert contradicted["routeTrigger"]["belowTrigger"] == 0
     assert contradicted["routeTrigger"]["impliedTriggerBelow"] == 180_158

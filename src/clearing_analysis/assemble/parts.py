@@ -295,8 +295,10 @@ def route_trigger_part(
     return rm.RouteTrigger(
         threshold_compactions=check.compactions,
         below_band=check.below_band,
+        below_trigger=check.below_trigger,
         beyond_overshoot=check.beyond_overshoot,
         overshoot_tokens=check.overshoot,
+        tolerance_tokens=check.tolerance,
         tokens_before_percent_of_trigger=histogram(
             threshold.select(percent).to_series(), histogram_edges().trigger_percent
         ),

@@ -188,8 +188,11 @@ class RouteTrigger(_Part, frozen=True):
 
     threshold_compactions: Count
     below_band: Count  # tokensBefore < 0.75·T: the route's trigger is too high
+    # 0.75·T <= tokensBefore < T - tolerance: below T by more than the tolerance, too high
+    below_trigger: Count
     beyond_overshoot: Count  # tokensBefore > T + overshoot: the route's trigger is too low
     overshoot_tokens: Count  # the largest growth of E from one boundary to the next
+    tolerance_tokens: Count  # routeTriggerTolerancePercent of T (policy/simulation.json)
     tokens_before_percent_of_trigger: Histogram
     implied_trigger_at_least: Count | None
     implied_trigger_below: Count | None
