@@ -48,6 +48,17 @@ def test_every_agent_entry_names_its_source() -> None:
         ("todo_write", ToolClass.INSTRUCTION_BUILTIN),
         ("sessions_history", ToolClass.HISTORY_BUILTIN),
         ("memory_search", ToolClass.HISTORY_BUILTIN),
+        # oh-my-pi's lsp renames files and applies code actions: classed by that write mode.
+        ("lsp", ToolClass.EFFECTFUL_BUILTIN),
+        ("search", ToolClass.READ_ONLY_BUILTIN),  # oh-my-pi's legacy alias of grep
+        # OpenClaw's session_status(model=...) sets a per-session model override.
+        ("session_status", ToolClass.EFFECTFUL_BUILTIN),
+        # OpenClaw 2026.9.6's tools beyond its documented groups.
+        ("github_identity_status", ToolClass.READ_ONLY_BUILTIN),
+        ("github_publish", ToolClass.EFFECTFUL_BUILTIN),
+        ("mobile_ui", ToolClass.EFFECTFUL_BUILTIN),
+        ("structured_output", ToolClass.INSTRUCTION_BUILTIN),
+        ("transcripts", ToolClass.EFFECTFUL_BUILTIN),
         ("zz_extension_tool", ToolClass.UNKNOWN),
         ("", ToolClass.UNKNOWN),
     ],
