@@ -699,6 +699,19 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "two `routes init --model` values name models of the same API",
     (
         _USAGE,
+        UsageDetail.CACHE_LIFETIME_INVALID,
+    ): "a `routes init --cache-lifetime-ms` value is not PROVIDER/ID=MS with MS a whole number"
+    " of milliseconds",
+    (
+        _USAGE,
+        UsageDetail.CACHE_LIFETIME_MODEL_NOT_GIVEN,
+    ): "a `routes init --cache-lifetime-ms` value names a model no `--model` gives",
+    (
+        _USAGE,
+        UsageDetail.CACHE_LIFETIME_REPEATED,
+    ): "two `routes init --cache-lifetime-ms` values name the same model",
+    (
+        _USAGE,
         UsageDetail.MODEL_UNPRICED,
     ): (
         "the catalog gives the model no price (input and output 0, e.g. a free tier, or "
@@ -742,6 +755,8 @@ UNRECOGNIZED = "unrecognized in a pi session"
 TOOL_CLASS = "tool class"
 RATE_LABEL = "retrieval rate label"
 WHAT_IF_POLICY = "what-if policy"
+UNDEFINED_CAUSE = "undefined model cause"
+TRANSCRIPT_ONLY = "not a request in a pi session"
 
 _NOTHING = "nothing to change: it is reported for completeness"
 _WHAT_IF = (
@@ -1094,5 +1109,32 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         "what-if: OpenClaw's session pruning in cache-ttl mode: once the cache has expired and the"
         " context is half the window, oldest results down to half, keeping the last 3",
         _WHAT_IF,
+    ),
+    (UNDEFINED_CAUSE, "NO_GROWTH"): (
+        "the pressure model (and with it the cost model and the what-ifs) is undefined: the"
+        " API's native growth G is not above 0 (one counted boundary and no compaction, or E"
+        " never grew)",
+        _MORE_HISTORY,
+    ),
+    (UNDEFINED_CAUSE, "TRIGGER_NOT_ABOVE_DRAIN"): (
+        "the pressure model (and with it the cost model and the what-ifs) is undefined: the"
+        " route's triggerTokens T is not above its drainTokens P, so no growth fits between"
+        " compactions",
+        _ROUTE_LIMITS,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_DELIVERY_MIRROR"): (
+        "assistant messages OpenClaw wrote as copies of replies it delivered to a channel"
+        " (provider openclaw, model delivery-mirror): no request, no fallback, counted apart",
+        _NOTHING,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_CLI_MIRROR"): (
+        "assistant messages OpenClaw wrote to mirror a turn an external CLI answered (provider"
+        " openclaw, model cli-mirror): no request, no fallback, counted apart",
+        _NOTHING,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_GATEWAY_INJECTED"): (
+        "assistant messages OpenClaw's gateway injected as notices (provider openclaw, model"
+        " gateway-injected): no request, no fallback, counted apart",
+        _NOTHING,
     ),
 }

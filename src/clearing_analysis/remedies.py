@@ -395,6 +395,13 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_USAGE, UsageDetail.MODEL_WINDOW_TOO_SMALL): (
         "pi's default compaction does not fit this model's window: write its route by hand"
     ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_INVALID): (
+        "give <option> as PROVIDER/ID=MS, MS the cache lifetime in whole milliseconds"
+    ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_MODEL_NOT_GIVEN): (
+        "name in <option> a model given with --model, exactly as given there"
+    ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_REPEATED): ("give <option> once per model"),
     (_USAGE, UsageDetail.UNKNOWN_CODE): (
         "give a code as a view or a failure line prints it; explain alone lists them all"
     ),

@@ -138,6 +138,7 @@ def pressure_part(
     model = pressure_model(inputs, sensitivities(rate))
     report = rm.Pressure(
         defined=model.defined,
+        undefined_causes=inputs.undefined_causes,
         growth=growth,
         boundary_span=sums.boundary_span,
         compaction_removed=sums.compaction_removed,

@@ -22,7 +22,7 @@ from clearing_analysis.report.human import (
     limitation_lines,
     number,
     pairs_table,
-    pressure_table,
+    pressure_lines,
     route_trigger_table,
     tool_class_table,
 )
@@ -131,7 +131,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(pressure_table("Modeled pressure reduction (UPPER BOUND)", pressure))
+    parts.extend(pressure_lines("Modeled pressure reduction (UPPER BOUND)", pressure))
     parts.extend(
         cost_waterfall(
             report.upper_bound_cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False

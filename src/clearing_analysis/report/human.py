@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.validate import histogram_consistent
 
@@ -219,6 +220,24 @@ def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     return table
 
 
+_UNDEFINED_TEXT = {
+    UndefinedCause.NO_GROWTH: "no native growth G",
+    UndefinedCause.TRIGGER_NOT_ABOVE_DRAIN: "T <= P",
+}
+
+
+def undefined_reason(causes: Sequence[UndefinedCause]) -> str:
+    """Why a model is undefined, each cause with its code: "NO_GROWTH: no native growth G"."""
+    return "; ".join(f"{cause.value}: {_UNDEFINED_TEXT[cause]}" for cause in causes)
+
+
+def pressure_lines(title: str, pressure: rm.Pressure) -> list[RenderableType]:
+    """The pressure table, or the causes that leave the model undefined."""
+    if not pressure.defined:
+        return [Text(f"{title}: undefined ({undefined_reason(pressure.undefined_causes)})")]
+    return [pressure_table(title, pressure)]
+
+
 def pressure_table(title: str, pressure: rm.Pressure) -> Table:
     """On, off and reduction at every retrieval rate of the pressure model."""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
@@ -344,7 +363,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(pressure_table("Pressure model (modeled compaction cycles)", pressure))
+    parts.extend(pressure_lines("Pressure model (modeled compaction cycles)", pressure))
     parts.extend(cost_waterfall(report.cost, pressure.gated_rate))
     retention = report.retention
     parts.append(
@@ -383,7 +402,8 @@ def cost_waterfall(
     every rate (criterion 5 needs all of them within 5%; `gated=False` leaves that column out,
     for explore, which gates nothing)."""
     if not cost.defined:
-        return [Text("Cost model: undefined (the pressure model is undefined)")]
+        reason = undefined_reason(cost.undefined_causes)
+        return [Text(f"Cost model: undefined with the pressure model ({reason})")]
     at = next((a for a in cost.sensitivities if a.rate == gated_rate), cost.sensitivities[0])
     table = Table(
         title=f"Cost waterfall at retrieval rate {percent(at.rate)} ({label})",
@@ -521,8 +541,10 @@ __all__ = [
     "pairs_table",
     "percent",
     "plain_text",
+    "pressure_lines",
     "pressure_table",
     "shown",
     "threshold_text",
     "tool_class_table",
+    "undefined_reason",
 ]

@@ -19,6 +19,7 @@ from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionRea
 from clearing_analysis.gate import ApiGate, Verdict
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
@@ -167,6 +168,8 @@ class Pressure(_Part, frozen=True):
     """The pressure model (R-PM); numbers are modeled compaction cycles and tokens."""
 
     defined: bool
+    # Why it is undefined (G <= 0, T <= P): every cause that holds; empty when defined.
+    undefined_causes: tuple[UndefinedCause, ...]
     growth: SignedTokens
     boundary_span: SignedTokens
     compaction_removed: SignedTokens
@@ -353,6 +356,7 @@ class Cost(_Part, frozen=True):
     """The cost model (R-CM); undefined with the pressure model (G = 0 or T <= P)."""
 
     defined: bool
+    undefined_causes: tuple[UndefinedCause, ...]  # the pressure model's; empty when defined
     list_price_blend: Rounded | None
     quota_share_blend: Rounded | None
     mean_observed_prefix: Rounded | None
@@ -421,6 +425,7 @@ class WhatIfPolicy(_Part, frozen=True):
     list_price_rewrite: Rounded
     quota_share_rewrite: Rounded
     defined: bool  # the pressure and cost models are (G > 0 and T > P)
+    undefined_causes: tuple[UndefinedCause, ...]  # which of those fails; empty when defined
     compactions_off: Rounded | None  # C_off
     sensitivities: tuple[WhatIfAtRate, ...]
 
