@@ -93,6 +93,9 @@ class InputInvalidDetail(enum.StrEnum):
     APP_ALLOWLIST_DUPLICATE = "APP_ALLOWLIST_DUPLICATE"
     # Analysis settings (--retrieval-rate) and saved reports read back.
     RETRIEVAL_RATE_OUT_OF_RANGE = "RETRIEVAL_RATE_OUT_OF_RANGE"
+    # --since / --until (inputs.period): not an ISO-8601 date or date and time; no instant.
+    PERIOD_NOT_A_DATE = "PERIOD_NOT_A_DATE"
+    PERIOD_EMPTY = "PERIOD_EMPTY"
     REPORT_MISSING = "REPORT_MISSING"
     REPORT_TOO_LARGE = "REPORT_TOO_LARGE"
     REPORT_MALFORMED = "REPORT_MALFORMED"

@@ -272,6 +272,14 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "`--retrieval-rate` is not a finite number from 0 to 1",
     (
         _INPUT,
+        _I.PERIOD_NOT_A_DATE,
+    ): "`--since` or `--until` is not an ISO-8601 date or date and time from 1970 on",
+    (
+        _INPUT,
+        _I.PERIOD_EMPTY,
+    ): "`--since` is not earlier than `--until`: the period holds no instant",
+    (
+        _INPUT,
         _I.REPORT_MISSING,
     ): "the report given to `show` does not exist, is not a regular file or cannot be read",
     (_INPUT, _I.REPORT_TOO_LARGE): "a saved report is larger than `maxConfigFileBytes` (16 MiB)",
@@ -766,6 +774,9 @@ _WHAT_IF = (
 _QUALIFY = "run clearing-analysis qualify --out qualification.json and pass it to --qualification"
 _MORE_HISTORY = "analyze more of this API's history: longer sessions, more conversations"
 _CAPTURE_PERIOD = "restrict --journals to the period when continuity capture was enabled"
+_PERIOD = (
+    "nothing to change: it lies outside the period asked for; widen --since / --until to count it"
+)
 _ROUTE_LIMITS = "check triggerTokens and drainTokens in routes.json (docs/formats/routes.md)"
 _ANALYZE_INSTEAD = "for a verdict, run analyze on native journals with the tool-history sidecar"
 
@@ -992,6 +1003,10 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         " conversation has no capture policy row",
         _CAPTURE_PERIOD,
     ),
+    (SKIPPED_BOUNDARY, "OUTSIDE_PERIOD"): (
+        "the boundary's request lies outside the period --since / --until asked for",
+        _PERIOD,
+    ),
     (SKIPPED_SESSION, "UNSUPPORTED_VERSION"): (
         "the pi session's header version is above 3",
         "explore sessions of pi format versions 1 to 3 (docs/formats/pi-sessions.md)",
@@ -1018,6 +1033,10 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     (SKIPPED_SESSION_BOUNDARY, "DUPLICATE"): (
         "the same turn of the same lineage was seen first in another file (a copy or a fork)",
         _NOTHING,
+    ),
+    (SKIPPED_SESSION_BOUNDARY, "OUTSIDE_PERIOD"): (
+        "the prompt turn's request lies outside the period --since / --until asked for",
+        _PERIOD,
     ),
     (UNRECOGNIZED, "ENTRY_TYPE"): (
         "session entries of a type the reader does not know, counted and left out",

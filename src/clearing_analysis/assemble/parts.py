@@ -22,6 +22,7 @@ from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.gate import CostOutcome
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
+from clearing_analysis.inputs.period import Period
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
@@ -212,6 +213,11 @@ def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
     return rm.Escaping(original, escaped, share(escaped, original))
 
 
+def period_part(period: Period) -> rm.AnalyzedPeriod:
+    """The period the run analyzed, as both reports state it."""
+    return rm.AnalyzedPeriod(since_ms=period.since_ms, until_ms=period.until_ms)
+
+
 def requests_part(requests: RequestSums) -> rm.Requests:
     return rm.Requests(
         requests=requests.requests,
@@ -325,6 +331,7 @@ __all__ = [
     "evidence_part",
     "histogram",
     "observed_part",
+    "period_part",
     "pressure_part",
     "requests_part",
     "route_trigger_part",

@@ -26,6 +26,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.cli._report_job import Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
@@ -93,6 +94,8 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             help="Processes analyzing independent journals in parallel (default: one per core).",
         ),
     ] = None,
+    since: Since = None,
+    until: Until = None,
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""
@@ -117,6 +120,8 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             html=html,
             workers=workers,
             progress=progress,
+            since=since,
+            until=until,
         ),
         out=out,
         json_output=json_output,

@@ -30,9 +30,15 @@ from clearing_analysis.eligibility.reasons import (
     class_of,
 )
 from clearing_analysis.inputs.configs import AgentConfig, Api, AppAllowlist, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.replay.merge import ReplayResult
-from clearing_analysis.replay.model import ReplayedBoundary, RequestUsage, ToolResult
+from clearing_analysis.replay.model import (
+    BoundarySkipReason,
+    ReplayedBoundary,
+    RequestUsage,
+    ToolResult,
+)
 from clearing_analysis.replay.retention import RetentionStatus
 
 _SUPPORTED = frozenset(api.value for api in Api)
@@ -118,6 +124,10 @@ class Assessment:
     cohorts: tuple[tuple[Api | None, ...], ...]
     # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
     requests_without_route: int = 0
+    # --since / --until: requests and checkpoints outside it are left out and counted.
+    period: Period = EVERYTHING
+    requests_outside_period: int = 0
+    compactions_outside_period: int = 0
 
     def occurrences(self, boundary: Boundary) -> tuple[Occurrence, ...]:
         """The classified occurrences at one boundary, oldest first (for tests and views;
@@ -186,12 +196,16 @@ def assess(
     *,
     period_attestation_valid: bool | None = None,
     bound: Bound = Bound.LOWER,
+    period: Period = EVERYTHING,
 ) -> Assessment:
     """Classify every result once, list the counted boundaries and count per API.
 
     Whether a period attestation still holds depends on the whole snapshot's toolset
     fingerprints: pass `period_attestation_valid` when `replay` is only part of it (a unit),
     else it is decided from `replay` itself. `bound` UPPER classifies for `explore` (`Bound`).
+    Outside `period` (--since / --until): the boundaries replay skipped as OUTSIDE_PERIOD, the
+    requests of counted turns made outside it and every checkpoint outside it are counted
+    apart, their requests too.
     """
     fingerprints = [fp for merged in replay.journals for fp in merged.journal.toolset_fingerprints]
     proofs = IdentityProofs.for_snapshot(agent_config, app_allowlist, fingerprints)
@@ -200,15 +214,21 @@ def assess(
     tallies = {api: _ApiTally() for api in sorted(routes.by_api)}
     boundaries: list[Boundary] = []
     classes: list[tuple[ResultClass, ...]] = []
+    requests_outside_period = compactions_outside_period = 0
     for position, merged in enumerate(replay.journals):
         journal = merged.journal
         classes.append(tuple(classify_result(result, proofs, bound) for result in journal.results))
+        compactions_outside_period += sum(
+            not period.contains(checkpoint.timestamp) for checkpoint in journal.checkpoints
+        )
         for boundary, skip, runs_before in zip(
             journal.boundaries,
             merged.boundary_skips,
             merged.completed_prompt_runs_before,
             strict=True,
         ):
+            if skip is BoundarySkipReason.OUTSIDE_PERIOD:
+                requests_outside_period += len(boundary.requests)
             if skip is not None:
                 continue
             api = Api(boundary.api)
@@ -230,6 +250,9 @@ def assess(
         # Each request counts on the API its own message names (R-CM-8); a request of an API
         # without a route is counted apart.
         for request in counted.requests:
+            if not period.contains(request.timestamp):
+                requests_outside_period += 1
+                continue
             request_api = routed_api(request.api, tallies)
             if request_api is None:
                 requests_without_route += 1
@@ -265,6 +288,9 @@ def assess(
         per_api=per_api,
         cohorts=cohorts,
         requests_without_route=requests_without_route,
+        period=period,
+        requests_outside_period=requests_outside_period,
+        compactions_outside_period=compactions_outside_period,
     )
 
 

@@ -115,6 +115,10 @@ class Totals:
     boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
     # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
     requests_without_route: int = 0
+    # Outside the period of --since / --until: requests of otherwise counted turns, and
+    # checkpoints (inputs.period); its boundaries are skippedBoundaries OUTSIDE_PERIOD.
+    requests_outside_period: int = 0
+    compactions_outside_period: int = 0
     per_api: dict[Api, ApiTotals] = field(default_factory=dict)
     sessions: SessionTotals = field(default_factory=SessionTotals)
 
@@ -131,6 +135,8 @@ class Totals:
         for api, count in other.boundaries_without_route.items():
             self.boundaries_without_route[api] += count
         self.requests_without_route += other.requests_without_route
+        self.requests_outside_period += other.requests_outside_period
+        self.compactions_outside_period += other.compactions_outside_period
         for api, totals in other.per_api.items():
             self.per_api.setdefault(api, ApiTotals()).add(totals)
 
@@ -161,6 +167,8 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
         skipped_boundaries=dict(replay.skipped_boundaries),
         boundaries_without_route=dict(replay.boundaries_without_route),
         requests_without_route=assessment.requests_without_route,
+        requests_outside_period=assessment.requests_outside_period,
+        compactions_outside_period=assessment.compactions_outside_period,
     )
     for merged in replay.journals:
         shape = merged.journal.session

@@ -178,6 +178,8 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
                     for k, v in sessions.skipped_boundaries.items()
                 ),
                 ("requests of an API without a route", number(sessions.requests_without_route)),
+                ("requests outside the period", number(sessions.requests_outside_period)),
+                ("compactions outside the period", number(sessions.compactions_outside_period)),
             ],
         )
     ]

@@ -25,6 +25,7 @@ from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.report.model import (
+    AnalyzedPeriod,
     ApiLimitation,
     Cost,
     Count,
@@ -90,6 +91,7 @@ class BoundarySkip(enum.StrEnum):
 
     UNSUPPORTED_API = "UNSUPPORTED_API"
     DUPLICATE = "DUPLICATE"  # the same turn of the same lineage, first seen in another file
+    OUTSIDE_PERIOD = "OUTSIDE_PERIOD"  # the turn's request lies outside --since / --until
 
 
 class ObservedUsage(_Part, frozen=True):
@@ -122,6 +124,10 @@ class Sessions(_Part, frozen=True):
     boundaries_without_route: dict[Api, Count]
     # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
     requests_without_route: Count
+    # Outside the period of --since / --until: requests of otherwise counted turns, and
+    # compactions (its boundaries: skippedBoundaries OUTSIDE_PERIOD).
+    requests_outside_period: Count
+    compactions_outside_period: Count
     turns_without_request: Count
 
 
@@ -170,6 +176,7 @@ class ExploreReport(_Part, frozen=True):
     statements: tuple[ExploreStatement, ...]
     limitations: tuple[ExploreLimitation, ...]
     retrieval_rate: Rounded
+    period: AnalyzedPeriod
     sessions: Sessions
     per_api: dict[Api, ApiExplore]
     tool_results_all_apis: tuple[ToolResults, ...]

@@ -15,7 +15,7 @@ from clearing_analysis.policy import view_policy
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
-from clearing_analysis.report.human import number, percent, undefined_reason
+from clearing_analysis.report.human import number, percent, period_text, undefined_reason
 from clearing_analysis.report.summary import limitation_label
 from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
@@ -57,6 +57,9 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
         f"clearing-analysis explore {report.tool_version}"
         f"   retrieval rate {percent(report.retrieval_rate)}"
     )
+    period = period_text(report.period)
+    if period is not None:
+        heading += f"   {period}"
     lines = [Text(line) for line in wrap(heading, width)]
     banner = STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT]
     lines.extend(Text(line, style="bold yellow") for line in wrap(banner, width))

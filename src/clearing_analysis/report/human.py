@@ -10,6 +10,7 @@ Nothing here reads inputs.
 
 from __future__ import annotations
 
+import datetime
 import io
 from collections.abc import Sequence
 
@@ -218,6 +219,24 @@ def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     for label, count in rows:
         table.add_row(label, f"{count:,}", "#" * round(30 * count / peak))
     return table
+
+
+def _utc(ms: int) -> str:
+    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
+        milliseconds=ms
+    )
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def period_text(period: rm.AnalyzedPeriod) -> str | None:
+    """The analyzed period as the views print it ("period 2026-06-01T00:00:00Z to before
+    2026-07-01T00:00:00Z"), None for the whole history."""
+    since, until = period.since_ms, period.until_ms
+    if since is None and until is None:
+        return None
+    start = "the start" if since is None else _utc(since)
+    end = "the end" if until is None else f"before {_utc(until)}"
+    return f"period {start} to {end} (UTC)"
 
 
 _UNDEFINED_TEXT = {
@@ -512,6 +531,8 @@ def details(report: rm.Report) -> list[RenderableType]:
                     for k, v in snapshot.skipped_boundaries.items()
                 ),
                 ("requests of an API without a route", number(snapshot.requests_without_route)),
+                ("requests outside the period", number(snapshot.requests_outside_period)),
+                ("compactions outside the period", number(snapshot.compactions_outside_period)),
             ],
         )
     )
@@ -540,6 +561,7 @@ __all__ = [
     "number",
     "pairs_table",
     "percent",
+    "period_text",
     "plain_text",
     "pressure_lines",
     "pressure_table",

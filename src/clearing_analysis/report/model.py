@@ -94,7 +94,19 @@ class Snapshot(_Part, frozen=True):
     # Requests of counted turns whose own API is unsupported or has no route: each request
     # belongs to the API its own message names (R-CM-8), and these belong to none.
     requests_without_route: Count
+    # Outside the period of --since / --until (its boundaries: skippedBoundaries
+    # OUTSIDE_PERIOD): requests of otherwise counted turns, and compactions.
+    requests_outside_period: Count
+    compactions_outside_period: Count
     turns_without_request: Count
+
+
+class AnalyzedPeriod(_Part, frozen=True):
+    """The period the run analyzed (--since / --until), [since, until) in Unix milliseconds,
+    UTC; null: open on that side (neither given: the whole history)."""
+
+    since_ms: Count | None
+    until_ms: Count | None
 
 
 class Evidence(_Part, frozen=True):
@@ -457,6 +469,7 @@ class Report(_Part, frozen=True):
     statements: tuple[Statement, ...]
     limitations: tuple[Limitation, ...]
     retrieval_rate: Rounded
+    period: AnalyzedPeriod
     verdict: Verdict
     snapshot: Snapshot
     per_api: dict[Api, ApiReport]
@@ -479,6 +492,7 @@ __all__ = [
     "REPORT_FORMAT",
     "REPORT_VERSION",
     "AllUncached",
+    "AnalyzedPeriod",
     "ApiReport",
     "Category",
     "Cost",

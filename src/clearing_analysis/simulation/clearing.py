@@ -424,11 +424,13 @@ class ConversationSimulator:
             for s in cleared_in_context
         ]
         append = self._columns.requests.append
+        period = self._assessment.period
         for request in boundary.requests:
             # A request counts on the API its own message names (R-CM-8); one of an API
-            # without a route is in no cohort (the assessment counts it apart).
+            # without a route, or made outside the period, is in no cohort (the assessment
+            # counts it apart).
             api = routed_api(request.api, self._routes)
-            if api is None:
+            if api is None or not period.contains(request.timestamp):
                 continue
             carried = (
                 sum(

@@ -196,7 +196,9 @@ def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, 
 
 
 def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
-    """One row per observed checkpoint of every contributing journal (no text)."""
+    """One row per checkpoint of every contributing journal inside the period (no text; the
+    assessment counts the others)."""
+    period = assessment.period
     rows = [
         (
             position,
@@ -210,6 +212,7 @@ def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
         )
         for position, merged in enumerate(assessment.replay.journals)
         for checkpoint in merged.journal.checkpoints
+        if period.contains(checkpoint.timestamp)
     ]
     return _transposed(CHECKPOINT_COLUMNS, rows)
 

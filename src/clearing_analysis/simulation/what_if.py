@@ -403,7 +403,10 @@ class PolicySimulator:
             self._requests(boundary, requests, cleared)
             return
         self._requests(boundary, requests[:1], cleared)
+        period = self._assessment.period
         for k in range(1, len(requests)):
+            if not period.contains(requests[k].timestamp):
+                continue  # a request outside the period is no clearing point
             point = points[k]
             if point.compacted_since_first:
                 kept = [slot for slot in cleared.slots if point.carries(results[slot])]
@@ -582,10 +585,12 @@ class PolicySimulator:
         if not cleared.slots:
             return
         per_api = self.run.per_api
+        period = self._assessment.period
         for request in requests:
-            # On the API the request's own message names (R-CM-8), as the gated simulation.
+            # On the API the request's own message names (R-CM-8), in the period, as the gated
+            # simulation counts it.
             api = routed_api(request.api, per_api)
-            if api is None or usage_is_fallback(request):
+            if api is None or usage_is_fallback(request) or not period.contains(request.timestamp):
                 continue
             prefix = request.input + request.cache_read + request.cache_write
             per_api[api].removed_observed += min(cleared.carried(request), prefix)
