@@ -13,8 +13,9 @@ from clearing_analysis.errors import AnalysisError
 from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Verdict
 from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
 from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.pisession.read import Unrecognized
-from clearing_analysis.policy import WhatIfId
+from clearing_analysis.policy import TranscriptOnlyCode, WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.remedies import REMEDIES
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
@@ -199,6 +200,8 @@ REPORT_CODE_KINDS = {
     "tool class": ToolClass,
     "retrieval rate label": RateLabel,
     "what-if policy": WhatIfId,
+    "undefined model cause": UndefinedCause,
+    "not a request in a pi session": TranscriptOnlyCode,
 }
 
 

@@ -3,15 +3,16 @@
 Usage (from the repository root):
 
     .venv/bin/python bench/calibration/compare_profiles.py [--conversations 24] [--seed 1]
-        [--writer DIR]
+        [--real DIR] [--writer DIR]
 
 Both sides are measured by the same code: the real pi session files and each profile's corpus
 (generated into a temporary directory, exported as pi sessions with `synth.pi_export`) are read
 through the product's own pi session reader (`clearing_analysis.pisession`), and only the
 resumed path of each readable file is measured. Real inputs:
 
-- the two public pi sessions in tests/data/pi-sessions/*.jsonl.xz (decompressed to a temporary
-  directory): the only source of realistic sizes, gaps and growth;
+- the two public pi sessions of the `real-pi` folder of the public session files
+  (docs/public-data.md; `--real DIR`, by default `$CLEARING_PUBLIC_DATA/real-pi`): the only
+  source of realistic sizes, gaps and growth;
 - optionally (`--writer DIR`, by default tests/data/pi-sessions/writer when it exists) session
   files written by pi's own session writer against a scripted model: they show the format pi
   writes, not realistic distributions, so they get a column of their own and the ratios are
@@ -25,8 +26,8 @@ printed: no text, id, name or path from any session.
 from __future__ import annotations
 
 import argparse
-import lzma
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -51,8 +52,8 @@ from clearing_analysis.synth import PROFILES, generate
 from clearing_analysis.synth.pi_export import export_sessions
 
 ROOT = Path(__file__).resolve().parents[2]
-PUBLIC = ROOT / "tests" / "data" / "pi-sessions"
-WRITER = PUBLIC / "writer"  # sessions from pi's own writer, when the repository has them
+WRITER = ROOT / "tests" / "data" / "pi-sessions" / "writer"  # written by pi's own writer
+PUBLIC_DATA = "CLEARING_PUBLIC_DATA"  # the folder of public session files (docs/public-data.md)
 # pi-ai reports a failed or aborted request with zero usage: it says nothing about the context.
 NO_USAGE_STOPS = frozenset({"error", "aborted"})
 STATS = ("median", "p90", "mean", "count")
@@ -274,6 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES))
+    public = os.environ.get(PUBLIC_DATA)
+    parser.add_argument(
+        "--real",
+        type=Path,
+        default=Path(public) / "real-pi" if public else None,
+        help=f"the real pi sessions (default: ${PUBLIC_DATA}/real-pi)",
+    )
     parser.add_argument(
         "--writer",
         type=Path,
@@ -281,14 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         help="session files from pi's own writer (format truth only)",
     )
     args = parser.parse_args(argv)
+    if args.real is None or not args.real.is_dir():
+        parser.error(f"--real DIR is required when {PUBLIC_DATA} is not set")
     with tempfile.TemporaryDirectory(prefix="calibration-") as work_dir:
         work = Path(work_dir)
-        real_dir = work / "real"
-        real_dir.mkdir()
-        for packed in sorted(PUBLIC.glob("*.jsonl.xz")):
-            target = real_dir / packed.name.removesuffix(".xz")
-            target.write_bytes(lzma.decompress(packed.read_bytes()))
-        real, real_count = measure_files(real_dir.glob("*.jsonl"))
+        real, real_count = measure_files(args.real.glob("*.jsonl"))
         writer: Distributions | None = None
         notes = [f"real: {real_count} public pi sessions"]
         if args.writer is not None:

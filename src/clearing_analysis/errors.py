@@ -93,6 +93,9 @@ class InputInvalidDetail(enum.StrEnum):
     APP_ALLOWLIST_DUPLICATE = "APP_ALLOWLIST_DUPLICATE"
     # Analysis settings (--retrieval-rate) and saved reports read back.
     RETRIEVAL_RATE_OUT_OF_RANGE = "RETRIEVAL_RATE_OUT_OF_RANGE"
+    # --since / --until (inputs.period): not an ISO-8601 date or date and time; no instant.
+    PERIOD_NOT_A_DATE = "PERIOD_NOT_A_DATE"
+    PERIOD_EMPTY = "PERIOD_EMPTY"
     REPORT_MISSING = "REPORT_MISSING"
     REPORT_TOO_LARGE = "REPORT_TOO_LARGE"
     REPORT_MALFORMED = "REPORT_MALFORMED"
@@ -257,6 +260,11 @@ class UsageDetail(enum.StrEnum):
     MODEL_API_REPEATED = "MODEL_API_REPEATED"  # two --model values of one API
     MODEL_UNPRICED = "MODEL_UNPRICED"
     MODEL_WINDOW_TOO_SMALL = "MODEL_WINDOW_TOO_SMALL"
+    # `routes init --cache-lifetime-ms`: not PROVIDER/ID=MS with MS whole milliseconds; a model
+    # no --model names; a model given twice.
+    CACHE_LIFETIME_INVALID = "CACHE_LIFETIME_INVALID"
+    CACHE_LIFETIME_MODEL_NOT_GIVEN = "CACHE_LIFETIME_MODEL_NOT_GIVEN"
+    CACHE_LIFETIME_REPEATED = "CACHE_LIFETIME_REPEATED"
     # `explain` was given a word that is no code of this program (the word is not kept).
     UNKNOWN_CODE = "UNKNOWN_CODE"
     INVALID_COMMAND_LINE = "INVALID_COMMAND_LINE"

@@ -34,6 +34,7 @@ from clearing_analysis.inputs.output import (
     create_exclusive,
 )
 from clearing_analysis.inputs.paths import SESSION_RULES
+from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
 from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
 from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
@@ -145,6 +146,7 @@ def _analyze_units(
     simulate: bool,
     workers: int | None,
     progress: ProgressCallback | None,
+    period: Period = EVERYTHING,
 ) -> SnapshotAnalysis:
     """Replay, assess (and simulate) every unit of the snapshot, in a pool when workers > 1."""
     logger = logsink.get_logger()
@@ -159,6 +161,7 @@ def _analyze_units(
             app_allowlist=session.app_allowlist,
             simulate=simulate,
             period_attestation_valid=True,
+            period=period,
         )
         with session.open_sidecar() as view:
             analysis = _run_units(session, units, settings, view, pool=pool, progress=progress)
@@ -182,8 +185,11 @@ def replay_job(
     log_file: Path | None = None,
     workers: int | None = None,
     between_snapshots: Callable[[], None] | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> CompletedJob:
     """Select, replay, assess, check qualification; the replay summary. Raises AnalysisError."""
+    period = parse_period(since, until)
     session = InputSession.open(
         journals,
         sidecar=sidecar,
@@ -197,8 +203,10 @@ def replay_job(
     )
     # The log holds fixed event names, codes and counts only (logsink's allowlist).
     log = logsink.configure(enabled=log_file is not None)
-    analysis = _analyze_units(session, simulate=False, workers=workers, progress=None)
-    summary = replay_summary(analysis.totals)
+    analysis = _analyze_units(
+        session, simulate=False, workers=workers, progress=None, period=period
+    )
+    summary = replay_summary(analysis.totals, period)
     # Absent --qualification is PAYLOAD_UNQUALIFIED/MISSING, never a failure (R-CLI-1).
     summary["qualification"] = qualification_summary(
         check_qualification(session.qualification), session.routes
@@ -351,6 +359,8 @@ def analyze_job(
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
     containerenv: Path = CONTAINERENV,
+    since: str | None = None,
+    until: str | None = None,
 ) -> CompletedAnalysis:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
     image the runtime states in `containerenv`, if any).
@@ -358,8 +368,10 @@ def analyze_job(
     With `sign_key` (then `out` is required), the signed run is prepared first, before any input
     is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
     image's entrypoint, the key), and the attestation's path is checked up front with the other
-    outputs; `write` then creates the report and its attestation (docs/attestation.md)."""
+    outputs; `write` then creates the report and its attestation (docs/attestation.md).
+    `since` / `until` restrict it to a period (inputs.period)."""
     rate = _rate(retrieval_rate)
+    period = parse_period(since, until)
     signed = None
     if sign_key is not None:
         if out is None:
@@ -390,7 +402,9 @@ def analyze_job(
     )
     log = logsink.configure(enabled=log_file is not None)
     logger = logsink.get_logger()
-    analysis = _analyze_units(session, simulate=True, workers=workers, progress=progress)
+    analysis = _analyze_units(
+        session, simulate=True, workers=workers, progress=progress, period=period
+    )
     # The models load only for analyze, so other commands start fast; and only now, so that a
     # pool's workers start without waiting for them (the combination has loaded polars).
     from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
@@ -410,6 +424,7 @@ def analyze_job(
             retrieval_rate=rate,
             journal_bytes=sum(session.journal_sizes),
             image_id=stated.image_id,
+            period=period,
         )
     )
     data = encode_report(report)
@@ -455,6 +470,8 @@ def explore_job(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> CompletedExplore:
     """Select, read and map the pi sessions, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
@@ -466,6 +483,7 @@ def explore_job(
     from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
 
     rate = _rate(retrieval_rate)
+    period = parse_period(since, until)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
     # before and after, exclusive output; there is no sidecar (HistorySource.PI_SESSION).
     session = InputSession.open(
@@ -491,6 +509,7 @@ def explore_job(
         period_attestation_valid=True,
         source=HistorySource.PI_SESSION,
         bound=Bound.UPPER,
+        period=period,
     )
     with unit_pool(count) as pool:
         units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
@@ -506,6 +525,7 @@ def explore_job(
             routes=session.routes,
             retrieval_rate=rate,
             session_bytes=sum(session.journal_sizes),
+            period=period,
         )
     )
     data = encode_explore(explored)

@@ -272,6 +272,14 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "`--retrieval-rate` is not a finite number from 0 to 1",
     (
         _INPUT,
+        _I.PERIOD_NOT_A_DATE,
+    ): "`--since` or `--until` is not an ISO-8601 date or date and time from 1970 on",
+    (
+        _INPUT,
+        _I.PERIOD_EMPTY,
+    ): "`--since` is not earlier than `--until`: the period holds no instant",
+    (
+        _INPUT,
         _I.REPORT_MISSING,
     ): "the report given to `show` does not exist, is not a regular file or cannot be read",
     (_INPUT, _I.REPORT_TOO_LARGE): "a saved report is larger than `maxConfigFileBytes` (16 MiB)",
@@ -706,6 +714,19 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "two `routes init --model` values name models of the same API",
     (
         _USAGE,
+        UsageDetail.CACHE_LIFETIME_INVALID,
+    ): "a `routes init --cache-lifetime-ms` value is not PROVIDER/ID=MS with MS a whole number"
+    " of milliseconds",
+    (
+        _USAGE,
+        UsageDetail.CACHE_LIFETIME_MODEL_NOT_GIVEN,
+    ): "a `routes init --cache-lifetime-ms` value names a model no `--model` gives",
+    (
+        _USAGE,
+        UsageDetail.CACHE_LIFETIME_REPEATED,
+    ): "two `routes init --cache-lifetime-ms` values name the same model",
+    (
+        _USAGE,
         UsageDetail.MODEL_UNPRICED,
     ): (
         "the catalog gives the model no price (input and output 0, e.g. a free tier, or "
@@ -749,6 +770,8 @@ UNRECOGNIZED = "unrecognized in a pi session"
 TOOL_CLASS = "tool class"
 RATE_LABEL = "retrieval rate label"
 WHAT_IF_POLICY = "what-if policy"
+UNDEFINED_CAUSE = "undefined model cause"
+TRANSCRIPT_ONLY = "not a request in a pi session"
 
 _NOTHING = "nothing to change: it is reported for completeness"
 _WHAT_IF = (
@@ -758,6 +781,9 @@ _WHAT_IF = (
 _QUALIFY = "run clearing-analysis qualify --out qualification.json and pass it to --qualification"
 _MORE_HISTORY = "analyze more of this API's history: longer sessions, more conversations"
 _CAPTURE_PERIOD = "restrict --journals to the period when continuity capture was enabled"
+_PERIOD = (
+    "nothing to change: it lies outside the period asked for; widen --since / --until to count it"
+)
 _ROUTE_LIMITS = "check triggerTokens and drainTokens in routes.json (docs/formats/routes.md)"
 _ANALYZE_INSTEAD = "for a verdict, run analyze on native journals with the tool-history sidecar"
 
@@ -907,7 +933,8 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     ),
     (API_LIMITATION, "ROUTE_TRIGGER_CONTRADICTED"): (
         "this API's observed threshold compactions contradict the route's triggerTokens T:"
-        " some came below 0.75 T (T too high) or beyond T plus one turn's growth (T too low),"
+        " some came below 0.75 T or below T by more than 2% of T (T too high), or beyond T"
+        " plus one turn's growth (T too low),"
         " so the pressured boundaries are counted against the wrong trigger; never gating",
         "set triggerTokens from the agent's real compaction trigger: the report's routeTrigger"
         " gives the trigger the compactions imply (docs/model.md)",
@@ -983,6 +1010,10 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         " conversation has no capture policy row",
         _CAPTURE_PERIOD,
     ),
+    (SKIPPED_BOUNDARY, "OUTSIDE_PERIOD"): (
+        "the boundary's request lies outside the period --since / --until asked for",
+        _PERIOD,
+    ),
     (SKIPPED_SESSION, "UNSUPPORTED_VERSION"): (
         "the pi session's header version is above 3",
         "explore sessions of pi format versions 1 to 3 (docs/formats/pi-sessions.md)",
@@ -1009,6 +1040,10 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     (SKIPPED_SESSION_BOUNDARY, "DUPLICATE"): (
         "the same turn of the same lineage was seen first in another file (a copy or a fork)",
         _NOTHING,
+    ),
+    (SKIPPED_SESSION_BOUNDARY, "OUTSIDE_PERIOD"): (
+        "the prompt turn's request lies outside the period --since / --until asked for",
+        _PERIOD,
     ),
     (UNRECOGNIZED, "ENTRY_TYPE"): (
         "session entries of a type the reader does not know, counted and left out",
@@ -1100,5 +1135,32 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         "what-if: OpenClaw's session pruning in cache-ttl mode: once the cache has expired and the"
         " context is half the window, oldest results down to half, keeping the last 3",
         _WHAT_IF,
+    ),
+    (UNDEFINED_CAUSE, "NO_GROWTH"): (
+        "the pressure model (and with it the cost model and the what-ifs) is undefined: the"
+        " API's native growth G is not above 0 (one counted boundary and no compaction, or E"
+        " never grew)",
+        _MORE_HISTORY,
+    ),
+    (UNDEFINED_CAUSE, "TRIGGER_NOT_ABOVE_DRAIN"): (
+        "the pressure model (and with it the cost model and the what-ifs) is undefined: the"
+        " route's triggerTokens T is not above its drainTokens P, so no growth fits between"
+        " compactions",
+        _ROUTE_LIMITS,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_DELIVERY_MIRROR"): (
+        "assistant messages OpenClaw wrote as copies of replies it delivered to a channel"
+        " (provider openclaw, model delivery-mirror): no request, no fallback, counted apart",
+        _NOTHING,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_CLI_MIRROR"): (
+        "assistant messages OpenClaw wrote to mirror a turn an external CLI answered (provider"
+        " openclaw, model cli-mirror): no request, no fallback, counted apart",
+        _NOTHING,
+    ),
+    (TRANSCRIPT_ONLY, "OPENCLAW_GATEWAY_INJECTED"): (
+        "assistant messages OpenClaw's gateway injected as notices (provider openclaw, model"
+        " gateway-injected): no request, no fallback, counted apart",
+        _NOTHING,
     ),
 }

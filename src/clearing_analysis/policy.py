@@ -19,7 +19,9 @@ as `clearing_analysis/_policy`.
   qualify/catalog.mjs (never edited by hand); route-template.json: the assumptions `routes init`
   adds to a catalog entry (docs/formats/routes.md);
 - what-ifs.json: named tool-result pruning policies with their public sources, for the
-  report's informational what-if part (never gating; docs/model.md).
+  report's informational what-if part (never gating; docs/model.md);
+- transcript-only.json: the assistant messages agents write into pi sessions that are not
+  model requests (R-CM-8), each with its public source (docs/formats/pi-sessions.md).
 """
 
 from __future__ import annotations
@@ -198,6 +200,9 @@ class SimulationPolicy(_Policy, frozen=True):
     pressure_low_fraction: UnitInterval
     summary_tokens_per_cleared_result_cap: PositiveInt
     retrieval_output_tokens: PositiveInt
+    # How far (percent of T) the route's trigger may lie above a threshold compaction's
+    # tokensBefore before the route check flags it (docs/model.md, the route check).
+    route_trigger_tolerance_percent: Annotated[int, msgspec.Meta(ge=0, le=25)]
 
 
 class GatePolicy(_Policy, frozen=True):
@@ -493,6 +498,53 @@ class WhatIfTable(_Policy, frozen=True):
     def get(self, policy_id: WhatIfId) -> WhatIf:
         """The row of `policy_id`."""
         return next(policy for policy in self.policies if policy.id is policy_id)
+
+
+class TranscriptOnlyCode(enum.StrEnum):
+    """The fixed code each kind of transcript-only assistant message is counted under."""
+
+    OPENCLAW_DELIVERY_MIRROR = "OPENCLAW_DELIVERY_MIRROR"
+    OPENCLAW_CLI_MIRROR = "OPENCLAW_CLI_MIRROR"
+    OPENCLAW_GATEWAY_INJECTED = "OPENCLAW_GATEWAY_INJECTED"
+
+
+class TranscriptOnlyMessage(_Policy, frozen=True):
+    """An assistant message an agent writes that is no model request: its provider and model,
+    and the public source that writes it."""
+
+    code: TranscriptOnlyCode
+    agent: Text
+    provider: Text
+    model: Text
+    repository: Text
+    revision: Text
+    source: Text
+    does: Text
+
+
+class TranscriptOnlyTable(_Policy, frozen=True):
+    """policy/transcript-only.json: every code once."""
+
+    comment: str
+    version: Literal[1]
+    messages: tuple[TranscriptOnlyMessage, ...]
+
+    def __post_init__(self) -> None:
+        if sorted(m.code for m in self.messages) != sorted(TranscriptOnlyCode):
+            raise ValueError("policy/transcript-only.json must list every code exactly once")
+
+    def code_of(self, provider: str, model: str) -> TranscriptOnlyCode | None:
+        """The code of a message with this provider and model, or None (a model request)."""
+        for message in self.messages:
+            if message.provider == provider and message.model == model:
+                return message.code
+        return None
+
+
+@functools.cache
+def transcript_only_messages() -> TranscriptOnlyTable:
+    """policy/transcript-only.json, decoded once."""
+    return msgspec.json.decode(read_policy_bytes("transcript-only.json"), type=TranscriptOnlyTable)
 
 
 @functools.cache

@@ -147,6 +147,10 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.APP_ALLOWLIST_DUPLICATE): "keep each reviewed (server, tool, digest) entry once",
     # INPUT_INVALID: analysis settings and saved reports.
     (_INPUT, _I.RETRIEVAL_RATE_OUT_OF_RANGE): "give --retrieval-rate a number from 0 to 1",
+    (_INPUT, _I.PERIOD_NOT_A_DATE): (
+        "give --since and --until an ISO-8601 date (2026-06-01) or date and time (2026-06-01T09:30)"
+    ),
+    (_INPUT, _I.PERIOD_EMPTY): "give a --since earlier than --until",
     (_INPUT, _I.REPORT_MISSING): "pass the path of an existing report file",
     (_INPUT, _I.REPORT_TOO_LARGE): "pass a report file clearing-analysis wrote: reports are small",
     (_INPUT, _I.REPORT_MALFORMED): "pass a report file clearing-analysis wrote, unedited",
@@ -398,6 +402,13 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_USAGE, UsageDetail.MODEL_WINDOW_TOO_SMALL): (
         "pi's default compaction does not fit this model's window: write its route by hand"
     ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_INVALID): (
+        "give <option> as PROVIDER/ID=MS, MS the cache lifetime in whole milliseconds"
+    ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_MODEL_NOT_GIVEN): (
+        "name in <option> a model given with --model, exactly as given there"
+    ),
+    (_USAGE, UsageDetail.CACHE_LIFETIME_REPEATED): ("give <option> once per model"),
     (_USAGE, UsageDetail.UNKNOWN_CODE): (
         "give a code as a view or a failure line prints it; explain alone lists them all"
     ),

@@ -10,7 +10,8 @@ policy/route-template.json (reserve R = 16,384, kept K = 20,000, summary budget 
     summaryOutputTokens  O = floor(R * 80 / 100)              (pi's summarizer maxTokens)
     drainTokens          P = K + O                            (kept messages + the summary)
     summaryInputTokens   I = floor((T - K) * (200 - 80) / 200)
-    cacheLifetimeMs      the provider's documented lifetime, else "unknown"; margin 30,000 ms
+    cacheLifetimeMs      the provider's documented lifetime, else "unknown" (or the user's
+                         `--cache-lifetime-ms PROVIDER/ID=MS` for that model); margin 30,000 ms
     prices               the catalog's cost per million tokens
     quota, quotaBudget   the prices over 1,000,000: the quota-share view equals the list view
 
@@ -24,8 +25,12 @@ Guarantees:
   else is read, nothing written here.
 - A PROVIDER/ID the catalog does not have, a model of another API, a model without a price and
   a model whose window cannot hold pi's default compaction are each a fixed USAGE_ERROR detail
-  (the typed value is never kept); every template this returns decodes with
-  `inputs.configs.parse_routes`.
+  (the typed value is never kept); so are a `--cache-lifetime-ms` value that is not
+  PROVIDER/ID=MS with MS a whole number of milliseconds, one that names no `--model` given and
+  two for one model; every template this returns decodes with `inputs.configs.parse_routes`.
+- Each route whose cacheLifetimeMs stays "unknown" is named by its API (`unknown_lifetimes`)
+  so that the command says so, with the remedy, when it writes the file: an unknown lifetime
+  makes every gap warm, hence criterion 2 impossible.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from clearing_analysis.policy import (
 
 MODEL_OPTION = "--model"
 API_OPTION = "--api"
+LIFETIME_OPTION = "--cache-lifetime-ms"
+MAX_LIFETIME_MS = 2**53 - 1  # a JSON integer every reader holds exactly
 UNKNOWN_LIFETIME: Literal["unknown"] = "unknown"
 
 
@@ -79,8 +86,31 @@ def _weights(cost: ModelCost) -> TokenWeights:
     )
 
 
-def template_route(model: CatalogModel, policy: RouteTemplatePolicy | None = None) -> Route:
-    """The route template for `model` (formulas in the module docstring)."""
+def parse_lifetimes(values: list[str], names: list[str]) -> dict[str, int]:
+    """`--cache-lifetime-ms PROVIDER/ID=MS` values by model name; each must name one of
+    `names` (the `--model` values as typed) once, with MS a whole number of milliseconds."""
+    lifetimes: dict[str, int] = {}
+    for value in values:
+        name, equals, millis = value.rpartition("=")
+        if not equals or not name or not millis.isascii() or not millis.isdigit():
+            raise UsageError(UsageDetail.CACHE_LIFETIME_INVALID, (LIFETIME_OPTION,))
+        if int(millis) > MAX_LIFETIME_MS:
+            raise UsageError(UsageDetail.CACHE_LIFETIME_INVALID, (LIFETIME_OPTION,))
+        if name not in names:
+            raise UsageError(UsageDetail.CACHE_LIFETIME_MODEL_NOT_GIVEN, (LIFETIME_OPTION,))
+        if name in lifetimes:
+            raise UsageError(UsageDetail.CACHE_LIFETIME_REPEATED, (LIFETIME_OPTION,))
+        lifetimes[name] = int(millis)
+    return lifetimes
+
+
+def template_route(
+    model: CatalogModel,
+    policy: RouteTemplatePolicy | None = None,
+    lifetime_ms: int | None = None,
+) -> Route:
+    """The route template for `model` (formulas in the module docstring); `lifetime_ms`, when
+    given, is the cache lifetime the user states for it."""
     policy = route_template_policy() if policy is None else policy
     cost = model.cost
     # A model with neither an input nor an output price would make both cost views zero, so
@@ -98,6 +128,8 @@ def template_route(model: CatalogModel, policy: RouteTemplatePolicy | None = Non
     lifetime: int | Literal["unknown"] = policy.cache_lifetime_ms_by_provider.get(
         model.provider, UNKNOWN_LIFETIME
     )
+    if lifetime_ms is not None:
+        lifetime = lifetime_ms
     weights = _weights(cost)
     return Route(
         api=Api(model.api),
@@ -113,13 +145,25 @@ def template_route(model: CatalogModel, policy: RouteTemplatePolicy | None = Non
     )
 
 
-def template_routes(names: list[str], api: Api | None = None) -> list[Route]:
+def template_routes(
+    names: list[str], api: Api | None = None, lifetimes: list[str] | None = None
+) -> list[Route]:
     """One template per named model, in the order given; a routes file holds one route per
-    API, so two models of one API are refused (MODEL_API_REPEATED)."""
+    API, so two models of one API are refused (MODEL_API_REPEATED). `lifetimes` are the
+    `--cache-lifetime-ms` values (`parse_lifetimes`)."""
     models = [find_model(api, name) for name in names]
     if len({model.api for model in models}) != len(models):
         raise UsageError(UsageDetail.MODEL_API_REPEATED, (MODEL_OPTION,))
-    return [template_route(model) for model in models]
+    stated = parse_lifetimes(lifetimes or [], names)
+    return [
+        template_route(model, lifetime_ms=stated.get(name))
+        for model, name in zip(models, names, strict=True)
+    ]
+
+
+def unknown_lifetimes(routes: list[Route]) -> list[Api]:
+    """The APIs whose route has cacheLifetimeMs "unknown", in the file's order."""
+    return [route.api for route in routes if route.cache_lifetime_ms == UNKNOWN_LIFETIME]
 
 
 def encode_routes(routes: list[Route]) -> bytes:

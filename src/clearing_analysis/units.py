@@ -54,6 +54,7 @@ from clearing_analysis.errors import (
     SnapshotChangedError,
 )
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from clearing_analysis.policy import limits
 from clearing_analysis.replay.journal_replay import replay_journal
@@ -173,6 +174,8 @@ class Settings:
     # explore: pi sessions (no sidecar), cleared from the upper bound (docs/explore.md).
     source: HistorySource = HistorySource.NATIVE_JOURNAL
     bound: Bound = Bound.LOWER
+    # --since / --until: what lies outside is skipped and counted (inputs.period).
+    period: Period = EVERYTHING
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +192,12 @@ def _replayed(
 ) -> Iterator[JournalOutcome]:
     if settings.source is HistorySource.PI_SESSION:
         for path in unit.paths:
-            yield replay_pi_session(path, settings.routes)
+            yield replay_pi_session(path, settings.routes, settings.period)
         return
     if sidecar is None:
         raise RuntimeError("native journals are replayed against the sidecar")
     for path in unit.paths:
-        yield replay_journal(path, settings.routes, sidecar)
+        yield replay_journal(path, settings.routes, sidecar, settings.period)
 
 
 def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) -> UnitOutput:
@@ -207,6 +210,7 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
         settings.app_allowlist,
         period_attestation_valid=settings.period_attestation_valid,
         bound=settings.bound,
+        period=settings.period,
     )
     fingerprints = frozenset(
         fp for merged in replayed.journals for fp in merged.journal.toolset_fingerprints

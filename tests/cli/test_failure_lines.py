@@ -124,6 +124,25 @@ def test_retrieval_rate_outside_zero_to_one(
     assert done.stderr.encode() == fixed_line("INPUT_INVALID", "RETRIEVAL_RATE_OUT_OF_RANGE")
 
 
+@pytest.mark.parametrize(
+    ("period", "detail"),
+    [
+        (["--since", "canary-private-week"], "PERIOD_NOT_A_DATE"),
+        (["--until", "2026-02-30"], "PERIOD_NOT_A_DATE"),
+        (["--since", "2026-06-02", "--until", "2026-06-01"], "PERIOD_EMPTY"),
+    ],
+    ids=["not a date", "no such day", "empty"],
+)
+def test_a_bad_period(
+    period: list[str], detail: str, corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--since / --until must name ISO dates of a period that holds an instant; the value is
+    not echoed, nothing is written."""
+    done = invoke(_analyze(corpus, *period), capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr.encode() == fixed_line("INPUT_INVALID", detail)
+
+
 def _show(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     done = invoke(["show", str(path)], capsys)
     return done.status, done.stdout, done.stderr
@@ -135,7 +154,7 @@ def _show(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str
         (None, "REPORT_MISSING"),
         (b"{not json", "REPORT_MALFORMED"),
         (b"\xff\xfe", "REPORT_MALFORMED"),
-        (b'{"format": "clearing-analysis-report", "version": 2}', "REPORT_NOT_A_REPORT"),
+        (b'{"format": "clearing-analysis-report", "version": 1}', "REPORT_NOT_A_REPORT"),
         (b"[]", "REPORT_NOT_A_REPORT"),
         (b" " * (limits().max_config_file_bytes + 1), "REPORT_TOO_LARGE"),
     ],
@@ -166,6 +185,8 @@ COVERED: frozenset[tuple[str, str]] = frozenset(
         ("INPUT_INVALID", detail)
         for detail in (
             "RETRIEVAL_RATE_OUT_OF_RANGE",
+            "PERIOD_NOT_A_DATE",
+            "PERIOD_EMPTY",
             "REPORT_MISSING",
             "REPORT_MALFORMED",
             "REPORT_NOT_A_REPORT",

@@ -186,3 +186,43 @@ def test_cache_lifetime_is_unknown_without_a_documented_provider_default() -> No
     """A provider the template documents no lifetime for gets "unknown" (never cold)."""
     model = find_model(Api.OPENAI_COMPLETIONS, "deepseek/deepseek-v4-pro")
     assert template_route(model).cache_lifetime_ms == "unknown"
+
+
+UNKNOWN_LINE = (
+    "clearing-analysis: CACHE_LIFETIME_UNKNOWN {api}: the route's cacheLifetimeMs is unknown,"
+    " so no gap can be cold and criterion 2 (COLD_EVIDENCE_LOW) cannot pass: set"
+    " cacheLifetimeMs from the provider's documentation, or give --cache-lifetime-ms"
+    " PROVIDER/ID=MS for the model (docs/formats/routes.md)\n"
+)
+DEEPSEEK, CODEX = "deepseek/deepseek-v4-pro", "openai-codex/gpt-5.5"
+
+
+def test_an_unknown_cache_lifetime_is_said_when_the_file_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Models whose catalog provider documents no cache lifetime (deepseek-v4-pro over
+    openai-completions, gpt-5.5 over openai-codex-responses) still get their file, exit 0,
+    with one fixed line per such route on stderr naming its API and the remedy; before, the
+    file said "unknown" silently, which makes every cold boundary impossible."""
+    out = tmp_path / "routes.json"
+    done = _init(["--model", DEEPSEEK, "--model", CODEX, "--out", str(out)], capsys)
+    assert (done.status, done.stdout) == (0, "")
+    assert done.stderr == UNKNOWN_LINE.format(api="openai-completions") + UNKNOWN_LINE.format(
+        api="openai-codex-responses"
+    )
+    assert [route["cacheLifetimeMs"] for route in _written(out)] == ["unknown", "unknown"]
+    for name in ("deepseek", "gpt-5.5"):
+        assert name not in done.stderr  # nothing typed is printed
+
+
+def test_a_cache_lifetime_per_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cache-lifetime-ms PROVIDER/ID=MS writes MS for that model alone (it also replaces a
+    documented lifetime); the route left unknown is still said."""
+    out = tmp_path / "routes.json"
+    lifetimes = ["--cache-lifetime-ms", f"{DEEPSEEK}=300000"]
+    lifetimes += ["--cache-lifetime-ms", "anthropic/claude-sonnet-4-5=3600000"]
+    models = ["--model", DEEPSEEK, "--model", CODEX, "--model", "anthropic/claude-sonnet-4-5"]
+    done = _init([*models, *lifetimes, "--out", str(out)], capsys)
+    assert (done.status, done.stderr) == (0, UNKNOWN_LINE.format(api="openai-codex-responses"))
+    assert [route["cacheLifetimeMs"] for route in _written(out)] == [300_000, "unknown", 3_600_000]
+    assert load_routes(out).by_api[Api.OPENAI_COMPLETIONS].cache_lifetime_ms == 300_000

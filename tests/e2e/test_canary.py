@@ -59,6 +59,7 @@ def _exercised(summary: dict[str, Any]) -> None:
         "OWNER_MISSING": 1,
         "UNSUPPORTED_API": 1,
         "OUTSIDE_CAPTURE_WINDOW": 1,
+        "OUTSIDE_PERIOD": 0,  # no --since / --until given
     }
     anthropic = summary["perApi"]["anthropic-messages"]
     # Built-in reads proven by the agent-config, the app tool by its journal origin and the

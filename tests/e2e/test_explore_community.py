@@ -1,33 +1,33 @@
-"""`explore` on real public sessions of pi and OpenClaw users (tests/data/pi-sessions/community,
-SOURCES.md there), recounted independently.
+"""`explore` on real public sessions of pi and OpenClaw users (the `community` folder of the
+public session files, SOURCES.md there; docs/public-data.md: skipped where CLEARING_PUBLIC_DATA
+is unset), recounted independently.
 
-The test decompresses the sessions and recounts, with plain `json` and the documented rules
-alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md), per
-API: requests and usage fallbacks (all-zero usage only, R-CM-1), prompt turns, tool results and
-their plain-text bytes by class, observed usage sums, orphan tool results, and the boundaries
-of an API without a route; the explore report from the real command must state exactly those
-numbers. The sessions' compactions are checked against two routes (docs/model.md, "The route's
-trigger against observed compactions"), and nothing of their text, ids or paths may reach the
-output.
+The test decompresses copies of the sessions and recounts, with plain `json` and the documented
+rules alone (docs/formats/pi-sessions.md, docs/model.md "Per-API cohorts", docs/formats/tools.md),
+per API: requests and usage fallbacks (all-zero usage only, R-CM-1; each on its own message's
+API, R-CM-8), prompt turns, tool results and their plain-text bytes by class, observed usage
+sums, orphan tool results, and the boundaries of an API without a route; the explore report
+from the real command must state exactly those numbers. The sessions' compactions are checked
+against two routes (docs/model.md, "The route's trigger against observed compactions"), and
+nothing of their text, ids or paths may reach the output.
 """
 
 from __future__ import annotations
 
 import collections
 import json
-import lzma
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests._public_data import public_folder, session_copies
 from tests._seed_route import SEED_ROUTE
 from tests._upper_bound import excluded_by_reason
 from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "community"
 ROUTED = ("anthropic-messages", "openai-codex-responses", "openai-completions")
 # The class of every tool name these sessions use (docs/formats/tools.md); "" is the empty name
 # of OpenClaw's orphan results, in no table.
@@ -69,9 +69,12 @@ def _path(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
+    """Per prompt turn: the boundary belongs to its first request's API; each request, and
+    each result, to the API of its own message (a result: of the request that asked for it;
+    an orphan: of the turn's boundary), R-CM-8."""
     turn_api: str | None = None
-    calls: collections.Counter[str] = collections.Counter()
-    turn_results: list[dict[str, Any]] = []
+    calls: dict[str, list[str]] = collections.defaultdict(list)  # call id -> requesting APIs
+    turn_results: list[tuple[str | None, dict[str, Any]]] = []
 
     def close_turn() -> None:
         if turn_api is None:
@@ -80,10 +83,15 @@ def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
             counted.unrouted_turns += 1
             return
         counted.turns[turn_api] += 1
-        for result in turn_results:
+        for request_api, result in turn_results:
+            api = turn_api if request_api is None else request_api
+            if api not in ROUTED:
+                continue
             tool = CLASSES[result["toolName"]]
-            counted.results[turn_api][tool] += 1
-            counted.result_bytes[turn_api][tool] += _pi_recount.plain_text_bytes(result["content"])
+            counted.results[api][tool] += 1
+            counted.result_bytes[api][tool] += _pi_recount.plain_text_bytes(result["content"])
+        for request in requests:
+            _count_request(counted, request)
 
     requests: list[dict[str, Any]] = []
     for entry in _path(lines):
@@ -95,28 +103,27 @@ def _count_session(counted: Recount, lines: list[dict[str, Any]]) -> None:
         role = message["role"]
         if role == "user":
             close_turn()
-            for request in requests:
-                _count_request(counted, request, turn_api)
-            turn_api, calls, turn_results, requests = None, collections.Counter(), [], []
+            turn_api, turn_results, requests = None, [], []
+            calls = collections.defaultdict(list)
         elif role == "assistant":
             turn_api = turn_api or message["api"]
             requests.append(message)
             for block in message["content"]:
                 if block["type"] == "toolCall":
-                    calls[block["id"]] += 1
+                    calls[block["id"]].append(message["api"])
         elif role == "toolResult":
-            if calls[message["toolCallId"]] > 0:
-                calls[message["toolCallId"]] -= 1
+            pending = calls[message["toolCallId"]]
+            if pending:
+                turn_results.append((pending.pop(0), message))
             else:
                 counted.orphans += 1
-            turn_results.append(message)
+                turn_results.append((None, message))
     close_turn()
-    for request in requests:
-        _count_request(counted, request, turn_api)
 
 
-def _count_request(counted: Recount, message: dict[str, Any], api: str | None) -> None:
-    """A request belongs to its turn's API (the turn's first request's)."""
+def _count_request(counted: Recount, message: dict[str, Any]) -> None:
+    """A request belongs to the API of its own message (R-CM-8)."""
+    api = message["api"]
     if api not in ROUTED:
         return
     usage = message["usage"]
@@ -131,11 +138,8 @@ def _count_request(counted: Recount, message: dict[str, Any], api: str | None) -
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The community sessions, decompressed into a directory of their own."""
-    root = tmp_path_factory.mktemp("community") / "sessions"
-    root.mkdir()
-    for path in sorted(DATA.glob("*.jsonl.xz")):
-        (root / path.name.removesuffix(".xz")).write_bytes(lzma.decompress(path.read_bytes()))
-    return root
+    folder = public_folder("community")
+    return session_copies(folder, tmp_path_factory.mktemp("community") / "sessions")
 
 
 def _explore(sessions: Path, routes: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:
@@ -201,16 +205,21 @@ def test_compactions_against_the_route_trigger(
 ) -> None:
     """The OpenClaw session compacted at 180,158 tokens on claude-opus-4-6 (and once more at
     1,061 right after, with no request between: not a threshold compaction). Under the seed's
-    T = 200,000 that is consistent; under the catalog's 983,616-token trigger (`routes init`
-    for that model) it is ROUTE_TRIGGER_CONTRADICTED, with the implied trigger below 180,158."""
+    T = 200,000 that is below T by 19,842, more than the tolerance (4,000, 2% of T): OpenClaw
+    compacts at its window minus a 20,000-token reserve, so T is too high (`belowTrigger`);
+    under the catalog's 983,616-token trigger (`routes init` for that model) it is below the
+    band's floor. Both ROUTE_TRIGGER_CONTRADICTED, with the implied trigger below 180,158."""
     anthropic = explored["perApi"]["anthropic-messages"]
-    assert anthropic["limitations"] == []
-    assert anthropic["routeTrigger"]["thresholdCompactions"] == 1
+    route = anthropic["routeTrigger"]
+    assert anthropic["limitations"] == ["ROUTE_TRIGGER_CONTRADICTED"]
+    assert (route["thresholdCompactions"], route["belowTrigger"], route["belowBand"]) == (1, 1, 0)
+    assert (route["toleranceTokens"], route["impliedTriggerBelow"]) == (4_000, 180_158)
     catalog = run_cli(["routes", "init", "--model", "anthropic/claude-opus-4-6"])
     assert catalog.returncode == 0
-    route = json.loads(catalog.stdout)[0]
-    assert route["triggerTokens"] == 983_616
-    contradicted = _explore(sessions, [route], tmp_path)["perApi"]["anthropic-messages"]
+    catalog_route = json.loads(catalog.stdout)[0]
+    assert catalog_route["triggerTokens"] == 983_616
+    contradicted = _explore(sessions, [catalog_route], tmp_path)["perApi"]["anthropic-messages"]
     assert contradicted["limitations"] == ["ROUTE_TRIGGER_CONTRADICTED"]
     assert contradicted["routeTrigger"]["belowBand"] == 1
+    assert contradicted["routeTrigger"]["belowTrigger"] == 0
     assert contradicted["routeTrigger"]["impliedTriggerBelow"] == 180_158

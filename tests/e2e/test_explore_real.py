@@ -1,8 +1,9 @@
 """`explore` on real public pi sessions (docs/explore.md, "Real sessions in the tests").
 
-The two sessions are pi's own test fixtures (badlogic/pi-mono, MIT): real version-1 histories
-of pi's author with compactions, two APIs and 821 tool results. The test decompresses them and
-recounts, with plain `json` and the documented rules alone (not the reader), the requests,
+The two sessions are pi's own test fixtures, in the `real-pi` folder of the public session
+files (docs/public-data.md; skipped where CLEARING_PUBLIC_DATA is unset): real version-1
+histories of pi's author with compactions, two APIs and 821 tool results. The test copies them
+and recounts, with plain `json` and the documented rules alone (not the reader), the requests,
 prompt turns, tool results and their bytes by class, compactions and observed usage per API;
 the explore report must state exactly those numbers. The run goes through the real command in
 a fresh interpreter, and nothing of the sessions' text, ids or paths may reach its output.
@@ -11,19 +12,18 @@ a fresh interpreter, and nothing of the sessions' text, ids or paths may reach i
 from __future__ import annotations
 
 import json
-import lzma
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests._public_data import public_folder, session_copies
 from tests._seed_route import SEED_ROUTE
 from tests.e2e import _pi_recount
 from tests.e2e._cli import run_cli
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "pi-sessions"
-PUBLIC = ("before-compaction.jsonl.xz", "large-session.jsonl.xz")
+PUBLIC = ("before-compaction.jsonl", "large-session.jsonl")
 APIS = ("anthropic-messages", "openai-responses")
 READ_ONLY = {"read", "grep", "find", "ls", "web_fetch"}
 EFFECTFUL = {"bash", "edit", "write"}
@@ -52,7 +52,6 @@ def recount(paths: list[Path]) -> Recount:
         assert json.loads(lines[0])["type"] == "session"
         assert "version" not in json.loads(lines[0])  # version 1: no ids, no tree
         turn_api: str | None = None
-        pending: list[dict[str, Any]] = []  # a turn's results wait for its API to be known
         for line in lines[1:]:
             entry = json.loads(line)
             if entry["type"] == "compaction":
@@ -62,41 +61,38 @@ def recount(paths: list[Path]) -> Recount:
             message = entry["message"]
             role = message["role"]
             if role == "user":
-                turn_api, pending = None, []
+                turn_api = None
             elif role == "assistant":
                 if turn_api is None:
                     turn_api = message["api"]
                     counted.turns[turn_api] += 1
-                counted.requests[turn_api] += 1
+                # R-CM-8: a request belongs to the API its own message names.
+                api = message["api"]
+                counted.requests[api] += 1
                 usage = message["usage"]
                 keys = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
                 # R-CM-1: only a missing or all-zero usage is a fallback; an aborted or
                 # errored request that reports usage is costed from it.
                 if not any(usage.get(key) for key in keys):
-                    counted.fallback[turn_api] += 1
+                    counted.fallback[api] += 1
                 else:
                     for key in ("input", "output", "cacheRead", "cacheWrite"):
-                        counted.usage[turn_api][key] += usage[key]
+                        counted.usage[api][key] += usage[key]
             elif role == "toolResult":
-                pending.append(message)
-            if turn_api is not None:
-                for result in pending:
-                    tool_class = _tool_class(result["toolName"])
-                    counted.results[turn_api][tool_class] += 1
-                    counted.result_bytes[turn_api][tool_class] += _pi_recount.plain_text_bytes(
-                        result["content"]
-                    )
-                pending = []
+                # The result of the request just before it (its toolCall), on that one's API.
+                tool_class = _tool_class(message["toolName"])
+                counted.results[api][tool_class] += 1
+                counted.result_bytes[api][tool_class] += _pi_recount.plain_text_bytes(
+                    message["content"]
+                )
     return counted
 
 
 @pytest.fixture(scope="module")
 def real_sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The public sessions, decompressed into a directory of their own."""
-    root = tmp_path_factory.mktemp("real") / "sessions"
-    root.mkdir()
-    for name in PUBLIC:
-        (root / name.removesuffix(".xz")).write_bytes(lzma.decompress((DATA / name).read_bytes()))
+    """The public sessions, copied into a directory of their own."""
+    root = session_copies(public_folder("real-pi"), tmp_path_factory.mktemp("real") / "sessions")
+    assert sorted(path.name for path in root.iterdir()) == list(PUBLIC)
     return root
 
 
@@ -108,7 +104,7 @@ def explored(real_sessions: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     done = run_cli(["explore", "--sessions", str(real_sessions), "--routes", str(routes)])
     assert (done.returncode, done.stderr) == (0, b"")
     for name in PUBLIC:
-        text = (real_sessions / name.removesuffix(".xz")).read_text(encoding="utf-8")
+        text = (real_sessions / name).read_text(encoding="utf-8")
         header = json.loads(text.split("\n", 1)[0])
         for secret in (header["id"], header["cwd"], "badlogic"):
             assert secret.encode() not in done.stdout

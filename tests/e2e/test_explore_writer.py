@@ -20,13 +20,15 @@ from typing import Any
 
 import pytest
 
+from clearing_analysis.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests._upper_bound import excluded_by_reason, upper_bound_eligible
 from tests.e2e._cli import run_cli
 from tests.e2e._pi_recount import plain_text_bytes
 from tests.e2e.test_explore_real import Recount, _tool_class
 
-WRITER = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "writer"
+ROOT = Path(__file__).resolve().parents[2]
+WRITER = ROOT / "tests" / "data" / "pi-sessions" / "writer"
 API = "openai-completions"
 
 
@@ -135,6 +137,18 @@ def test_writer_counts_equal_an_independent_recount(explored: dict[str, Any]) ->
         assert row["textBytes"] == counted.result_bytes[API][tool_class], tool_class
     assert part["compactions"]["checkpoints"] == counted.compactions == 1
     assert explored["sessions"]["skippedBoundaries"]["DUPLICATE"] == duplicates
+
+
+def test_a_trailing_compaction_is_counted_and_checked(tmp_path: Path) -> None:
+    """main.jsonl ends with pi's compaction (its last entry, after the last prompt turn): it is
+    observed and the route check sees it (before, read alone, the file showed none)."""
+    routes = tmp_path / "routes.json"
+    routes.write_text((ROOT / "tools" / "pi-sessions" / "routes.json").read_text())
+    report = json.loads(explore_job([WRITER / "main.jsonl"], routes=routes).data)
+    part = report["perApi"][API]
+    assert part["compactions"]["checkpoints"] == 1
+    assert part["routeTrigger"]["thresholdCompactions"] == 1
+    assert part["routeTrigger"]["impliedTriggerBelow"] == 10_131  # its tokensBefore
 
 
 def test_writer_sessions_are_read_as_version_3(explored: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from clearing_analysis.models import (
     pressure_model,
     sensitivities,
 )
+from clearing_analysis.models.undefined import UndefinedCause
 
 WORKED = PressureInputs(
     growth=1_000_000,
@@ -44,17 +45,31 @@ def test_worked_example_of_the_requirements() -> None:
     assert at20.reduction == Fraction("0.125")
 
 
+NO_GROWTH, NO_SPAN = UndefinedCause.NO_GROWTH, UndefinedCause.TRIGGER_NOT_ABOVE_DRAIN
+
+
 @pytest.mark.parametrize(
-    ("growth", "trigger", "drain"),
-    [(0, 200_000, 40_000), (1_000, 40_000, 40_000), (1_000, 30_000, 40_000), (-5, 200_000, 0)],
-    ids=["no growth", "trigger equals drain", "trigger below drain", "negative growth"],
+    ("growth", "trigger", "drain", "causes"),
+    [
+        (0, 200_000, 40_000, (NO_GROWTH,)),
+        (1_000, 40_000, 40_000, (NO_SPAN,)),
+        (1_000, 30_000, 40_000, (NO_SPAN,)),
+        (-5, 200_000, 0, (NO_GROWTH,)),
+        (0, 30_000, 40_000, (NO_GROWTH, NO_SPAN)),
+    ],
+    ids=["no growth", "trigger equals drain", "trigger below drain", "negative growth", "both"],
 )
-def test_undefined_without_growth_or_span(growth: int, trigger: int, drain: int) -> None:
-    """G <= 0 or T <= P leaves the model undefined: no figure at any rate."""
+def test_undefined_without_growth_or_span(
+    growth: int, trigger: int, drain: int, causes: tuple[UndefinedCause, ...]
+) -> None:
+    """G <= 0 or T <= P leaves the model undefined: no figure at any rate, and the inputs say
+    which of the two holds (every one that does)."""
     inputs = PressureInputs(growth, trigger, drain, 10, 10, 0, 0)
     model = pressure_model(inputs, sensitivities(Fraction(1, 20)))
     assert not model.defined
     assert model.off is None and model.at == ()
+    assert inputs.undefined_causes == causes
+    assert PressureInputs(1, 200_000, 40_000, 0, 0, 0, 0).undefined_causes == ()
 
 
 def test_summary_that_does_not_fit_credits_no_reduction() -> None:

@@ -35,12 +35,31 @@ def test_compactions_well_below_the_trigger_contradict_it() -> None:
     assert check.contradicted
 
 
-def test_the_band_floor_and_the_overshoot_are_exact_edges() -> None:
-    """0.75 T itself and T + overshoot itself are consistent; one token beyond is not."""
-    assert check_trigger(200_000, [150_000, 230_000], 30_000).contradicted is False
+def test_the_tolerance_and_the_overshoot_are_exact_edges() -> None:
+    """T - 2% of T itself and T + overshoot itself are consistent; one token beyond is not,
+    and below 0.75 T is the band's count, not the tolerance's."""
+    check = check_trigger(200_000, [196_000, 230_000], 30_000)
+    assert (check.contradicted, check.tolerance) == (False, 4_000)
+    assert check_trigger(200_000, [195_999], 30_000).below_trigger == 1
+    assert check_trigger(200_000, [150_000], 30_000).below_trigger == 1
     assert check_trigger(200_000, [149_999], 30_000).below_band == 1
+    assert check_trigger(200_000, [149_999], 30_000).below_trigger == 0
     assert check_trigger(200_000, [230_001], 30_000).beyond_overshoot == 1
     assert check_trigger(200_000, [], 30_000).implied_below is None
+
+
+def test_a_trigger_above_the_implied_range_beyond_the_tolerance_is_flagged() -> None:
+    """pi-mono's before-compaction.jsonl under `routes init`'s T = 183,616 (claude-sonnet-4-5):
+    compactions at 175,004 and 185,014 with an overshoot of 52,116 imply a trigger in
+    [132,898, 175,004). 175,004 is above the band's floor (137,712) but T lies 8,612 above it,
+    more than the tolerance of 3,672 (2% of T): contradicted. Before, only the floor decided
+    and the route passed. The OpenClaw session that compacted at 180,158 under that same T
+    (its 20,000-token reserve against pi's 16,384) lies within the tolerance."""
+    check = check_trigger(183_616, [175_004, 185_014], 52_116)
+    assert (check.implied_at_least, check.implied_below) == (132_898, 175_004)
+    assert (check.below_band, check.below_trigger, check.beyond_overshoot) == (0, 1, 0)
+    assert (check.tolerance, check.contradicted) == (3_672, True)
+    assert check_trigger(183_616, [180_158], 52_116).contradicted is False
 
 
 def _tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:

@@ -93,6 +93,8 @@ class Session:
         stop: str | None = None,
         usage_: dict[str, int] | None = None,
         thinking: bool = False,
+        provider: str = "anthropic",
+        model: str = "claude-sonnet-4-5",
     ) -> list[str]:
         """An assistant message; with `tools`, one toolCall block per name. Returns call ids."""
         content: list[dict[str, Any]] = []
@@ -111,14 +113,20 @@ class Session:
                 "role": "assistant",
                 "content": content,
                 "api": api,
-                "provider": "anthropic",
-                "model": "claude-sonnet-4-5",
+                "provider": provider,
+                "model": model,
                 "usage": usage_ or usage(),
                 "stopReason": stop or ("toolUse" if tools else "stop"),
                 "timestamp": self.tick(),
             }
         )
         return ids
+
+    def mirror(self, model: str = "delivery-mirror") -> None:
+        """An assistant message OpenClaw writes that is no request (a delivery-mirror copy of a
+        reply: api openai-responses, provider openclaw, all-zero usage)."""
+        zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
+        self.assistant(api="openai-responses", provider="openclaw", model=model, usage_=zero)
 
     def result(
         self,

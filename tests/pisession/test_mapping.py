@@ -179,6 +179,53 @@ def test_a_request_before_any_prompt_is_invalid() -> None:
     )
 
 
+def test_openclaw_transcript_copies_are_no_requests() -> None:
+    """OpenClaw's delivery-mirror copy of a reply (provider openclaw, all-zero usage) is no
+    model request (R-CM-8, policy/transcript-only.json): one as the path's first entry no
+    longer makes the session REQUEST_WITHOUT_PROMPT, one after a turn's answer is not mapped
+    (no request, no fallback, no gap's end), and the reader counts each under its code."""
+    session = Session()
+    session.mirror()  # before any prompt, as a real OpenClaw session starts
+    session.user()
+    (call,) = session.assistant(["read"])
+    session.result(call, "read")
+    session.assistant()
+    session.mirror()  # the reply copied to a channel
+    session.mirror("gateway-injected")
+    session.user("next turn")
+    session.assistant()
+    read = read_stream(io.BytesIO(session.text().encode()))
+    assert isinstance(read, ReadSession)
+    counts = {code.value: n for code, n in read.shape.transcript_only.items()}
+    assert counts == {
+        "OPENCLAW_DELIVERY_MIRROR": 2,
+        "OPENCLAW_CLI_MIRROR": 0,
+        "OPENCLAW_GATEWAY_INJECTED": 1,
+    }
+    records = _records(session)
+    requests = [
+        r.message
+        for r in records
+        if isinstance(r, jr.MessageRecord) and isinstance(r.message, jm.AssistantMessage)
+    ]
+    assert [m.provider for m in requests] == ["anthropic"] * 3
+    assert sum(isinstance(r, jr.TurnStart) for r in records) == 2
+
+
+def test_an_openclaw_provider_with_another_model_is_a_request() -> None:
+    """Only the listed models of provider openclaw are transcript copies; a request of another
+    model, or a delivery-mirror model name under another provider, is a request."""
+    session = Session()
+    session.user()
+    session.assistant(provider="openclaw", model="some-model")
+    session.assistant(provider="anthropic", model="delivery-mirror")
+    read = read_stream(io.BytesIO(session.text().encode()))
+    assert isinstance(read, ReadSession)
+    assert set(read.shape.transcript_only.values()) == {0}
+    records = _records(session)
+    assert sum(isinstance(r, jr.MessageRecord) for r in records) == 2  # both requests
+
+
 def test_an_orphan_result_gets_a_call_of_its_own() -> None:
     """A toolResult whose call no assistant message of its prompt turn requested (real OpenClaw
     sessions hold such results, with an empty tool name) is in the context: it is mapped with a

@@ -64,6 +64,7 @@ def test_owner_missing_and_unsupported_api(
         BoundarySkipReason.UNSUPPORTED_API: 2,
         BoundarySkipReason.DUPLICATE: 0,
         BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW: 0,
+        BoundarySkipReason.OUTSIDE_PERIOD: 0,
     }
     # Of the two UNSUPPORTED_API boundaries, one has a supported API without a route; the
     # foreign label is counted only as UNSUPPORTED_API, never named.
@@ -172,6 +173,7 @@ def test_boundary_first_seen_in_another_journal_is_duplicate(
         BoundarySkipReason.UNSUPPORTED_API: 0,
         BoundarySkipReason.DUPLICATE: 1,
         BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW: 0,
+        BoundarySkipReason.OUTSIDE_PERIOD: 0,
     }
 
 

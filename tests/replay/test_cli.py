@@ -71,6 +71,7 @@ def test_replay_prints_counts_only(tmp_path: Path) -> None:
         "OWNER_MISSING": 0,
         "UNSUPPORTED_API": 1,
         "OUTSIDE_CAPTURE_WINDOW": 0,
+        "OUTSIDE_PERIOD": 0,
     }
     assert summary["boundariesWithoutRoute"] == {
         "anthropic-messages": 0,

@@ -88,4 +88,4 @@ def test_parts_that_mean_the_same_are_the_analysis_reports_structs() -> None:
     }
     own = {name for name, hint in hints.items() if module(hint) == em.__name__}
     assert own == {"usage"}
-    assert em.EXPLORE_VERSION == 2
+    assert em.EXPLORE_VERSION == 3

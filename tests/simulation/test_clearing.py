@@ -235,6 +235,27 @@ def test_growth_spans_the_counted_window_plus_compaction(tmp_path: Path) -> None
     assert len(growth.checkpoints) == 1
 
 
+def test_a_trailing_compaction_counts_and_ends_the_window(tmp_path: Path) -> None:
+    """A checkpoint after the last counted boundary (the history ended after compacting) is
+    observed, and extends the window: G = tokensAfter(trailing) - E(first) + the removals of
+    both checkpoints = E(first) to the trailing one's tokensBefore, plus the earlier removal.
+    Before, it was dropped: one observed checkpoint instead of two, G short of the last turn's
+    growth."""
+    c = Conversation()
+    c.turn("t0", reads=[BIG], e_next=100_000)
+    c.turn("t1", e_next=120_000)
+    c.checkpoint(keep_from_turn=None)  # 190,000 -> 30,000, shaping t2
+    c.turn("t2", e_next=150_000)
+    c.checkpoint(keep_from_turn=None)  # trailing: no boundary after it
+    assessment, sim = run(tmp_path, [c])
+    estimates = [b.estimate for b in assessment.boundaries]
+    growth = sim.growth[Api.ANTHROPIC_MESSAGES]
+    assert len(growth.checkpoints) == 2
+    assert growth.boundary_span == 30_000 - estimates[0]
+    assert growth.compaction_removed == 2 * (190_000 - 30_000)
+    assert growth.total == 190_000 - estimates[0] + 160_000
+
+
 def test_errored_request_with_usage_is_costed_from_it(tmp_path: Path) -> None:
     """R-CM-1: an errored (or aborted) request that reports usage is an observed request, its
     counts in the cost sums; only the all-zero usage of a failed request is a fallback."""

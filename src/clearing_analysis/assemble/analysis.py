@@ -17,6 +17,7 @@ from clearing_analysis.assemble.parts import (
     eligibility_part,
     escaping_part,
     observed_part,
+    period_part,
     requests_part,
     simulation_part,
     tool_version,
@@ -27,6 +28,7 @@ from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.gate import GateInputs, evaluate, overall
 from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.numbers import rounded, share
 from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
@@ -48,6 +50,7 @@ class Stages:
     retrieval_rate: Fraction
     journal_bytes: int
     image_id: str | None  # as the container runtime states it (container/runtime.py)
+    period: Period = EVERYTHING  # --since / --until
 
 
 def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
@@ -138,6 +141,9 @@ def _snapshot(stages: Stages) -> rm.Snapshot:
         invalid_journal_details=dict(sorted(totals.invalid_details.items())),
         skipped_boundaries=dict(totals.skipped_boundaries),
         boundaries_without_route=dict(totals.boundaries_without_route),
+        requests_without_route=totals.requests_without_route,
+        requests_outside_period=totals.requests_outside_period,
+        compactions_outside_period=totals.compactions_outside_period,
         turns_without_request=totals.turns_without_request,
     )
 
@@ -158,6 +164,7 @@ def build_report(stages: Stages) -> rm.Report:
         statements=STATEMENTS,
         limitations=tuple(Limitation),
         retrieval_rate=rounded(stages.retrieval_rate),
+        period=period_part(stages.period),
         verdict=verdict,
         snapshot=_snapshot(stages),
         per_api=per_api,

@@ -222,6 +222,7 @@ def cost_part(context: CostContext, boundaries: pl.DataFrame) -> tuple[CostOutco
     grids = {view: _view_grid(model, view) for view in View}
     report = rm.Cost(
         defined=defined,
+        undefined_causes=context.pressure_inputs.undefined_causes,
         list_price_blend=rounded(blends[View.LIST_PRICE]) if defined else None,
         quota_share_blend=rounded(blends[View.QUOTA_SHARE]) if defined else None,
         mean_observed_prefix=rounded(mean_prefix(inputs)) if defined else None,

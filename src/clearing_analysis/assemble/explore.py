@@ -16,6 +16,7 @@ from clearing_analysis.assemble.parts import (
     eligibility_part,
     escaping_part,
     observed_part,
+    period_part,
     requests_part,
     simulation_part,
     tool_version,
@@ -28,8 +29,10 @@ from clearing_analysis.eligibility.reasons import (
 )
 from clearing_analysis.eligibility.totals import Totals
 from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
@@ -51,6 +54,7 @@ class ExploreStages:
     routes: Routes
     retrieval_rate: Fraction
     session_bytes: int
+    period: Period = EVERYTHING  # --since / --until
 
 
 def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolResults, ...]:
@@ -115,11 +119,17 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
         off_path_entries=sessions.off_path_entries,
         branched_sessions=sessions.branched,
         unrecognized={code: sessions.unrecognized[code.value] for code in Unrecognized},
+        transcript_only_messages={
+            code: sessions.transcript_only[code.value] for code in TranscriptOnlyCode
+        },
         skipped_boundaries={
             skip: totals.skipped_boundaries[BoundarySkipReason(skip.value)]
             for skip in em.BoundarySkip
         },
         boundaries_without_route=dict(totals.boundaries_without_route),
+        requests_without_route=totals.requests_without_route,
+        requests_outside_period=totals.requests_outside_period,
+        compactions_outside_period=totals.compactions_outside_period,
         turns_without_request=totals.turns_without_request,
     )
 
@@ -138,6 +148,7 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         statements=STATEMENTS,
         limitations=LIMITATIONS,
         retrieval_rate=rounded(stages.retrieval_rate),
+        period=period_part(stages.period),
         sessions=_sessions(stages),
         per_api=per_api,
         tool_results_all_apis=_tool_results(every.categories),

@@ -22,6 +22,7 @@ from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.gate import CostOutcome
 from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
+from clearing_analysis.inputs.period import Period
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
@@ -138,6 +139,7 @@ def pressure_part(
     model = pressure_model(inputs, sensitivities(rate))
     report = rm.Pressure(
         defined=model.defined,
+        undefined_causes=inputs.undefined_causes,
         growth=growth,
         boundary_span=sums.boundary_span,
         compaction_removed=sums.compaction_removed,
@@ -209,6 +211,11 @@ def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
     original = _int(cleared, pl.col("text_bytes").sum())
     escaped = _int(cleared, pl.col("escaped_bytes").sum())
     return rm.Escaping(original, escaped, share(escaped, original))
+
+
+def period_part(period: Period) -> rm.AnalyzedPeriod:
+    """The period the run analyzed, as both reports state it."""
+    return rm.AnalyzedPeriod(since_ms=period.since_ms, until_ms=period.until_ms)
 
 
 def requests_part(requests: RequestSums) -> rm.Requests:
@@ -295,8 +302,10 @@ def route_trigger_part(
     return rm.RouteTrigger(
         threshold_compactions=check.compactions,
         below_band=check.below_band,
+        below_trigger=check.below_trigger,
         beyond_overshoot=check.beyond_overshoot,
         overshoot_tokens=check.overshoot,
+        tolerance_tokens=check.tolerance,
         tokens_before_percent_of_trigger=histogram(
             threshold.select(percent).to_series(), histogram_edges().trigger_percent
         ),
@@ -322,6 +331,7 @@ __all__ = [
     "evidence_part",
     "histogram",
     "observed_part",
+    "period_part",
     "pressure_part",
     "requests_part",
     "route_trigger_part",

@@ -14,6 +14,7 @@ from fractions import Fraction
 from clearing_analysis.inputs.configs import Api, Route
 from clearing_analysis.models.cost import CostInputs, View
 from clearing_analysis.models.pressure import PressureInputs
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.models.what_if import ClearedSums, WhatIfModel, what_if_model
 from clearing_analysis.numbers import Rounded, rounded, share
 from clearing_analysis.policy import WhatIf, WhatIfId, what_if_table
@@ -21,7 +22,9 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.simulation.what_if import PolicySums
 
 
-def _row(policy: WhatIf, sums: PolicySums, model: WhatIfModel) -> rm.WhatIfPolicy:
+def _row(
+    policy: WhatIf, sums: PolicySums, model: WhatIfModel, causes: tuple[UndefinedCause, ...]
+) -> rm.WhatIfPolicy:
     return rm.WhatIfPolicy(
         policy=policy.id,
         reference=policy.reference,
@@ -34,6 +37,7 @@ def _row(policy: WhatIf, sums: PolicySums, model: WhatIfModel) -> rm.WhatIfPolic
         list_price_rewrite=rounded(model.rewrite[View.LIST_PRICE]),
         quota_share_rewrite=rounded(model.rewrite[View.QUOTA_SHARE]),
         defined=model.defined,
+        undefined_causes=() if model.defined else causes,
         compactions_off=None if model.off is None else rounded(model.off),
         sensitivities=tuple(
             rm.WhatIfAtRate(
@@ -74,7 +78,7 @@ def what_if_rows(
             rewritten=policy_sums.rewritten,
         )
         model = what_if_model(cost_inputs, pressure_inputs, route, cleared)
-        rows.append(_row(policy, policy_sums, model))
+        rows.append(_row(policy, policy_sums, model, pressure_inputs.undefined_causes))
     return tuple(rows)
 
 

@@ -28,6 +28,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import FailOn, fatal, verdict_status
+from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.cli._report_job import Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
@@ -103,6 +104,8 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             " also 3 if it is DEFER (defer). Default: the verdict never sets the exit status.",
         ),
     ] = None,
+    since: Since = None,
+    until: Until = None,
 ) -> None:
     """Replay, simulate and model the journals; print BUILD / DEFER / STOP per API with every
     criterion against its threshold (modeled figures, not observed savings)."""
@@ -127,6 +130,8 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             html=html,
             workers=workers,
             progress=progress,
+            since=since,
+            until=until,
         ),
         out=out,
         json_output=json_output,

@@ -18,6 +18,7 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.cli._report_job import Details, Html, run_report_job
 
 
@@ -62,6 +63,8 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
             help="Processes reading independent sessions in parallel (default: one per core).",
         ),
     ] = None,
+    since: Since = None,
+    until: Until = None,
 ) -> None:
     """Upper-bound exploration of pi sessions with the same models as analyze; never a
     verdict (pi sessions prove neither tool identity nor retention)."""
@@ -78,6 +81,8 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
             html=html,
             workers=workers,
             progress=progress,
+            since=since,
+            until=until,
         ),
         out=out,
         json_output=json_output,

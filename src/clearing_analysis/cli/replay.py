@@ -16,6 +16,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.errors import AnalysisError
 
 
@@ -59,6 +60,8 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
             help="Processes analyzing independent journals in parallel (default: one per core).",
         ),
     ] = None,
+    since: Since = None,
+    until: Until = None,
 ) -> None:
     """Replay journals and print a JSON summary of counts: replayed and skipped journals and
     boundaries, and per API the requests, tool results, eligibility and retention."""
@@ -75,6 +78,8 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
             out=out,
             log_file=log_file,
             workers=workers,
+            since=since,
+            until=until,
         ).write(out)
     except AnalysisError as error:
         fatal(error)

@@ -2,11 +2,15 @@
 
 `routes` is a command group (the CLI's own `Group`, so an unknown subcommand is a fixed
 USAGE_ERROR) with one subcommand, `init`:
-- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A] [--out F]` writes one
-  routes.json array holding one entry per model (`route_template.template_routes`), each model
-  of another API (a second model of one API is refused: one route per API), to stdout or to a
-  new file created exclusively, as every `--out` is (R-FS); there are no input files to
-  protect, so the input identities are empty. With `--api`, every model must use that API.
+- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A]
+  [--cache-lifetime-ms PROVIDER/ID=MS ...] [--out F]` writes one routes.json array holding one
+  entry per model (`route_template.template_routes`), each model of another API (a second
+  model of one API is refused: one route per API), to stdout or to a new file created
+  exclusively, as every `--out` is (R-FS); there are no input files to protect, so the input
+  identities are empty. With `--api`, every model must use that API; `--cache-lifetime-ms`
+  states a model's cache lifetime where the catalog's provider has none documented. When a
+  route it writes keeps cacheLifetimeMs "unknown", one fixed line per such route on stderr
+  says so, with the remedy (its API is a fixed enum; nothing typed is printed).
 - `routes init --api A --list [--out F]` prints the catalog's PROVIDER/ID names for that API,
   one a line: catalog data only, never anything typed.
 A --model the catalog refuses is a fixed USAGE_ERROR detail; the typed value is never printed.
@@ -15,6 +19,7 @@ Nothing is read but the reviewed policy files, so the command needs neither Node
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -26,12 +31,29 @@ from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_stdout
+from clearing_analysis.meanings import API_LIMITATION, REPORT_CODES
+from clearing_analysis.remedies import PROGRAM
 from clearing_analysis.route_template import (
+    LIFETIME_OPTION,
     encode_names,
     encode_routes,
     model_names,
     template_routes,
+    unknown_lifetimes,
 )
+
+_UNKNOWN = "CACHE_LIFETIME_UNKNOWN"
+
+
+def unknown_lifetime_line(api: Api) -> str:
+    """The fixed stderr line for a route written with cacheLifetimeMs "unknown"."""
+    meaning, _ = REPORT_CODES[(API_LIMITATION, _UNKNOWN)]
+    return (
+        f"{PROGRAM}: {_UNKNOWN} {api.value}: {meaning}: set cacheLifetimeMs from the provider's"
+        f" documentation, or give {LIFETIME_OPTION} PROVIDER/ID=MS for the model"
+        " (docs/formats/routes.md)\n"
+    )
+
 
 routes_app = typer.Typer(
     name="routes",
@@ -73,6 +95,15 @@ def init(
         bool,
         typer.Option("--list", help="Print the catalog's PROVIDER/ID names for --api instead."),
     ] = False,
+    lifetimes: Annotated[
+        list[str] | None,
+        typer.Option(
+            LIFETIME_OPTION,
+            metavar="PROVIDER/ID=MS",
+            help="The cache lifetime (ms) of one --model's provider, where the catalog"
+            " documents none; repeat it per model.",
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Create this new file (exclusively) instead of stdout."),
@@ -87,15 +118,22 @@ def init(
     try:
         # The models are resolved first: a refused --model is a usage error, which comes before
         # any look at the output path; the output is then checked and created in one step.
+        unknown: list[Api] = []
         if not models:
             if api is None:
                 raise UsageError(UsageDetail.MISSING_OPTION, ("--api",))
+            if lifetimes:
+                raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", LIFETIME_OPTION))
             data = encode_names(model_names(api))
         else:
-            data = encode_routes(template_routes(models, api))
+            routes = template_routes(models, api, lifetimes)
+            unknown = unknown_lifetimes(routes)
+            data = encode_routes(routes)
         if out is None:
             write_stdout(data)
         else:
             create_exclusive(out, data, NO_INPUTS)
+        for unknown_api in unknown:
+            sys.stderr.write(unknown_lifetime_line(unknown_api))
     except AnalysisError as error:
         fatal(error)

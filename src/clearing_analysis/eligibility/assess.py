@@ -11,7 +11,7 @@ assessment runs after the merge, in one process, in merge order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, result_exclusion
@@ -30,10 +30,18 @@ from clearing_analysis.eligibility.reasons import (
     class_of,
 )
 from clearing_analysis.inputs.configs import AgentConfig, Api, AppAllowlist, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.replay.merge import ReplayResult
-from clearing_analysis.replay.model import ReplayedBoundary, RequestUsage, ToolResult
+from clearing_analysis.replay.model import (
+    BoundarySkipReason,
+    ReplayedBoundary,
+    RequestUsage,
+    ToolResult,
+)
 from clearing_analysis.replay.retention import RetentionStatus
+
+_SUPPORTED = frozenset(api.value for api in Api)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,12 @@ class Assessment:
     per_api: Mapping[Api, ApiAssessment]
     # Per journal and result slot, the API cohort the result belongs to (`result_cohorts`).
     cohorts: tuple[tuple[Api | None, ...], ...]
+    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
+    requests_without_route: int = 0
+    # --since / --until: requests and checkpoints outside it are left out and counted.
+    period: Period = EVERYTHING
+    requests_outside_period: int = 0
+    compactions_outside_period: int = 0
 
     def occurrences(self, boundary: Boundary) -> tuple[Occurrence, ...]:
         """The classified occurrences at one boundary, oldest first (for tests and views;
@@ -182,12 +196,16 @@ def assess(
     *,
     period_attestation_valid: bool | None = None,
     bound: Bound = Bound.LOWER,
+    period: Period = EVERYTHING,
 ) -> Assessment:
     """Classify every result once, list the counted boundaries and count per API.
 
     Whether a period attestation still holds depends on the whole snapshot's toolset
     fingerprints: pass `period_attestation_valid` when `replay` is only part of it (a unit),
     else it is decided from `replay` itself. `bound` UPPER classifies for `explore` (`Bound`).
+    Outside `period` (--since / --until): the boundaries replay skipped as OUTSIDE_PERIOD, the
+    requests of counted turns made outside it and every checkpoint outside it are counted
+    apart, their requests too.
     """
     fingerprints = [fp for merged in replay.journals for fp in merged.journal.toolset_fingerprints]
     proofs = IdentityProofs.for_snapshot(agent_config, app_allowlist, fingerprints)
@@ -196,25 +214,25 @@ def assess(
     tallies = {api: _ApiTally() for api in sorted(routes.by_api)}
     boundaries: list[Boundary] = []
     classes: list[tuple[ResultClass, ...]] = []
+    requests_outside_period = compactions_outside_period = 0
     for position, merged in enumerate(replay.journals):
         journal = merged.journal
         classes.append(tuple(classify_result(result, proofs, bound) for result in journal.results))
+        compactions_outside_period += sum(
+            not period.contains(checkpoint.timestamp) for checkpoint in journal.checkpoints
+        )
         for boundary, skip, runs_before in zip(
             journal.boundaries,
             merged.boundary_skips,
             merged.completed_prompt_runs_before,
             strict=True,
         ):
+            if skip is BoundarySkipReason.OUTSIDE_PERIOD:
+                requests_outside_period += len(boundary.requests)
             if skip is not None:
                 continue
             api = Api(boundary.api)
-            tally = tallies[api]
-            for slot in boundary.turn_results:
-                result = journal.results[slot]
-                tally.unique.setdefault(result.finalized_id, result)
-            tally.boundaries += 1
-            tally.requests += len(boundary.requests)
-            tally.tool_results += len(boundary.turn_results)
+            tallies[api].boundaries += 1
             boundaries.append(
                 Boundary(
                     api=api,
@@ -225,6 +243,30 @@ def assess(
                     completed_prompt_runs_before=runs_before,
                 )
             )
+    cohorts = result_cohorts(replay, boundaries, frozenset(routes.by_api))
+    requests_without_route = 0
+    for counted in boundaries:
+        journal = replay.journals[counted.journal].journal
+        # Each request counts on the API its own message names (R-CM-8); a request of an API
+        # without a route is counted apart.
+        for request in counted.requests:
+            if not period.contains(request.timestamp):
+                requests_outside_period += 1
+                continue
+            request_api = routed_api(request.api, tallies)
+            if request_api is None:
+                requests_without_route += 1
+            else:
+                tallies[request_api].requests += 1
+        journal_cohorts = cohorts[counted.journal]
+        for slot in counted.replayed.turn_results:
+            cohort = journal_cohorts[slot]
+            if cohort is None:
+                continue
+            tally = tallies[cohort]
+            result = journal.results[slot]
+            tally.unique.setdefault(result.finalized_id, result)
+            tally.tool_results += 1
     per_api: dict[Api, ApiAssessment] = {}
     for api, tally in tallies.items():
         candidates, retention = _retention(tally.unique, proofs)
@@ -244,28 +286,47 @@ def assess(
         boundaries=tuple(boundaries),
         classes=tuple(classes),
         per_api=per_api,
-        cohorts=result_cohorts(replay, boundaries),
+        cohorts=cohorts,
+        requests_without_route=requests_without_route,
+        period=period,
+        requests_outside_period=requests_outside_period,
+        compactions_outside_period=compactions_outside_period,
     )
 
 
+def routed_api(api: str, routed: Container[Api]) -> Api | None:
+    """The API `api` names when it is one of the four and routed, else None (no cohort)."""
+    if api not in _SUPPORTED:
+        return None
+    named = Api(api)
+    return named if named in routed else None
+
+
 def result_cohorts(
-    replay: ReplayResult, counted: Sequence[Boundary]
+    replay: ReplayResult, counted: Sequence[Boundary], routed: frozenset[Api]
 ) -> tuple[tuple[Api | None, ...], ...]:
     """Per journal and result slot, the API cohort the result belongs to (docs/model.md,
-    "Per-API cohorts"): the API of the counted boundary of the turn that produced it, found by
-    finalized id, so a resumed copy's copied results belong where the original counted them.
-    A result of a skipped turn (owner missing, unsupported or unrouted API, outside the capture
-    window) belongs to no cohort. After a switch of API, another cohort's results still sit in
-    the context (and in E) but are no occurrence, candidate or clearing of the new API."""
+    "Per-API cohorts"): the API of the request whose toolCall asked for it (R-CM-8), or for a
+    result no request of its run asked for (an orphan) the API of its turn's boundary; only
+    for a result of a counted boundary's turn, found by finalized id, so a resumed copy's
+    copied results belong where the original counted them. A result of a skipped turn (owner
+    missing, unsupported or unrouted API, outside the capture window or the period), or whose
+    request's API has no route, belongs to no cohort. After a switch of API, another cohort's
+    results still sit in the context (and in E) but are no occurrence, candidate or clearing
+    of the new API."""
     of_turn: dict[tuple[int, int], Api] = {
         (b.journal, b.replayed.turn_index): b.api for b in counted
     }
-    by_id: dict[str, Api] = {}
+    by_id: dict[str, Api | None] = {}
     for position, merged in enumerate(replay.journals):
         for result in merged.journal.results:
-            api = of_turn.get((position, result.turn_index))
-            if api is not None:
-                by_id.setdefault(result.finalized_id, api)
+            turn_api = of_turn.get((position, result.turn_index))
+            if turn_api is None or result.finalized_id in by_id:
+                continue
+            if result.request_api is None:
+                by_id[result.finalized_id] = turn_api
+            else:
+                by_id[result.finalized_id] = routed_api(result.request_api, routed)
     return tuple(
         tuple(by_id.get(result.finalized_id) for result in merged.journal.results)
         for merged in replay.journals
@@ -297,4 +358,6 @@ __all__ = [
     "RetentionCounts",
     "assess",
     "count_occurrences",
+    "result_cohorts",
+    "routed_api",
 ]

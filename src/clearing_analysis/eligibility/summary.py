@@ -12,10 +12,11 @@ from typing import Any
 from clearing_analysis.eligibility.assess import Assessment, count_occurrences
 from clearing_analysis.eligibility.reasons import EXCLUSION_UNIT, Limitation
 from clearing_analysis.eligibility.totals import ApiTotals, Totals, combine, totals_of
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.replay.retention import RetentionStatus
 
 SUMMARY_FORMAT = "clearing-replay-summary"
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 
 _DEFECT_KEYS = {
     RetentionStatus.MISSING: "missing",
@@ -59,8 +60,9 @@ def _api_summary(api: ApiTotals) -> dict[str, Any]:
     }
 
 
-def replay_summary(totals: Totals | Assessment) -> dict[str, Any]:
-    """The summary as a JSON-ready dict, from combined totals (or one assessment)."""
+def replay_summary(totals: Totals | Assessment, period: Period = EVERYTHING) -> dict[str, Any]:
+    """The summary as a JSON-ready dict, from combined totals (or one assessment), with the
+    period replayed (--since / --until)."""
     if isinstance(totals, Assessment):
         assessment = totals
         totals = combine([totals_of(assessment, count_occurrences(assessment))], assessment.per_api)
@@ -71,6 +73,10 @@ def replay_summary(totals: Totals | Assessment) -> dict[str, Any]:
         "skippedJournals": {k.value: v for k, v in totals.skipped_journals.items()},
         "skippedBoundaries": {k.value: v for k, v in totals.skipped_boundaries.items()},
         "boundariesWithoutRoute": {k.value: v for k, v in totals.boundaries_without_route.items()},
+        "requestsWithoutRoute": totals.requests_without_route,
+        "requestsOutsidePeriod": totals.requests_outside_period,
+        "compactionsOutsidePeriod": totals.compactions_outside_period,
+        "period": {"sinceMs": period.since_ms, "untilMs": period.until_ms},
         "invalidJournalDetails": dict(sorted(totals.invalid_details.items())),
         "turnsWithoutRequest": totals.turns_without_request,
         "limitations": [limitation.value for limitation in Limitation],

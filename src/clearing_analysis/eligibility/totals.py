@@ -86,6 +86,8 @@ class SessionTotals:
     off_path_entries: int = 0
     branched: int = 0  # sessions with more than one branch tip
     unrecognized: Counter[str] = field(default_factory=Counter)  # Unrecognized code -> count
+    # Assistant messages that are no model request (TranscriptOnlyCode -> count, R-CM-8).
+    transcript_only: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: SessionTotals) -> None:
         """Add another unit's counts."""
@@ -94,6 +96,7 @@ class SessionTotals:
         self.off_path_entries += other.off_path_entries
         self.branched += other.branched
         self.unrecognized.update(other.unrecognized)
+        self.transcript_only.update(other.transcript_only)
 
 
 @dataclass
@@ -110,6 +113,12 @@ class Totals:
         default_factory=lambda: dict.fromkeys(BoundarySkipReason, 0)
     )
     boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
+    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
+    requests_without_route: int = 0
+    # Outside the period of --since / --until: requests of otherwise counted turns, and
+    # checkpoints (inputs.period); its boundaries are skippedBoundaries OUTSIDE_PERIOD.
+    requests_outside_period: int = 0
+    compactions_outside_period: int = 0
     per_api: dict[Api, ApiTotals] = field(default_factory=dict)
     sessions: SessionTotals = field(default_factory=SessionTotals)
 
@@ -125,6 +134,9 @@ class Totals:
             self.skipped_boundaries[boundary_reason] += count
         for api, count in other.boundaries_without_route.items():
             self.boundaries_without_route[api] += count
+        self.requests_without_route += other.requests_without_route
+        self.requests_outside_period += other.requests_outside_period
+        self.compactions_outside_period += other.compactions_outside_period
         for api, totals in other.per_api.items():
             self.per_api.setdefault(api, ApiTotals()).add(totals)
 
@@ -154,6 +166,9 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
         invalid_details=Counter(replay.invalid_details),
         skipped_boundaries=dict(replay.skipped_boundaries),
         boundaries_without_route=dict(replay.boundaries_without_route),
+        requests_without_route=assessment.requests_without_route,
+        requests_outside_period=assessment.requests_outside_period,
+        compactions_outside_period=assessment.compactions_outside_period,
     )
     for merged in replay.journals:
         shape = merged.journal.session
@@ -164,6 +179,7 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
             sessions.off_path_entries += shape.off_path_entries
             sessions.branched += shape.leaves > 1
             sessions.unrecognized.update({k.value: v for k, v in shape.unrecognized.items()})
+            sessions.transcript_only.update({k.value: v for k, v in shape.transcript_only.items()})
     for api, assessed in assessment.per_api.items():
         statuses: Counter[RetentionStatus] = Counter(
             {status: count for status, count in assessed.retention.by_status.items() if count}

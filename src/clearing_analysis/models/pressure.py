@@ -12,7 +12,8 @@ A continuous whole-cycle approximation over frozen continuations: no alternate a
 behaviour, no quality claim. The summary must fit: summaryInputTokens + S / C_off +
 Σ min(500, tokens of each cleared result) / C_off <= T, else no reduction is credited (the
 savings leave the denominator; retrieval growth stays, so the on arm is never better than
-off). G = 0 or T <= P leaves the model undefined (PRESSURE_MODEL_UNDEFINED).
+off). G = 0 or T <= P leaves the model undefined (PRESSURE_MODEL_UNDEFINED), and the model says
+which of the two holds (`UndefinedCause`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from clearing_analysis.models.rates import Sensitivity
+from clearing_analysis.models.undefined import UndefinedCause
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,16 @@ class PressureInputs:
     retrieved: int  # R: heuristic tokens of the cleared results' JSON-escaped text
     summary_input: int  # the route's summaryInputTokens
     summary_cleared: int  # Σ min(500, tokens) over cleared results
+
+    @property
+    def undefined_causes(self) -> tuple[UndefinedCause, ...]:
+        """Every cause that leaves the model undefined; none when it is defined."""
+        causes = []
+        if self.growth <= 0:
+            causes.append(UndefinedCause.NO_GROWTH)
+        if self.trigger <= self.drain:
+            causes.append(UndefinedCause.TRIGGER_NOT_ABOVE_DRAIN)
+        return tuple(causes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +77,7 @@ class PressureModel:
 def pressure_model(inputs: PressureInputs, rates: Sequence[Sensitivity]) -> PressureModel:
     """Evaluate the model at every sensitivity (see the module docstring)."""
     span = inputs.trigger - inputs.drain
-    if inputs.growth <= 0 or span <= 0:
+    if inputs.undefined_causes:
         return PressureModel(False, None, None, None, False, ())
     off = Fraction(inputs.growth, span)
     savings = inputs.admitted / off
@@ -79,4 +91,10 @@ def pressure_model(inputs: PressureInputs, rates: Sequence[Sensitivity]) -> Pres
     return PressureModel(True, off, savings, summary, fits, tuple(at))
 
 
-__all__ = ["PressureAtRate", "PressureInputs", "PressureModel", "pressure_model"]
+__all__ = [
+    "PressureAtRate",
+    "PressureInputs",
+    "PressureModel",
+    "UndefinedCause",
+    "pressure_model",
+]

@@ -22,7 +22,11 @@ field; what it does not record is taken in the direction that can only enlarge t
   entry; pi records no trigger and no tokens after compaction: the trigger is `threshold` and
   `tokensAfter` 0, both unread under the imported-history rules (replay estimates the drain);
 - `model_change`, `thinking_level_change`, `custom`, `label`, `session_info` and unknown
-  entries are not part of the context and produce no record.
+  entries are not part of the context and produce no record;
+- an assistant message an agent wrote that is no model request (an OpenClaw delivery-mirror
+  copy of a reply, `read.transcript_only_code`) produces no record either: it is no request,
+  no fallback and no gap's end, and the agent leaves it out of the context it sends (R-CM-8;
+  the reader counts it by its code). So a session whose path starts with one is read.
 
 Identifiers (journal, conversation, turn, run, call) are ordinals or the session's own id, kept
 in memory and never printed.
@@ -37,7 +41,12 @@ from clearing_analysis.journal import DecodedJournal
 from clearing_analysis.journal import messages as jm
 from clearing_analysis.journal import records as jr
 from clearing_analysis.pisession import entries as pe
-from clearing_analysis.pisession.read import ReadSession, RejectedSession, SessionInvalid
+from clearing_analysis.pisession.read import (
+    ReadSession,
+    RejectedSession,
+    SessionInvalid,
+    transcript_only_code,
+)
 from clearing_analysis.pisession.read import SessionOutcome as Outcome
 
 _BRANCH_SUMMARY_PREFIX = (
@@ -250,6 +259,8 @@ class _Mapper:
         )
 
     def entry(self, position: int, entry: pe.Entry, message: pe.Message | None) -> None:
+        if transcript_only_code(message) is not None:
+            message = None  # no request: no record (the module docstring)
         if isinstance(message, pe.UserMessage):
             # A kept prompt's first record is its turn start, not the previous run's end.
             self.end_run()

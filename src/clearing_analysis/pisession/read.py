@@ -14,6 +14,9 @@ Guarantees (docs/formats/pi-sessions.md):
   its child. The **resumed path** is the one pi resumes: from the last entry of the file (pi's
   leaf after loading) up through its parents to the root. Entries of other branches are only
   counted. Version 1 is linear: every entry is on the path.
+- An assistant message an agent wrote that is no model request (an OpenClaw delivery-mirror
+  copy, say: policy/transcript-only.json) stays on the path but is counted by its fixed code
+  (`transcript_only`); the mapping leaves it out (R-CM-8).
 - A file whose last line lacks its newline is OPEN (the writer may still be writing it).
 - Any other defect makes the file INVALID with one fixed detail; such a file contributes
   nothing (as a native journal, R-RP-1). Nothing here keeps text beyond the typed entries, and
@@ -22,6 +25,7 @@ Guarantees (docs/formats/pi-sessions.md):
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import hashlib
 from collections.abc import Iterator, Sequence
@@ -47,7 +51,7 @@ from clearing_analysis.pisession.entries import (
     ToolResultMessage,
     UserMessage,
 )
-from clearing_analysis.policy import limits
+from clearing_analysis.policy import TranscriptOnlyCode, limits, transcript_only_messages
 
 
 class SessionOutcome(enum.StrEnum):
@@ -112,6 +116,10 @@ class SessionShape:
     # Branch tips: entries without children (the resumed leaf is one of them).
     leaves: int
     unrecognized: dict[Unrecognized, int]
+    # Assistant messages on the path that are no model request, by fixed code (R-CM-8).
+    transcript_only: dict[TranscriptOnlyCode, int] = dataclasses.field(
+        default_factory=lambda: dict.fromkeys(TranscriptOnlyCode, 0)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +303,24 @@ def _first_kept(path: list[PathEntry]) -> dict[int, int | None]:
     return kept
 
 
+def transcript_only_code(message: Message | None) -> TranscriptOnlyCode | None:
+    """The fixed code of an assistant message an agent wrote that is no model request
+    (policy/transcript-only.json: its provider and model), else None."""
+    if not isinstance(message, AssistantMessage):
+        return None
+    return transcript_only_messages().code_of(message.provider, message.model)
+
+
+def transcript_only(path: Sequence[PathEntry]) -> dict[TranscriptOnlyCode, int]:
+    """Transcript-only assistant messages on the path, by code (every code present)."""
+    counts = dict.fromkeys(TranscriptOnlyCode, 0)
+    for item in path:
+        code = transcript_only_code(item.message)
+        if code is not None:
+            counts[code] += 1
+    return counts
+
+
 def orphan_results(path: Sequence[PathEntry]) -> int:
     """Tool results on the path whose call id no earlier assistant message of the same prompt
     turn requested (each call pairs with one result, as `mapping` pairs them)."""
@@ -351,6 +377,7 @@ def read_stream(stream: BinaryIO) -> SessionRead:
             off_path_entries=len(reader.entries) - len(path),
             leaves=leaves,
             unrecognized=reader.unrecognized,
+            transcript_only=transcript_only(path),
         ),
         byte_size=size,
     )
@@ -410,4 +437,6 @@ __all__ = [
     "read_session",
     "read_stream",
     "stream_grouping_keys",
+    "transcript_only",
+    "transcript_only_code",
 ]

@@ -27,6 +27,7 @@ import msgspec
 
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import ConversationPolicy, RetainedRow, SidecarView
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_into, read_journal
 from clearing_analysis.journal.messages import (
@@ -90,8 +91,10 @@ class _Run:
     reason: str
     open: bool = True
     status: str | None = None
-    # toolCall names the run's assistant messages requested, by call id (identity binding).
+    # toolCall names the run's assistant messages requested, by call id (identity binding),
+    # and the `api` of the message that requested each (the result's API cohort, R-CM-8).
     requested: dict[str, str] = field(default_factory=dict)
+    requested_api: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -339,6 +342,7 @@ class _JournalReplay:
         for block in message.content:
             if isinstance(block, ToolCall):
                 run.requested[block.id] = block.name
+                run.requested_api[block.id] = message.api
                 call = self.calls.get((run_id, block.id))
                 if call is not None and call.tool_name != block.name:
                     raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
@@ -504,6 +508,7 @@ def _finish_result(
         turn_index=pending.turn_index,
         start_index=call.start_index,
         tool_name=call.tool_name,
+        request_api=run.requested_api.get(message.tool_call_id),
         tool_class=tool_class(call.tool_name, names),
         web=is_web(call.tool_name, names),
         is_error=message.is_error,
@@ -543,16 +548,22 @@ def _local_skip(
     routes: Routes,
     policy: ConversationPolicy | None,
     source: HistorySource,
+    *,
+    period: Period,
 ) -> BoundarySkipReason | None:
     if source is HistorySource.PI_SESSION:
         # No owner is recorded and there is no capture window without a sidecar (HistorySource).
         if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
             return BoundarySkipReason.UNSUPPORTED_API
+        if not period.contains(turn.request_ms):
+            return BoundarySkipReason.OUTSIDE_PERIOD
         return None
     if turn.first_owner_missing:
         return BoundarySkipReason.OWNER_MISSING
     if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
         return BoundarySkipReason.UNSUPPORTED_API
+    if not period.contains(turn.request_ms):
+        return BoundarySkipReason.OUTSIDE_PERIOD
     if policy is None or turn.request_ms < policy.capture_enabled_since:
         return BoundarySkipReason.OUTSIDE_CAPTURE_WINDOW
     return None
@@ -564,6 +575,8 @@ def _finish(
     byte_size: int,
     routes: Routes,
     sidecar: SidecarView | None,
+    *,
+    period: Period = EVERYTHING,
 ) -> JournalOutcome:
     """The journal's contribution once every record has been taken."""
     state.end()
@@ -597,7 +610,7 @@ def _finish(
                 host_turn_id=turn.host_turn_id,
                 turn_index=turn.index,
                 api=turn.api,
-                local_skip=_local_skip(turn, turn.api, routes, policy, source),
+                local_skip=_local_skip(turn, turn.api, routes, policy, source, period=period),
                 estimate=turn.estimate,
                 usage_based=turn.usage_based,
                 request_ms=turn.request_ms,
@@ -643,15 +656,17 @@ def replay_decoded(
     routes: Routes,
     sidecar: SidecarView | None,
     source: HistorySource = HistorySource.NATIVE_JOURNAL,
+    period: Period = EVERYTHING,
 ) -> JournalOutcome:
     """Replay an already decoded journal (see the module docstring). A pi session's records
-    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`)."""
+    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`); a boundary
+    outside `period` is skipped as OUTSIDE_PERIOD."""
     _check_source(sidecar, source)
     _freeze_heap_once()
     state = _JournalReplay(source)
     for record in journal.records:
         state.feed(record)
-    return _finish(state, journal.header, journal.byte_size, routes, sidecar)
+    return _finish(state, journal.header, journal.byte_size, routes, sidecar, period=period)
 
 
 def _skipped(rejected: RejectedJournal) -> SkippedJournal:
@@ -659,7 +674,9 @@ def _skipped(rejected: RejectedJournal) -> SkippedJournal:
     return SkippedJournal(JournalSkipReason(rejected.outcome.value), detail)
 
 
-def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalOutcome:
+def replay_journal(
+    path: Path, routes: Routes, sidecar: SidecarView, period: Period = EVERYTHING
+) -> JournalOutcome:
     """Decode and replay one journal file; never raises for a bad journal, only skips it.
 
     Each record is replayed as its line is decoded, and none is kept once replayed; the
@@ -673,7 +690,7 @@ def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalO
     header = decode_into(data, state.feed)
     if isinstance(header, RejectedJournal):
         return _skipped(header)
-    return _finish(state, header, len(data), routes, sidecar)
+    return _finish(state, header, len(data), routes, sidecar, period=period)
 
 
 __all__ = ["replay_decoded", "replay_journal"]

@@ -53,8 +53,10 @@ class JournalSkipReason(enum.StrEnum):
 class BoundarySkipReason(enum.StrEnum):
     """skippedBoundaries codes (R-RP-3, R-SIM-9), all always reported.
 
-    Precedence DUPLICATE > OWNER_MISSING > UNSUPPORTED_API > OUTSIDE_CAPTURE_WINDOW: a boundary
-    first seen in another journal is a duplicate whatever else is true of it.
+    Precedence DUPLICATE > OWNER_MISSING > UNSUPPORTED_API > OUTSIDE_PERIOD >
+    OUTSIDE_CAPTURE_WINDOW: a boundary first seen in another journal is a duplicate whatever
+    else is true of it; one outside the period the user asked about is said to be so before
+    the capture window is consulted.
     """
 
     OWNER_MISSING = "OWNER_MISSING"
@@ -63,6 +65,8 @@ class BoundarySkipReason(enum.StrEnum):
     # Before the conversation's capture_enabled_since, or a conversation with no policy row:
     # the seed restricts the analysis to the period when continuity capture was enabled.
     OUTSIDE_CAPTURE_WINDOW = "OUTSIDE_CAPTURE_WINDOW"
+    # The boundary's request lies outside the period of --since / --until (inputs.period).
+    OUTSIDE_PERIOD = "OUTSIDE_PERIOD"
 
 
 class BrokenReference(enum.StrEnum):
@@ -123,6 +127,10 @@ class ToolResult(msgspec.Struct, frozen=True, gc=False):
     turn_index: int
     start_index: int
     tool_name: str
+    # The `api` of the assistant message whose toolCall requested the call (None: no message
+    # of its run requested it, an orphan result): the result's API cohort (R-CM-8,
+    # docs/model.md "Per-API cohorts").
+    request_api: str | None
     tool_class: ToolClass  # by name, in the table of the history's source (toolclass)
     web: bool  # the web category (toolclass.is_web)
     is_error: bool

@@ -12,6 +12,7 @@ import dataclasses
 from pathlib import Path
 
 from clearing_analysis.inputs.configs import Routes
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.pisession import RejectedSession, map_session, read_session
 from clearing_analysis.replay.journal_replay import replay_decoded
 from clearing_analysis.replay.model import (
@@ -28,7 +29,7 @@ def _skipped(rejected: RejectedSession) -> SkippedJournal:
     return SkippedJournal(JournalSkipReason(rejected.outcome.value), detail)
 
 
-def replay_pi_session(path: Path, routes: Routes) -> JournalOutcome:
+def replay_pi_session(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
     """One session's whole contribution, or its skip; never raises for a bad file."""
     read = read_session(path)
     if isinstance(read, RejectedSession):
@@ -36,7 +37,7 @@ def replay_pi_session(path: Path, routes: Routes) -> JournalOutcome:
     mapped = map_session(read)
     if isinstance(mapped, RejectedSession):
         return _skipped(mapped)
-    outcome = replay_decoded(mapped, routes, None, HistorySource.PI_SESSION)
+    outcome = replay_decoded(mapped, routes, None, HistorySource.PI_SESSION, period)
     if isinstance(outcome, ReplayedJournal):
         return dataclasses.replace(outcome, session=read.shape)
     return outcome

@@ -22,7 +22,7 @@ from clearing_analysis.report.human import (
     limitation_lines,
     number,
     pairs_table,
-    pressure_table,
+    pressure_lines,
     route_trigger_table,
     tool_class_table,
 )
@@ -131,7 +131,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(pressure_table("Modeled pressure reduction (UPPER BOUND)", pressure))
+    parts.extend(pressure_lines("Modeled pressure reduction (UPPER BOUND)", pressure))
     parts.extend(
         cost_waterfall(
             report.upper_bound_cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False
@@ -170,9 +170,16 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
                     for k, v in sessions.unrecognized.items()
                 ),
                 *(
+                    (f"not requests: {k.value}", number(v))
+                    for k, v in sessions.transcript_only_messages.items()
+                ),
+                *(
                     (f"skipped boundaries {k.value}", number(v))
                     for k, v in sessions.skipped_boundaries.items()
                 ),
+                ("requests of an API without a route", number(sessions.requests_without_route)),
+                ("requests outside the period", number(sessions.requests_outside_period)),
+                ("compactions outside the period", number(sessions.compactions_outside_period)),
             ],
         )
     ]

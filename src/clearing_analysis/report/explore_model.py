@@ -23,7 +23,9 @@ from typing import Final, Literal
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
+from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.report.model import (
+    AnalyzedPeriod,
     ApiLimitation,
     Cost,
     Count,
@@ -44,7 +46,7 @@ from clearing_analysis.report.model import (
 from clearing_analysis.toolclass import ToolClass
 
 EXPLORE_FORMAT: Final = "clearing-analysis-explore"
-EXPLORE_VERSION: Final = 2
+EXPLORE_VERSION: Final = 3
 
 
 class ExploreStatement(enum.StrEnum):
@@ -89,6 +91,7 @@ class BoundarySkip(enum.StrEnum):
 
     UNSUPPORTED_API = "UNSUPPORTED_API"
     DUPLICATE = "DUPLICATE"  # the same turn of the same lineage, first seen in another file
+    OUTSIDE_PERIOD = "OUTSIDE_PERIOD"  # the turn's request lies outside --since / --until
 
 
 class ObservedUsage(_Part, frozen=True):
@@ -114,8 +117,17 @@ class Sessions(_Part, frozen=True):
     off_path_entries: Count
     branched_sessions: Count
     unrecognized: dict[Unrecognized, Count]
+    # Assistant messages an agent wrote that are no model request (an OpenClaw delivery-mirror
+    # copy, say), by fixed code: never a request nor a fallback (R-CM-8).
+    transcript_only_messages: dict[TranscriptOnlyCode, Count]
     skipped_boundaries: dict[BoundarySkip, Count]
     boundaries_without_route: dict[Api, Count]
+    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
+    requests_without_route: Count
+    # Outside the period of --since / --until: requests of otherwise counted turns, and
+    # compactions (its boundaries: skippedBoundaries OUTSIDE_PERIOD).
+    requests_outside_period: Count
+    compactions_outside_period: Count
     turns_without_request: Count
 
 
@@ -157,13 +169,14 @@ class ExploreReport(_Part, frozen=True):
     """The whole explore report. It has no verdict field: `gating` is always false."""
 
     format: Literal["clearing-analysis-explore"]
-    version: Literal[2]
+    version: Literal[3]
     tool_version: Version
     gating: Literal[False]
     bound: Literal["UPPER"]
     statements: tuple[ExploreStatement, ...]
     limitations: tuple[ExploreLimitation, ...]
     retrieval_rate: Rounded
+    period: AnalyzedPeriod
     sessions: Sessions
     per_api: dict[Api, ApiExplore]
     tool_results_all_apis: tuple[ToolResults, ...]

@@ -15,7 +15,7 @@ from clearing_analysis.policy import view_policy
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
-from clearing_analysis.report.human import number, percent
+from clearing_analysis.report.human import number, percent, period_text, undefined_reason
 from clearing_analysis.report.summary import limitation_label
 from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
@@ -41,7 +41,8 @@ def _upper_bound(part: em.ApiExplore) -> list[str]:
     at_pressure = next((a for a in pressure.sensitivities if a.rate == pressure.gated_rate), None)
     at_cost = next((a for a in cost.sensitivities if a.rate == pressure.gated_rate), None)
     if not pressure.defined or at_pressure is None or at_cost is None:
-        return [cleared, "pressure and cost models undefined (no growth, or T <= P)"]
+        reason = undefined_reason(pressure.undefined_causes)
+        return [cleared, f"pressure and cost models undefined ({reason})"]
     models = (
         f"{percent(pressure.gated_rate)} retrieval: pressure {percent(at_pressure.reduction)}"
         f" lower; cost x{number(at_cost.list_price.ratio, 4)} list,"
@@ -56,6 +57,9 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
         f"clearing-analysis explore {report.tool_version}"
         f"   retrieval rate {percent(report.retrieval_rate)}"
     )
+    period = period_text(report.period)
+    if period is not None:
+        heading += f"   {period}"
     lines = [Text(line) for line in wrap(heading, width)]
     banner = STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT]
     lines.extend(Text(line, style="bold yellow") for line in wrap(banner, width))

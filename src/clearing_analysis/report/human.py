@@ -10,6 +10,7 @@ Nothing here reads inputs.
 
 from __future__ import annotations
 
+import datetime
 import io
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.validate import histogram_consistent
 
@@ -219,6 +221,42 @@ def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     return table
 
 
+def _utc(ms: int) -> str:
+    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
+        milliseconds=ms
+    )
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def period_text(period: rm.AnalyzedPeriod) -> str | None:
+    """The analyzed period as the views print it ("period 2026-06-01T00:00:00Z to before
+    2026-07-01T00:00:00Z"), None for the whole history."""
+    since, until = period.since_ms, period.until_ms
+    if since is None and until is None:
+        return None
+    start = "the start" if since is None else _utc(since)
+    end = "the end" if until is None else f"before {_utc(until)}"
+    return f"period {start} to {end} (UTC)"
+
+
+_UNDEFINED_TEXT = {
+    UndefinedCause.NO_GROWTH: "no native growth G",
+    UndefinedCause.TRIGGER_NOT_ABOVE_DRAIN: "T <= P",
+}
+
+
+def undefined_reason(causes: Sequence[UndefinedCause]) -> str:
+    """Why a model is undefined, each cause with its code: "NO_GROWTH: no native growth G"."""
+    return "; ".join(f"{cause.value}: {_UNDEFINED_TEXT[cause]}" for cause in causes)
+
+
+def pressure_lines(title: str, pressure: rm.Pressure) -> list[RenderableType]:
+    """The pressure table, or the causes that leave the model undefined."""
+    if not pressure.defined:
+        return [Text(f"{title}: undefined ({undefined_reason(pressure.undefined_causes)})")]
+    return [pressure_table(title, pressure)]
+
+
 def pressure_table(title: str, pressure: rm.Pressure) -> Table:
     """On, off and reduction at every retrieval rate of the pressure model."""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
@@ -281,8 +319,10 @@ def route_trigger_table(route: rm.RouteTrigger, trigger: int) -> Table:
             ("trigger T of the route", number(trigger)),
             ("threshold compactions after a request", number(route.threshold_compactions)),
             ("below 0.75 T (trigger too high)", number(route.below_band)),
+            ("below T - tolerance (trigger too high)", number(route.below_trigger)),
             ("beyond T + one turn's growth (too low)", number(route.beyond_overshoot)),
             ("largest growth of one turn", number(route.overshoot_tokens)),
+            ("tolerance below T", number(route.tolerance_tokens)),
             ("implied trigger, at least", number(route.implied_trigger_at_least)),
             ("implied trigger, below", number(route.implied_trigger_below)),
         ],
@@ -342,7 +382,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(pressure_table("Pressure model (modeled compaction cycles)", pressure))
+    parts.extend(pressure_lines("Pressure model (modeled compaction cycles)", pressure))
     parts.extend(cost_waterfall(report.cost, pressure.gated_rate))
     retention = report.retention
     parts.append(
@@ -381,7 +421,8 @@ def cost_waterfall(
     every rate (criterion 5 needs all of them within 5%; `gated=False` leaves that column out,
     for explore, which gates nothing)."""
     if not cost.defined:
-        return [Text("Cost model: undefined (the pressure model is undefined)")]
+        reason = undefined_reason(cost.undefined_causes)
+        return [Text(f"Cost model: undefined with the pressure model ({reason})")]
     at = next((a for a in cost.sensitivities if a.rate == gated_rate), cost.sensitivities[0])
     table = Table(
         title=f"Cost waterfall at retrieval rate {percent(at.rate)} ({label})",
@@ -489,6 +530,9 @@ def details(report: rm.Report) -> list[RenderableType]:
                     (f"skipped boundaries {k.value}", number(v))
                     for k, v in snapshot.skipped_boundaries.items()
                 ),
+                ("requests of an API without a route", number(snapshot.requests_without_route)),
+                ("requests outside the period", number(snapshot.requests_outside_period)),
+                ("compactions outside the period", number(snapshot.compactions_outside_period)),
             ],
         )
     )
@@ -517,9 +561,12 @@ __all__ = [
     "number",
     "pairs_table",
     "percent",
+    "period_text",
     "plain_text",
+    "pressure_lines",
     "pressure_table",
     "shown",
     "threshold_text",
     "tool_class_table",
+    "undefined_reason",
 ]

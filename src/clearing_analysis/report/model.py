@@ -19,6 +19,7 @@ from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionRea
 from clearing_analysis.gate import ApiGate, Verdict
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel
+from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
@@ -26,7 +27,7 @@ from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.toolclass import ToolClass
 
 REPORT_FORMAT: Final = "clearing-analysis-report"
-REPORT_VERSION: Final = 1
+REPORT_VERSION: Final = 2
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
 SignedTokens = int
@@ -90,7 +91,22 @@ class Snapshot(_Part, frozen=True):
     invalid_journal_details: dict[FixedCode, Count]
     skipped_boundaries: dict[BoundarySkipReason, Count]
     boundaries_without_route: dict[Api, Count]
+    # Requests of counted turns whose own API is unsupported or has no route: each request
+    # belongs to the API its own message names (R-CM-8), and these belong to none.
+    requests_without_route: Count
+    # Outside the period of --since / --until (its boundaries: skippedBoundaries
+    # OUTSIDE_PERIOD): requests of otherwise counted turns, and compactions.
+    requests_outside_period: Count
+    compactions_outside_period: Count
     turns_without_request: Count
+
+
+class AnalyzedPeriod(_Part, frozen=True):
+    """The period the run analyzed (--since / --until), [since, until) in Unix milliseconds,
+    UTC; null: open on that side (neither given: the whole history)."""
+
+    since_ms: Count | None
+    until_ms: Count | None
 
 
 class Evidence(_Part, frozen=True):
@@ -164,6 +180,8 @@ class Pressure(_Part, frozen=True):
     """The pressure model (R-PM); numbers are modeled compaction cycles and tokens."""
 
     defined: bool
+    # Why it is undefined (G <= 0, T <= P): every cause that holds; empty when defined.
+    undefined_causes: tuple[UndefinedCause, ...]
     growth: SignedTokens
     boundary_span: SignedTokens
     compaction_removed: SignedTokens
@@ -185,8 +203,11 @@ class RouteTrigger(_Part, frozen=True):
 
     threshold_compactions: Count
     below_band: Count  # tokensBefore < 0.75·T: the route's trigger is too high
+    # 0.75·T <= tokensBefore < T - tolerance: below T by more than the tolerance, too high
+    below_trigger: Count
     beyond_overshoot: Count  # tokensBefore > T + overshoot: the route's trigger is too low
     overshoot_tokens: Count  # the largest growth of E from one boundary to the next
+    tolerance_tokens: Count  # routeTriggerTolerancePercent of T (policy/simulation.json)
     tokens_before_percent_of_trigger: Histogram
     implied_trigger_at_least: Count | None
     implied_trigger_below: Count | None
@@ -347,6 +368,7 @@ class Cost(_Part, frozen=True):
     """The cost model (R-CM); undefined with the pressure model (G = 0 or T <= P)."""
 
     defined: bool
+    undefined_causes: tuple[UndefinedCause, ...]  # the pressure model's; empty when defined
     list_price_blend: Rounded | None
     quota_share_blend: Rounded | None
     mean_observed_prefix: Rounded | None
@@ -415,6 +437,7 @@ class WhatIfPolicy(_Part, frozen=True):
     list_price_rewrite: Rounded
     quota_share_rewrite: Rounded
     defined: bool  # the pressure and cost models are (G > 0 and T > P)
+    undefined_causes: tuple[UndefinedCause, ...]  # which of those fails; empty when defined
     compactions_off: Rounded | None  # C_off
     sensitivities: tuple[WhatIfAtRate, ...]
 
@@ -439,13 +462,14 @@ class Report(_Part, frozen=True):
     """The whole report."""
 
     format: Literal["clearing-analysis-report"]
-    version: Literal[1]
+    version: Literal[2]
     tool_version: Version
     pi_ai_version: Version | None
     image_id: ImageId | None
     statements: tuple[Statement, ...]
     limitations: tuple[Limitation, ...]
     retrieval_rate: Rounded
+    period: AnalyzedPeriod
     verdict: Verdict
     snapshot: Snapshot
     per_api: dict[Api, ApiReport]
@@ -468,6 +492,7 @@ __all__ = [
     "REPORT_FORMAT",
     "REPORT_VERSION",
     "AllUncached",
+    "AnalyzedPeriod",
     "ApiReport",
     "Category",
     "Cost",

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from clearing_analysis.report.explore_model import ExploreReport
-from clearing_analysis.report.model import Report
+from clearing_analysis.report.explore_model import EXPLORE_VERSION, ExploreReport
+from clearing_analysis.report.model import REPORT_VERSION, Report
 
 
 def _closed_schema(struct: type[msgspec.Struct], title: str) -> dict[str, Any]:
@@ -30,12 +30,13 @@ def _closed_schema(struct: type[msgspec.Struct], title: str) -> dict[str, Any]:
 
 def report_schema() -> dict[str, Any]:
     """The analysis report's schema."""
-    return _closed_schema(Report, "clearing-analysis report, format version 1")
+    return _closed_schema(Report, f"clearing-analysis report, format version {REPORT_VERSION}")
 
 
 def explore_schema() -> dict[str, Any]:
     """The explore report's schema."""
-    return _closed_schema(ExploreReport, "clearing-analysis explore report, format version 1")
+    title = f"clearing-analysis explore report, format version {EXPLORE_VERSION}"
+    return _closed_schema(ExploreReport, title)
 
 
 def schema_bytes(schema: dict[str, Any] | None = None) -> bytes:

@@ -33,6 +33,7 @@ from clearing_analysis.report.human import (
     lineage_gap_text,
     number,
     percent,
+    period_text,
     shown,
     threshold_text,
 )
@@ -206,6 +207,9 @@ def summary(
         f"clearing-analysis {report.tool_version}   pi-ai {report.pi_ai_version or 'not installed'}"
         f"   retrieval rate {percent(report.retrieval_rate)}"
     )
+    period = period_text(report.period)
+    if period is not None:
+        heading += f"   {period}"
     lines = [Text(line) for line in wrap(heading, width)]
     overall = (
         f"Overall: {report.verdict.value} (BUILD only when every API builds; otherwise STOP"

@@ -106,7 +106,8 @@ def _rates_table(api: Api, rows: tuple[rm.WhatIfPolicy, ...]) -> Table:
     )
     for row in rows:
         if not row.defined:
-            table.add_row(row.policy.value, "-", "undefined", "-", "-", "-")
+            causes = " ".join(cause.value for cause in row.undefined_causes)
+            table.add_row(row.policy.value, "-", f"undefined: {causes}", "-", "-", "-")
         for index, at in enumerate(row.sensitivities):
             table.add_row(
                 row.policy.value if index == 0 else "",

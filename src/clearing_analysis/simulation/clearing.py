@@ -35,6 +35,7 @@ from clearing_analysis.eligibility import (
     ContextTally,
     OccurrenceTally,
 )
+from clearing_analysis.eligibility.assess import routed_api
 from clearing_analysis.inputs.configs import Api, Route
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.replay.heuristic import tokens_for_units
@@ -423,8 +424,14 @@ class ConversationSimulator:
             for s in cleared_in_context
         ]
         append = self._columns.requests.append
-        api = boundary.api.value
+        period = self._assessment.period
         for request in boundary.requests:
+            # A request counts on the API its own message names (R-CM-8); one of an API
+            # without a route, or made outside the period, is in no cohort (the assessment
+            # counts it apart).
+            api = routed_api(request.api, self._routes)
+            if api is None or not period.contains(request.timestamp):
+                continue
             carried = (
                 sum(
                     net
@@ -436,7 +443,7 @@ class ConversationSimulator:
             )
             append(
                 (
-                    api,
+                    api.value,
                     row,
                     request.input,
                     request.output,

@@ -1,14 +1,17 @@
 """Native growth G and the observed checkpoints of each API cohort (R-PM-3, R-PM-4).
 
 G sums, over contributing journals, the span of the journal's counted boundaries of the API
-(E of the last minus E of the first) plus what each observed checkpoint between them removed
+(E of the last minus E of the first) plus what each observed checkpoint in that window removed
 (tokensBefore - tokensAfter): compaction takes away growth that happened. Decisions
 (docs/model.md): the sum runs per journal rather than per physical conversation, so the
 branches of a fork never subtract from each other; a checkpoint belongs to the API of the
-latest request before it and counts when it shaped a boundary after the first counted one and
-no later than the last. Those checkpoints are also the observed ones the report shows beside
-the model, never mixed into it. Both are polars expressions over the boundary and checkpoint
-tables.
+latest request before it and counts when it comes after the first counted boundary of its API
+in its journal. One after the last such boundary (a trailing compaction: the history ended
+after compacting) extends the window to it: the span then ends at the last trailing
+checkpoint's tokens after instead of the last boundary's E, so the growth up to it counts and
+the compaction is observed. Those checkpoints are also the observed ones the report shows
+beside the model, never mixed into it. Both are polars expressions over the boundary and
+checkpoint tables.
 """
 
 from __future__ import annotations
@@ -50,16 +53,27 @@ def cohort_growth(
         pl.col("estimate").sort_by("turn").first().alias("first_estimate"),
         pl.col("estimate").sort_by("turn").last().alias("last_estimate"),
     )
-    inside = checkpoints.join(windows, on=["journal", "api"], how="inner").filter(
-        (pl.col("before_turn") > pl.col("first_turn"))
-        & (pl.col("before_turn") <= pl.col("last_turn"))
+    inside = (
+        checkpoints.with_row_index("row")
+        .join(windows, on=["journal", "api"], how="inner")
+        .filter(pl.col("before_turn") > pl.col("first_turn"))
+        .sort("row")
+    )
+    # A trailing checkpoint ends its window: the last one's tokens after (in journal order).
+    ends = (
+        inside.filter(pl.col("before_turn") > pl.col("last_turn"))
+        .group_by(["journal", "api"])
+        .agg(pl.col("tokens_after").sort_by("row").last().alias("end"))
+    )
+    windows = windows.join(ends, on=["journal", "api"], how="left").with_columns(
+        pl.coalesce("end", "last_estimate").alias("end")
     )
     out: dict[Api, Growth] = {}
     for api in apis:
         mine = windows.filter(pl.col("api") == api.value)
         observed = inside.filter(pl.col("api") == api.value).select(checkpoints.columns)
         out[api] = Growth(
-            boundary_span=_int(mine, (pl.col("last_estimate") - pl.col("first_estimate")).sum()),
+            boundary_span=_int(mine, (pl.col("end") - pl.col("first_estimate")).sum()),
             compaction_removed=_int(
                 observed, (pl.col("tokens_before") - pl.col("tokens_after")).sum()
             ),

@@ -163,14 +163,18 @@ def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, 
 
 
 def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, list[Any]]:
-    """One row per unique result (by finalized id, per API) of the counted boundaries' turns."""
+    """One row per unique result (by finalized id, per API cohort) of the counted boundaries'
+    turns; a result in no cohort (its request's API has no route) has no row."""
     rows: list[tuple[Any, ...]] = []
     seen: set[tuple[Api, str]] = set()
     for boundary in assessment.boundaries:
         results = assessment.replay.journals[boundary.journal].journal.results
         classes = assessment.classes[boundary.journal]
-        api = boundary.api
+        cohorts = assessment.cohorts[boundary.journal]
         for slot in boundary.replayed.turn_results:
+            api = cohorts[slot]
+            if api is None:
+                continue
             result = results[slot]
             key = (api, result.finalized_id)
             if key in seen:
@@ -192,7 +196,9 @@ def _unique_results(assessment: Assessment, cleared_ids: set[str]) -> dict[str, 
 
 
 def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
-    """One row per observed checkpoint of every contributing journal (no text)."""
+    """One row per checkpoint of every contributing journal inside the period (no text; the
+    assessment counts the others)."""
+    period = assessment.period
     rows = [
         (
             position,
@@ -206,6 +212,7 @@ def _checkpoints(assessment: Assessment) -> dict[str, list[Any]]:
         )
         for position, merged in enumerate(assessment.replay.journals)
         for checkpoint in merged.journal.checkpoints
+        if period.contains(checkpoint.timestamp)
     ]
     return _transposed(CHECKPOINT_COLUMNS, rows)
 
@@ -319,9 +326,11 @@ def _observed(
     per_api: dict[str, ApiSimulation],
 ) -> dict[str, list[Any]]:
     """Native growth per API into `per_api` (R-PM-3, R-PM-4; docs/model.md): each journal's
-    window of counted boundaries of the API (E of the last minus E of the first) plus what each
-    checkpoint of that API inside it removed, the first boundary's turn < its turn <= the last
-    boundary's; returns those checkpoints' rows, API by API in `per_api`'s order."""
+    window of counted boundaries of the API, from E of the first to E of the last, plus what
+    each checkpoint of that API in the window removed (the first boundary's turn < its turn);
+    a checkpoint after the window's last boundary (a trailing compaction) extends the window
+    to it: the window then ends at the last such checkpoint's tokens after instead of the last
+    E. Returns those checkpoints' rows, API by API in `per_api`'s order."""
     windows: dict[tuple[int, str], list[int]] = {}  # first turn, its E, last turn, its E
     for journal, api, turn, estimate in zip(
         boundaries["journal"],
@@ -337,17 +346,21 @@ def _observed(
             window[0:2] = [turn, estimate]
         elif turn > window[2]:
             window[2:4] = [turn, estimate]
-    for (_, api), (_, first, _, last) in windows.items():
-        per_api[api].boundary_span += last - first
     inside: dict[str, list[int]] = {api: [] for api in per_api}  # row numbers, by API
+    ends = {key: window[3] for key, window in windows.items()}  # the window's last figure
+    before, after = checkpoints["tokens_before"], checkpoints["tokens_after"]
     for row, (journal, api, before_turn) in enumerate(
         zip(checkpoints["journal"], checkpoints["api"], checkpoints["before_turn"], strict=True)
     ):
         window = windows.get((journal, api))
-        if window is not None and window[0] < before_turn <= window[2]:
-            inside[api].append(row)
+        if window is None or before_turn <= window[0]:
+            continue
+        inside[api].append(row)
+        if before_turn > window[2]:  # trailing: rows come in journal order, the last one wins
+            ends[(journal, api)] = after[row]
+    for (journal, api), (_, first, _, _) in windows.items():
+        per_api[api].boundary_span += ends[(journal, api)] - first
     observed: dict[str, list[Any]] = {name: [] for name in checkpoints}
-    before, after = checkpoints["tokens_before"], checkpoints["tokens_after"]
     for api, rows in inside.items():
         per_api[api].compaction_removed += sum(before[row] - after[row] for row in rows)
         for name, values in checkpoints.items():

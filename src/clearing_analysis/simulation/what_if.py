@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from clearing_analysis.eligibility import Assessment, Boundary, ContextTally, ResultClass
+from clearing_analysis.eligibility.assess import routed_api
 from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.policy import (
@@ -402,7 +403,10 @@ class PolicySimulator:
             self._requests(boundary, requests, cleared)
             return
         self._requests(boundary, requests[:1], cleared)
+        period = self._assessment.period
         for k in range(1, len(requests)):
+            if not period.contains(requests[k].timestamp):
+                continue  # a request outside the period is no clearing point
             point = points[k]
             if point.compacted_since_first:
                 kept = [slot for slot in cleared.slots if point.carries(results[slot])]
@@ -580,12 +584,16 @@ class PolicySimulator:
         at most its prefix, until the checkpoint that compacts them."""
         if not cleared.slots:
             return
-        sums = self.run.per_api[boundary.api]
+        per_api = self.run.per_api
+        period = self._assessment.period
         for request in requests:
-            if usage_is_fallback(request):
+            # On the API the request's own message names (R-CM-8), in the period, as the gated
+            # simulation counts it.
+            api = routed_api(request.api, per_api)
+            if api is None or usage_is_fallback(request) or not period.contains(request.timestamp):
                 continue
             prefix = request.input + request.cache_read + request.cache_write
-            sums.removed_observed += min(cleared.carried(request), prefix)
+            per_api[api].removed_observed += min(cleared.carried(request), prefix)
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,7 +216,9 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
         rows=tuple(rows),
     )
     if not model.defined or model.off is None:
-        return Figure(title, (), table, note="PRESSURE_MODEL_UNDEFINED: nothing to draw.")
+        causes = ", ".join(cause.value for cause in model.undefined_causes)
+        note = f"PRESSURE_MODEL_UNDEFINED ({causes}): nothing to draw."
+        return Figure(title, (), table, note=note)
     categories = ("off", *(f"on, {_rate_label(at.rate, at.labels)}" for at in model.sensitivities))
     count = len(model.sensitivities)
     chart = Chart(
@@ -320,7 +322,8 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
         headers=("view", "retrieval rate", "figure", "value"),
         rows=tuple(rows),
     )
-    note = None if model.defined else "COST_MODEL_UNDEFINED: nothing to draw."
+    causes = ", ".join(cause.value for cause in model.undefined_causes)
+    note = None if model.defined else f"COST_MODEL_UNDEFINED ({causes}): nothing to draw."
     return Figure(title, tuple(charts), table, note)
 
 
@@ -454,7 +457,9 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
     ]
     drawn = [(row, at) for row, at in defaults if at is not None]
     if not drawn:
-        return Figure(title, (), table, note="PRESSURE_MODEL_UNDEFINED: nothing to draw.")
+        causes = ", ".join(sorted({c.value for row in rows for c in row.undefined_causes}))
+        note = f"PRESSURE_MODEL_UNDEFINED ({causes}): nothing to draw."
+        return Figure(title, (), table, note=note)
     categories = tuple(row.policy.value for row, _ in drawn)
     reduction = Chart(
         key=keyed("what-ifs", api, "pressure"),

@@ -32,7 +32,7 @@ from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STA
 from clearing_analysis.report.html import figures as fig
 from clearing_analysis.report.html.charts import keyed, svg
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT
+from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, period_text
 from clearing_analysis.report.view import render_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
@@ -289,14 +289,20 @@ def _statements(texts: Sequence[tuple[str, str]]) -> str:
     return f"<h3>Statements</h3><dl>{rows}</dl>"
 
 
+def _period(period: rm.AnalyzedPeriod) -> str:
+    """The analyzed period for the page's header (" period ...;"), empty for all history."""
+    text = period_text(period)
+    return "" if text is None else f" {escape(text)};"
+
+
 def analysis_page(report: rm.Report) -> str:
     """The page of an analysis report."""
     header = (
         f"<h1>clearing-analysis: {report.verdict.value}</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
         f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
-        f" {escape(cell_text(report.retrieval_rate))}; every figure is modeled, not observed"
-        " savings.</p>"
+        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every figure is"
+        " modeled, not observed savings.</p>"
     )
     sections = [_analysis_api(api, part) for api, part in rm.in_api_order(report.per_api)]
     notes = _statements([(s.value, STATEMENT_TEXT[s]) for s in report.statements])
@@ -316,8 +322,8 @@ def explore_page(report: em.ExploreReport) -> str:
     header = (
         f"<h1>clearing-analysis explore: {UPPER}, never a verdict</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
-        f" {escape(cell_text(report.retrieval_rate))}; every opportunity, pressure and cost"
-        " figure is an upper bound.</p>"
+        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every opportunity,"
+        " pressure and cost figure is an upper bound.</p>"
     )
     sections = [_explore_api(api, part) for api, part in rm.in_api_order(report.per_api)]
     notes = _statements([(s.value, EXPLORE_STATEMENT_TEXT[s]) for s in report.statements])
