@@ -28,7 +28,7 @@ import msgspec
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, RetainedRow, SidecarView
-from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_into, read_journal
+from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_path_into
 from clearing_analysis.journal.messages import (
     AssistantMessage,
     ImageContent,
@@ -211,7 +211,7 @@ class _JournalReplay:
         self.broken: BrokenReference | None = None
 
     def feed(self, record: object) -> None:
-        """Take the next record (a `decode_into` sink: never raises). The first broken
+        """Take the next record (a `decode_path_into` sink: never raises). The first broken
         reference is kept and ends the replay: the rest of the journal is only decoded, so
         that the decoder's own outcome still comes first."""
         if self.broken is not None:
@@ -666,14 +666,11 @@ def replay_journal(path: Path, routes: Routes, sidecar: SidecarView) -> JournalO
     decoder's outcome (a journal rejected whole) still comes before anything replay found."""
     _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
     _freeze_heap_once()
-    data = read_journal(path)
-    if isinstance(data, RejectedJournal):
-        return _skipped(data)
     state = _JournalReplay(HistorySource.NATIVE_JOURNAL)
-    header = decode_into(data, state.feed)
+    header, byte_size = decode_path_into(path, state.feed)
     if isinstance(header, RejectedJournal):
         return _skipped(header)
-    return _finish(state, header, len(data), routes, sidecar)
+    return _finish(state, header, byte_size, routes, sidecar)
 
 
 __all__ = ["replay_decoded", "replay_journal"]
