@@ -415,9 +415,11 @@ def analyze_snapshot(
 @dataclass
 class _Pass:
     """One pass over the units: their totals, the fingerprints they showed, and (for
-    `analyze`) their simulations, combined as they arrived."""
+    `analyze`) their simulations, each combined as it arrived (in unit order), so that memory
+    holds the sums, never one entry per unit (a snapshot of 100,000 tiny files is 100,000
+    units)."""
 
-    totals: list[Totals]
+    totals: Totals
     fingerprints: set[str]
     simulation: Combiner | None
 
@@ -431,12 +433,12 @@ def _pass(
     pool: UnitPool | None,
     progress: Progress | None,
 ) -> _Pass:
-    done = _Pass([], set(), None)
+    done = _Pass(combine((), sorted(settings.routes.by_api)), set(), None)
     journals = done_bytes = 0
     for unit, output in zip(
         units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
-        done.totals.append(output.totals)
+        done.totals.add(output.totals)
         done.fingerprints |= output.fingerprints
         if output.simulation is not None:
             if done.simulation is None:

@@ -51,6 +51,25 @@ class TestWalk:
         assert [j.path.name for j in selection.journals] == ["a.jsonl"]
         assert [d.path for d in selection.walked_directories] == [tmp_path / "j"]
 
+    def test_a_tree_600_directories_deep_is_walked(self, tmp_path: Path) -> None:
+        """A journal 600 directories down (beyond the interpreter's recursion limit for a
+        recursive walk, which ended in RecursionError) is selected after the shallow one, and
+        every directory on the way is recorded, outermost first."""
+        deep = tmp_path / "j"
+        for _ in range(600):
+            deep /= "d"
+        _touch(deep / "x.jsonl")
+        _touch(tmp_path / "j" / "a.jsonl")
+        selection = select_journals([tmp_path / "j"])
+        assert [j.path for j in selection.journals] == [
+            tmp_path / "j" / "a.jsonl",
+            deep / "x.jsonl",
+        ]
+        walked = [d.path for d in selection.walked_directories]
+        assert len(walked) == 601
+        assert walked[0] == tmp_path / "j"
+        assert walked[-1] == deep
+
     def test_walked_directories_are_all_recorded(self, tmp_path: Path) -> None:
         """Every directory of a walk (root and subdirectories) is recorded for the snapshot."""
         _touch(tmp_path / "j" / "s1" / "s2" / "a.jsonl")
