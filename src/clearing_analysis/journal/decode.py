@@ -10,6 +10,11 @@ A journal is either decoded whole or rejected whole with one fixed outcome (R-RP
 Outcomes for whole-journal semantics that need replay (INTERRUPTED, DUPLICATE) are decided by
 the replay stage. Nothing here keeps or reports input text.
 
+A file is read and split a block at a time (`decode_path_into`), so memory holds a block and
+the longest line, and a journal refused at an early line is read no further (R-REL-7). The
+first line is decided by `decode_header`, which the one reader of journal headers shares
+(`journal.header`, for unit planning): the same limits, the same outcomes.
+
 Two paths decide a line, with the same outcome (a hypothesis test proves they agree):
 
 - the **fast path** decodes the bytes straight into the typed records with msgspec, which
