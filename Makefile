@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -66,11 +66,19 @@ bench: setup
 bench-small: setup
 	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
 
+# Time against the length of one history (bench/history/bench_history.py, docs/performance.md):
+# a linear pi session and a journal whose every turn ends in a checkpoint keeping everything,
+# at 10k, 20k, 40k and 80k entries, and the fitted exponent (about 5 minutes on 2 cores).
+bench-history: setup
+	$(RUN) python bench/history/bench_history.py $(BENCH_ARGS)
+
 # Fuzzing (docs/security.md): every atheris target for FUZZ_SECONDS each (coverage-guided,
 # structure-aware mutation; new inputs and any crash under .fuzz/TARGET/), then the
 # structure-aware property tests under hypothesis's `fuzz` profile (many more examples than in
 # `make test`, with statistics) and coverage.py, whose branch coverage of each parser module
-# ends the output. `fuzz-smoke` is the short run CI does after the tests.
+# ends the output; then the full-size input bounds (tests marked `scale`: 100 MiB of 3-byte
+# lines, a tree 1,500 directories deep, 100,000 empty files; docs/security.md), about 2 minutes
+# and 100 MiB of disk. `fuzz-smoke` is the short run CI does after the tests.
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report envelope
 # The parsers the targets and property tests exercise, for the coverage report of `make fuzz`.
@@ -86,6 +94,7 @@ fuzz: setup
 		-m pytest -q -m structure --hypothesis-profile=fuzz --hypothesis-show-statistics \
 		tests || status=1; \
 	$(RUN) coverage report --data-file=.fuzz/coverage --include='$(PARSER_MODULES)'; \
+	$(RUN) pytest -q -m scale --scale tests || status=1; \
 	exit $$status
 
 fuzz-smoke: setup

@@ -28,3 +28,21 @@ settings.register_profile("default", max_examples=100)
 settings.register_profile(
     "fuzz", max_examples=500, deadline=None, suppress_health_check=list(HealthCheck)
 )
+
+
+# Full-size input bounds (marker `scale`): minutes and gigabytes of disk, so `make fuzz` runs
+# them (`pytest -m scale --scale`) and `make test` skips them (their reduced sizes are tests of
+# their own there).
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--scale`: run the tests marked `scale`."""
+    parser.addoption("--scale", action="store_true", help="run the full-size input bounds")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the `scale` tests unless `--scale` is given."""
+    if config.getoption("--scale"):
+        return
+    skip = pytest.mark.skip(reason="full-size input bounds: make fuzz runs them (--scale)")
+    for item in items:
+        if "scale" in item.keywords:
+            item.add_marker(skip)

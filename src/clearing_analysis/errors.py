@@ -55,6 +55,8 @@ class InputInvalidDetail(enum.StrEnum):
     SIDECAR_NOT_SQLITE = "SIDECAR_NOT_SQLITE"
     SIDECAR_SCHEMA = "SIDECAR_SCHEMA"
     SIDECAR_DAMAGED = "SIDECAR_DAMAGED"
+    SIDECAR_COMPUTED_SCHEMA = "SIDECAR_COMPUTED_SCHEMA"
+    SIDECAR_VALUE_TOO_LARGE = "SIDECAR_VALUE_TOO_LARGE"
     # Configuration files (inputs.configs): the same nine reading / JSON / shape codes under
     # each file's prefix, plus the rules a JSON Schema cannot state.
     ROUTES_UNREADABLE = "ROUTES_UNREADABLE"

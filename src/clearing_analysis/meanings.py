@@ -160,6 +160,14 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "the schema is there but the file's structure is damaged: `PRAGMA quick_check` (pages,"
         " cells, freelist, record formats) does not answer `ok`"
     ),
+    (_INPUT, _I.SIDECAR_COMPUTED_SCHEMA): (
+        "the schema has a view, a trigger, a virtual table or a generated column: something"
+        " that computes values when read, which no sidecar writer makes"
+    ),
+    (_INPUT, _I.SIDECAR_VALUE_TOO_LARGE): (
+        "a value read from the sidecar is longer than `maxSidecarValueBytes` (64 MiB), the"
+        " longest text a journal line can hold"
+    ),
     (_INPUT, _I.ROUTES_UNREADABLE): "the `--routes` file cannot be opened or read",
     (
         _INPUT,

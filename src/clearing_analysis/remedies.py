@@ -130,6 +130,12 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.SIDECAR_DAMAGED): (
         "this copy is damaged: copy the sidecar again with VACUUM INTO (docs/formats/sidecar.md)"
     ),
+    (_INPUT, _I.SIDECAR_COMPUTED_SCHEMA): (
+        "pass the agent's own sidecar: no views, triggers, virtual tables or generated columns"
+    ),
+    (_INPUT, _I.SIDECAR_VALUE_TOO_LARGE): (
+        "no retained text is that long: copy the sidecar again from the agent that wrote it"
+    ),
     # INPUT_INVALID: configuration files.
     **_config_file("ROUTES", "--routes", "docs/formats/routes.md"),
     **_config_file("AGENT_CONFIG", "--agent-config", "docs/formats/agent-config.md"),

@@ -42,8 +42,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-import msgspec
-
 from clearing_analysis import interrupts
 from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
@@ -56,7 +54,7 @@ from clearing_analysis.errors import (
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
-from clearing_analysis.policy import limits
+from clearing_analysis.journal.header import PHYSICAL_KEY_PREFIX, grouping_keys
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import HistorySource, JournalOutcome
@@ -65,8 +63,6 @@ from clearing_analysis.replay.pi_replay import replay_pi_session
 if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
     from clearing_analysis.simulation.totals import Combiner, SimulationTotals
     from clearing_analysis.simulation.unit import UnitSimulation
-
-_HEADER_KEYS = ("journalId", "logicalConversationId", "physicalConversationId")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,29 +75,6 @@ class Unit:
     physical_conversation_ids: frozenset[str] = frozenset()
 
 
-_PHYSICAL = "physicalConversationId\0"
-
-
-def _header_keys(path: Path) -> tuple[str, ...]:
-    """The grouping keys of a journal's header line; none when it has no readable header
-    (such a journal is skipped whole, alone). A first line longer than any valid line makes
-    the journal INVALID, so reading stops there."""
-    try:
-        with path.open("rb") as stream:
-            line = stream.readline(limits().max_journal_line_bytes + 1)
-    except OSError:
-        return ()
-    try:
-        header = msgspec.json.decode(line)
-    except msgspec.DecodeError:
-        return ()
-    if not isinstance(header, dict) or header.get("kind") != "header":
-        return ()
-    return tuple(
-        f"{key}\0{header[key]}" for key in _HEADER_KEYS if isinstance(header.get(key), str)
-    )
-
-
 # Components are packed into units of at least min(8 MiB, snapshot / 64) journal bytes: the
 # simulation's table operations cost about the same for a small component as for a large one,
 # so thousands of tiny units would spend their time in that fixed cost, while a small snapshot
@@ -112,12 +85,12 @@ _UNITS_PER_SNAPSHOT = 64
 
 
 GroupingKeys = Callable[[Path], tuple[str, ...]]
-"""The keys a file shares with related files (a native journal's header ids; a pi session's
-id and lineage, `pisession.grouping_keys`)."""
+"""The keys a file shares with related files (a native journal's header ids,
+`journal.header.grouping_keys`; a pi session's id and lineage, `pisession.grouping_keys`)."""
 
 
 def plan_units(
-    paths: Sequence[Path], sizes: Sequence[int], keys: GroupingKeys = _header_keys
+    paths: Sequence[Path], sizes: Sequence[int], keys: GroupingKeys = grouping_keys
 ) -> list[Unit]:
     """Group the journals into units, in deterministic order: the connected components of
     shared `keys` (union-find), packed in order of their first journal (see
@@ -134,8 +107,8 @@ def plan_units(
     physical: list[list[str]] = [[] for _ in paths]
     for index, path in enumerate(paths):
         for key in keys(path):
-            if key.startswith(_PHYSICAL):
-                physical[index].append(key.removeprefix(_PHYSICAL))
+            if key.startswith(PHYSICAL_KEY_PREFIX):
+                physical[index].append(key.removeprefix(PHYSICAL_KEY_PREFIX))
             other = owner.setdefault(key, index)
             if other != index:
                 low, high = sorted((root(index), root(other)))
@@ -520,7 +493,7 @@ def analyze_snapshot(
         )
     if pool is not None:
         pool.close()  # every unit is back: the workers end before the combination
-    totals = combine(done.totals, sorted(settings.routes.by_api))
+    totals = done.totals
     if not settings.simulate:
         return SnapshotAnalysis(totals, None)
     from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
@@ -536,9 +509,11 @@ def analyze_snapshot(
 @dataclass
 class _Pass:
     """One pass over the units: their totals, the fingerprints they showed, and (for
-    `analyze`) their simulations, combined as they arrived."""
+    `analyze`) their simulations, each combined as it arrived (in unit order), so that memory
+    holds the sums, never one entry per unit (a snapshot of 100,000 tiny files is 100,000
+    units)."""
 
-    totals: list[Totals]
+    totals: Totals
     fingerprints: set[str]
     simulation: Combiner | None
 
@@ -552,12 +527,12 @@ def _pass(
     pool: UnitPool | None,
     progress: Progress | None,
 ) -> _Pass:
-    done = _Pass([], set(), None)
+    done = _Pass(combine((), sorted(settings.routes.by_api)), set(), None)
     journals = done_bytes = 0
     for unit, output in zip(
         units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
     ):
-        done.totals.append(output.totals)
+        done.totals.add(output.totals)
         done.fingerprints |= output.fingerprints
         if output.simulation is not None:
             if done.simulation is None:

@@ -13,6 +13,7 @@ code exactly as the interpreter would have.
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,9 +43,17 @@ def run_cli(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     stdout: int = subprocess.PIPE,
+    address_space: int | None = None,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[bytes]:
     """`clearing-analysis ARGS` in a new interpreter; stdout and stderr captured as bytes
-    (`stdout` may instead name a file descriptor the command writes to)."""
+    (`stdout` may instead name a file descriptor the command writes to). `address_space`
+    limits the command's virtual memory (RLIMIT_AS, bytes): an allocation beyond it fails."""
+
+    def limit() -> None:
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
     with tempfile.TemporaryDirectory() as scratch:
         if worker_prelude is not None:
             launcher = Path(scratch) / "launcher.py"
@@ -61,7 +70,8 @@ def run_cli(
             check=False,
             cwd=cwd,
             env=env,
-            timeout=120,
+            timeout=timeout,
+            preexec_fn=limit if address_space is not None else None,
         )
 
 

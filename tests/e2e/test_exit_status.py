@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.errors import MountContractDetail, QualificationDetail
-from clearing_analysis.policy import policy_dir
+from clearing_analysis.policy import limits, policy_dir
 from clearing_analysis.qualify.harness import (
     ANALYZER_ROLE,
     HARNESS_ENV,
@@ -91,13 +91,16 @@ def _journals_missing(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
 
 
 def _sidecar_lookalike(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
-    """A non-STRICT lookalike whose rows break the schema: the error is raised inside a pool
-    worker during replay (2 workers) and must still reach the CLI as a fixed code."""
+    """A non-STRICT lookalike (the DDL's columns and keys, so it opens) whose rows break the
+    schema: the error is raised inside a pool worker during replay (2 workers) and must still
+    reach the CLI as a fixed code."""
     copy = _named_dir(tmp, c, "lookalike") / f"{c('file.lookalike')}.sqlite"
     db = sqlite3.connect(copy)
+    db.executescript((policy_dir() / "sidecar.sql").read_text().replace(") STRICT;", ");"))
+    db.execute("PRAGMA ignore_check_constraints = ON")
     db.execute("ATTACH DATABASE ? AS src", (str(inputs.sidecar),))
     for table in ("sidecar_meta", "conversation_policy", "retained_result", "committed_id_index"):
-        db.execute(f"CREATE TABLE main.{table} AS SELECT * FROM src.{table}")
+        db.execute(f"INSERT INTO main.{table} SELECT * FROM src.{table}")
     db.execute("UPDATE main.retained_result SET state = 7")
     db.commit()
     db.execute("DETACH DATABASE src")
@@ -123,6 +126,34 @@ def _sidecar_damaged(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
     copy = _sidecar_copy(inputs, tmp, c, "damaged")
     break_table_root(copy, "retained_result")
     return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_DAMAGED")
+
+
+def _sidecar_computed(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """A copy with a (canary-named) view: something that computes values when read is refused
+    before any row is read (R-REL-7)."""
+    copy = _sidecar_copy(inputs, tmp, c, "computed")
+    db = sqlite3.connect(copy)
+    db.execute(f'CREATE VIEW "{c("view.name")}" AS SELECT zeroblob(1000000000) AS z')
+    db.commit()
+    db.close()
+    return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_COMPUTED_SCHEMA")
+
+
+def _sidecar_value_too_large(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
+    """A copy whose first indexed row (a journal's result) holds one byte more text than
+    maxSidecarValueBytes: refused when replay reads it, whatever it holds (canary text)."""
+    copy = _sidecar_copy(inputs, tmp, c, "valueTooLarge")
+    longest = limits().max_sidecar_value_bytes
+    text = c("large.text")
+    db = sqlite3.connect(copy)
+    db.execute(
+        "UPDATE retained_result SET text = ? WHERE row_id = (SELECT min(row_id) FROM"
+        " committed_id_index)",
+        ((text * (longest // len(text) + 1))[: longest + 1],),
+    )
+    db.commit()
+    db.close()
+    return Case(inputs.args(sidecar=copy), "INPUT_INVALID", "SIDECAR_VALUE_TOO_LARGE")
 
 
 def _wal_sidecar(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
@@ -313,6 +344,8 @@ CASES: dict[str, Callable[[CanaryInputs, Path, Canaries], Case]] = {
     "no-journals": _no_journals,
     "wal-sidecar": _wal_sidecar,
     "sidecar-damaged": _sidecar_damaged,
+    "sidecar-computed-schema": _sidecar_computed,
+    "sidecar-value-too-large": _sidecar_value_too_large,
     "companion-present": _companion,
     "input-touched": _input_touched,
     "companion-appears": _companion_appears,

@@ -231,6 +231,8 @@ def test_a_replayed_journal_beside_foreign_files_gives_a_report(
         (b"\xff\xfe", "UNKNOWN"),
         (b"[" * 100_000, "UNKNOWN"),
         (b"", "UNKNOWN"),
+        (b'{"type":"session","id":"s","x":' + b"[" * 70 + b"]" * 70 + b"}", "UNKNOWN"),
+        (b'{"kind":"header","format":"pi-native-journal","kind":"header"}', "UNKNOWN"),
     ],
     ids=[
         "native-header",
@@ -247,8 +249,11 @@ def test_a_replayed_journal_beside_foreign_files_gives_a_report(
         "invalid-utf8",
         "deep-nesting",
         "empty",
+        "nested-past-the-decoders-limit",
+        "repeated-key",
     ],
 )
 def test_first_lines_are_recognized(line: bytes, expected: str) -> None:
-    """Each kind by its distinguishing keys; anything else, however broken, is UNKNOWN."""
+    """Each kind by its distinguishing keys; anything else, however broken, is UNKNOWN: a
+    line either reader would refuse (nested past the decoders' limit, a repeated key) too."""
     assert format_of_line(line) is HistoryFormat(expected)

@@ -51,6 +51,49 @@ class TestWalk:
         assert [j.path.name for j in selection.journals] == ["a.jsonl"]
         assert [d.path for d in selection.walked_directories] == [tmp_path / "j"]
 
+    def test_a_tree_600_directories_deep_is_walked(self, tmp_path: Path) -> None:
+        """A journal 600 directories down (beyond the interpreter's recursion limit for a
+        recursive walk, which ended in RecursionError) is selected after the shallow one, and
+        every directory on the way is recorded, outermost first."""
+        deep = tmp_path / "j"
+        for _ in range(600):
+            deep /= "d"
+        _touch(deep / "x.jsonl")
+        _touch(tmp_path / "j" / "a.jsonl")
+        try:
+            selection = select_journals([tmp_path / "j"])
+        finally:
+            # Removed from the bottom up: shutil.rmtree (and pytest's clean-up of old
+            # temporary directories) recurses a level a frame.
+            (deep / "x.jsonl").unlink()
+            for level in [deep, *deep.parents][:600]:
+                level.rmdir()
+        assert [j.path for j in selection.journals] == [
+            tmp_path / "j" / "a.jsonl",
+            deep / "x.jsonl",
+        ]
+        walked = [d.path for d in selection.walked_directories]
+        assert len(walked) == 601
+        assert walked[0] == tmp_path / "j"
+        assert walked[-1] == deep
+
+    def test_a_tree_deeper_than_a_path_can_name_is_unreadable(self, tmp_path: Path) -> None:
+        """Directories nested past what a path can name (PATH_MAX, made through directory
+        descriptors): the walk refuses with JOURNALS_UNREADABLE, a fixed code, not a crash."""
+        _touch(tmp_path / "j" / "a.jsonl")
+        descriptor = os.open(tmp_path / "j", os.O_RDONLY)
+        try:
+            for _ in range(25):  # 25 names of 200 bytes: 5,000 bytes past the root
+                os.mkdir("d" * 200, dir_fd=descriptor)
+                deeper = os.open("d" * 200, os.O_RDONLY, dir_fd=descriptor)
+                os.close(descriptor)
+                descriptor = deeper
+        finally:
+            os.close(descriptor)
+        with pytest.raises(InputInvalidError) as caught:
+            select_journals([tmp_path / "j"])
+        assert caught.value.detail.value == "JOURNALS_UNREADABLE"
+
     def test_walked_directories_are_all_recorded(self, tmp_path: Path) -> None:
         """Every directory of a walk (root and subdirectories) is recorded for the snapshot."""
         _touch(tmp_path / "j" / "s1" / "s2" / "a.jsonl")

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,12 +23,15 @@ from clearing_analysis.errors import (
     SidecarNotOfflineError,
 )
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
+from clearing_analysis.inputs import sidecar as sidecar_module
 from clearing_analysis.inputs.sidecar import (
     INVALID_DETAILS,
     ConversationPolicy,
+    SidecarView,
     check_offline,
     open_sidecar,
 )
+from clearing_analysis.policy import limits
 
 DDL = (Path(__file__).resolve().parents[2] / "policy" / "sidecar.sql").read_text()
 TEXT = "export const config = { retryLimit: 3 };\n"
@@ -407,3 +412,182 @@ def test_every_sidecar_code_is_tested() -> None:
     source = Path(__file__).read_text()
     codes = {*SidecarNotOfflineDetail, *INVALID_DETAILS}
     assert {c for c in codes if f"{type(c).__name__}.{c.name})" in source} == codes
+
+
+_TEXT_COLUMN = (
+    "    text                     TEXT,           -- complete retained text; NULL when tombstoned\n"
+)
+
+
+def _with_text_column(definition: str) -> str:
+    """The DDL with retained_result.text declared as `definition`."""
+    assert _TEXT_COLUMN in DDL
+    return DDL.replace(_TEXT_COLUMN, f"    text {definition},\n")
+
+
+def _computed(path: Path, extra: str, *, ddl: str = DDL) -> Path:
+    """A sidecar built as usual, then `extra` SQL run on it (a view, a trigger, ...)."""
+    build(path, ddl=ddl)
+    db = sqlite3.connect(path)
+    db.executescript(extra)
+    db.commit()
+    db.close()
+    return path
+
+
+def generated_text(path: Path, size: int, stored: str = "VIRTUAL", rows: int = 30) -> Path:
+    """The 45 KB attack: every row's text a generated column of `size` bytes, computed when
+    read. Written with a tiny generated value, then the schema's text edited to `size`, as an
+    attacker would (the insert itself would compute the value)."""
+    db = sqlite3.connect(path)
+    definition = "TEXT GENERATED ALWAYS AS (CAST(zeroblob(8) AS TEXT)) " + stored
+    db.executescript(_with_text_column(definition))
+    db.execute("INSERT INTO sidecar_meta VALUES ('schema_version', '1')")
+    db.execute("INSERT INTO conversation_policy VALUES ('conv-1', 1000, 8388608)")
+    for call in range(rows):
+        identity = ToolIdentity("conv-1", "turn-1", "run-1", f"call-{call}")
+        cursor = db.execute(
+            "INSERT INTO retained_result (physical_conversation_id, host_turn_id, run_id, call_id,"
+            " state, byte_length, sha256, redacted, truncated, tombstone, integrity, captured_at)"
+            " VALUES (?, ?, ?, ?, 'finalized', 1, ?, 0, 0, 0, 'ok', 5)",
+            (*identity, bytes(32)),
+        )
+        db.execute(
+            "INSERT INTO committed_id_index VALUES (?, ?)",
+            (finalized_tool_id(identity), cursor.lastrowid),
+        )
+    db.commit()
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'zeroblob(8)', ?) WHERE name = ?",
+        (f"zeroblob({size})", "retained_result"),
+    )
+    db.commit()
+    db.close()
+    return path
+
+
+COMPUTED: dict[str, Callable[[Path], Path]] = {
+    "generated-text-column": lambda p: generated_text(p, 300_000_000),
+    "stored-generated-text": lambda p: generated_text(p, 8, stored="STORED"),
+    "generated-column-elsewhere": lambda p: _computed(
+        p, "CREATE TABLE notes (a TEXT, b TEXT GENERATED ALWAYS AS (upper(a)) VIRTUAL);"
+    ),
+    "view": lambda p: _computed(p, "CREATE VIEW v AS SELECT zeroblob(1000000000) AS z;"),
+    "trigger": lambda p: _computed(
+        p,
+        "CREATE TRIGGER t AFTER INSERT ON sidecar_meta BEGIN DELETE FROM conversation_policy; END;",
+    ),
+    "virtual-table": lambda p: _computed(p, "CREATE VIRTUAL TABLE r USING rtree(id, x0, x1);"),
+}
+
+
+class TestBoundedSchema:
+    """The schema is checked against policy/sidecar.sql before any row is read (R-REL-7)."""
+
+    @pytest.mark.parametrize("name", sorted(COMPUTED))
+    def test_what_computes_values_when_read_is_refused(self, tmp_path: Path, name: str) -> None:
+        """A view, a trigger, a virtual table or a generated column anywhere in the schema:
+        SIDECAR_COMPUTED_SCHEMA at open, before any row is read."""
+        path = COMPUTED[name](tmp_path / "history.sqlite")
+        with pytest.raises(InputInvalidError) as caught:
+            open_sidecar(path)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_COMPUTED_SCHEMA)
+
+    @pytest.mark.parametrize(
+        "ddl",
+        [
+            _with_text_column("TEXT DEFAULT 'x'"),
+            _with_text_column("ANY"),
+            _with_text_column("TEXT, extra TEXT"),
+            DDL.replace("finalized_id TEXT PRIMARY KEY NOT NULL", "finalized_id TEXT NOT NULL"),
+            DDL.replace(
+                "physical_conversation_id TEXT PRIMARY KEY NOT NULL,\n    capture",
+                "physical_conversation_id TEXT NOT NULL,\n    capture",
+            ),
+        ],
+        ids=["default", "other-type", "extra-column", "index-without-key", "policy-without-key"],
+    )
+    def test_a_required_table_unlike_the_ddl_is_sidecar_schema(
+        self, tmp_path: Path, ddl: str
+    ) -> None:
+        """A default, another type, an extra column or a missing key in one of the four
+        tables: SIDECAR_SCHEMA at open (a key bounds what a lookup returns)."""
+        path = build(tmp_path / "h.sqlite", ddl=ddl)
+        with pytest.raises(InputInvalidError) as caught:
+            open_sidecar(path)
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_SCHEMA)
+
+    def test_the_ddl_with_other_whitespace_case_and_extra_tables_opens(
+        self, tmp_path: Path
+    ) -> None:
+        """The DDL as another writer may spell it (lower-case types, no STRICT) with a table
+        and an index of its own opens and reads."""
+        ddl = DDL.replace(" TEXT ", " text ").replace(") STRICT;", ");")
+        path = _computed(
+            tmp_path / "h.sqlite",
+            "CREATE TABLE writer_state (k TEXT, v BLOB); CREATE INDEX by_v ON writer_state (v);",
+            ddl=ddl,
+        )
+        with open_sidecar(path) as view:
+            assert view.retained(finalized_tool_id(ID_OK)) is not None
+
+
+class TestBoundedReads:
+    """Reads are capped by the schema's keys and SQLite's value length limit (R-REL-7)."""
+
+    def test_a_value_longer_than_the_limit_is_value_too_large(
+        self, monkeypatch: pytest.MonkeyPatch, sidecar: Path
+    ) -> None:
+        """With the longest value just above the schema's longest statement, a row whose text
+        is longer is SIDECAR_VALUE_TOO_LARGE when read, by either lookup; a row without text
+        still reads."""
+        db = sqlite3.connect(sidecar)
+        (longest,) = db.execute("SELECT max(length(sql)) FROM sqlite_master").fetchone()
+        longer = "x" * 4 * longest
+        db.execute("UPDATE retained_result SET text = ? WHERE call_id = 'call-1'", (longer,))
+        db.commit()
+        db.close()
+        small = msgspec.structs.replace(limits(), max_sidecar_value_bytes=2 * longest)
+        monkeypatch.setattr(sidecar_module, "limits", lambda: small)
+        too_large = ("INPUT_INVALID", InputInvalidDetail.SIDECAR_VALUE_TOO_LARGE)
+        with open_sidecar(sidecar) as view:
+            assert view.retained(finalized_tool_id(ID_MCP)) is not None  # text NULL
+            with pytest.raises(InputInvalidError) as caught:
+                view.retained(finalized_tool_id(ID_OK))
+            assert _code(caught) == too_large
+            with pytest.raises(InputInvalidError) as caught:
+                view.retained_many([finalized_tool_id(ID_OK)])
+            assert _code(caught) == too_large
+
+    def test_a_row_many_ids_name_is_read_once(self, sidecar: Path) -> None:
+        """Ids that the index points at one row get one and the same row object: what is held
+        is at most what is stored, however many ids name it."""
+        ids = [finalized_tool_id(ID_OK._replace(call_id=f"alias-{n}")) for n in range(600)]
+        db = sqlite3.connect(sidecar)
+        (row_id,) = db.execute(
+            "SELECT row_id FROM committed_id_index WHERE finalized_id = ?",
+            (finalized_tool_id(ID_OK),),
+        ).fetchone()
+        db.executemany("INSERT INTO committed_id_index VALUES (?, ?)", [(i, row_id) for i in ids])
+        db.commit()
+        db.close()
+        with open_sidecar(sidecar) as view:
+            rows = view.retained_many([*ids, finalized_tool_id(ID_OK), "0" * 64])
+        assert len(rows) == 601
+        assert len({id(row) for row in rows.values()}) == 1
+
+    def test_a_repeated_key_is_damage(self) -> None:
+        """A lookup that returns more rows than it asked keys for (a key repeated, which the
+        DDL's primary key forbids: only a damaged file holds one) is SIDECAR_DAMAGED."""
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        db.executescript(DDL.replace("finalized_id TEXT PRIMARY KEY NOT NULL", "finalized_id TEXT"))
+        _insert(db, ID_OK)
+        (row_id,) = db.execute("SELECT row_id FROM retained_result").fetchone()
+        repeated = (finalized_tool_id(ID_OK), row_id)
+        db.execute("INSERT INTO committed_id_index VALUES (?, ?)", repeated)
+        view = SidecarView(db)
+        with pytest.raises(InputInvalidError) as caught:
+            view.retained_many([finalized_tool_id(ID_OK)])
+        assert _code(caught) == ("INPUT_INVALID", InputInvalidDetail.SIDECAR_DAMAGED)
+        view.close()

@@ -19,6 +19,7 @@ from clearing_analysis.pisession import (
     read_stream,
 )
 from clearing_analysis.pisession import entries as pe
+from clearing_analysis.pisession.read import stream_grouping_keys
 from clearing_analysis.policy import limits
 from tests.pisession.builder import Session
 
@@ -274,3 +275,36 @@ def test_reproducers_read_with_their_role_counted(path: Path) -> None:
     read = _read(path.read_bytes())
     assert isinstance(read, ReadSession), read
     assert read.shape.unrecognized[Unrecognized.MESSAGE_ROLE] == 1
+
+
+DEEP_OBJECTS = b'{"a":' * 1000 + b"1" + b"}" * 1000
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ([DEEP_OBJECTS], ()),
+        ([b'{"type":"session","id":"s","version":9,"timestamp":"t"}'], ()),
+        ([b'{"type":"session","id":"","timestamp":"t"}'], ()),
+        ([b'{"type":"session","id":"s","timestamp":"t"}', DEEP_OBJECTS], ("session\0s",)),
+        ([b'{"type":"session","id":"s","timestamp":"t"}', b"[]", b'{"type":"message"}'], None),
+        ([b'{"type":"session","id":"s","timestamp":"t"}', b"{}", b'{"type":"message"}'], None),
+    ],
+    ids=[
+        "first-line-nested-1000-deep",
+        "unsupported-version",
+        "empty-id",
+        "second-line-nested-1000-deep",
+        "not-an-object-before-the-message",
+        "no-type-before-the-message",
+    ],
+)
+def test_grouping_keys_read_no_further_than_the_reader(
+    lines: list[bytes], expected: tuple[str, ...] | None
+) -> None:
+    """The grouping keys are read under the reader's own rules and limits: a header the
+    reader refuses gives none (deep nesting included, no exception), and no line is read past
+    one the reader refuses, so a refused line before the first message gives no lineage."""
+    keys = stream_grouping_keys(io.BytesIO(b"\n".join(lines) + b"\n"))
+    assert keys == (expected if expected is not None else ("session\0s",))
+    assert isinstance(read_stream(io.BytesIO(b"\n".join(lines) + b"\n")), RejectedSession)

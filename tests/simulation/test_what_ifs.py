@@ -27,6 +27,7 @@ from clearing_analysis.simulation.what_if import (
     run_what_ifs,
 )
 from tests.replay.builder import usage
+from tests.simulation import reference
 from tests.simulation.scenario import (
     PLACEHOLDER_TOKENS,
     WHAT_IF_ESTIMATES,
@@ -275,26 +276,37 @@ def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
     assert sums.removed_observed == 40_000
 
 
-def test_each_points_context_ascends_and_its_candidates_are_its_eligible(
+def test_each_points_context_is_its_definitions(
     assessed: tuple[Assessment, Routes],
 ) -> None:
-    """At every clearing point of every counted boundary, the context lists its slots in
-    strictly ascending order (the keep rules read a tail as every slot from its first on),
-    and the candidates made from the previous point's are those of the whole context."""
+    """At every clearing point of every counted boundary, the context as ranges of slots is
+    exactly the list the first implementation made (tests/simulation/reference.py): the
+    boundary's context, then the turn's results placed before the request, less those a
+    checkpoint inside the turn compacted; ascending (the keep rules read a tail as every slot
+    from its first on)."""
     assessment, _ = assessed
     contexts: dict[int, ContextTally] = {}
+    listed: dict[int, ContextTally] = {}
     facts: dict[int, JournalFacts] = {}
+    listed_facts: dict[int, reference.JournalFacts] = {}
     mid_turn = 0
     for boundary in sorted(assessment.boundaries, key=lambda b: (b.journal, b.replayed.turn_index)):
         journal = boundary.journal
         if journal not in contexts:
             contexts[journal] = journal_context(assessment, journal, PLACEHOLDER_TOKENS)
+            listed[journal] = journal_context(assessment, journal, PLACEHOLDER_TOKENS)
             facts[journal] = JournalFacts.of(assessment, journal, PLACEHOLDER_TOKENS)
+            listed_facts[journal] = reference.JournalFacts.of(
+                assessment, journal, PLACEHOLDER_TOKENS
+            )
         contexts[journal].advance(boundary.replayed)
+        listed[journal].advance(boundary.replayed)
         points = TurnPoints(facts[journal], boundary, contexts[journal])
+        definitions = reference.TurnPoints(listed_facts[journal], boundary, listed[journal])
         for k in range(len(points)):
             in_context = points[k].in_context()
+            assert in_context == definitions[k].in_context()
             assert all(a < b for a, b in itertools.pairwise(in_context))
-            assert points[k].candidates() == points.eligible(in_context)
+            assert points[k].size() == len(in_context)
             mid_turn += k > 0 and len(in_context) > len(points[0].in_context())
     assert mid_turn  # not vacuous: some later request sees the turn's own results

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,9 +116,8 @@ class _Walk:
     directories: dict[Path, WalkedDirectory]
     rules: SelectionRules
 
-    def walk(
-        self, directory: Path, relative: bytes, argument_index: int, ancestors: frozenset[Identity]
-    ) -> None:
+    def _listing(self, directory: Path) -> list[os.DirEntry[str]]:
+        """A directory's entries in byte order of their names; native-root state refused."""
         try:
             with os.scandir(directory) as entries:
                 listed = sorted(entries, key=lambda entry: os.fsencode(entry.name))
@@ -129,38 +128,61 @@ class _Walk:
             if entry.name.casefold() in markers:
                 # A native root's legacy imports, aliases or retired state: refuse, not guess.
                 raise InputInvalidError(InputInvalidDetail.NATIVE_ROOT_NOT_JOURNALS)
-        for entry in listed:
-            child_relative = relative + os.fsencode(entry.name)
-            try:
-                status = entry.stat(follow_symlinks=False)
-            except OSError:
-                raise InputInvalidError(self.rules.unreadable) from None
-            if stat.S_ISLNK(status.st_mode):
-                continue  # R-CLI-2: symlinked entries inside a walk are not followed.
-            child = Path(entry.path)
-            if stat.S_ISDIR(status.st_mode):
-                self.enter(child, status, child_relative + b"/", argument_index, ancestors)
-            elif stat.S_ISREG(status.st_mode) and entry.name.endswith(JOURNAL_SUFFIX):
-                journal = SelectedJournal(child, _identity(status), followed=False, explicit=False)
-                self.candidates.append((child_relative, argument_index, journal))
+        return listed
 
     def enter(
         self,
         directory: Path,
         status: os.stat_result,
-        relative: bytes,
         argument_index: int,
-        ancestors: frozenset[Identity],
         *,
         followed: bool = False,
     ) -> None:
-        identity = _identity(status)
-        if identity in ancestors:
-            return  # A bind mount of an ancestor: entering it again would never end.
-        self.directories.setdefault(directory, WalkedDirectory(directory, identity, followed))
-        # A directory reached through several arguments is walked under each of them, so
-        # every file gets every relative path it has and its first position is exact.
-        self.walk(directory, relative, argument_index, ancestors | {identity})
+        """Walk the tree under `directory` (an argument), depth first in name order.
+
+        The walk keeps its own stack instead of recursing, so that no depth of directories
+        can end it (a tree 600 levels deep once did, in RecursionError): memory holds the
+        listing of each directory on the current path, and the path's identities. A
+        directory whose identity is already on the path (a bind mount of an ancestor) is not
+        entered again: the walk would never end."""
+        ancestors: set[Identity] = set()
+        # Each frame: a directory on the current path, its relative path (with a trailing
+        # slash, b"" for the argument) and its entries not yet visited.
+        frames: list[tuple[Identity, bytes, Iterator[os.DirEntry[str]]]] = []
+
+        def open_directory(path: Path, identity: Identity, relative: bytes, followed: bool) -> None:
+            self.directories.setdefault(path, WalkedDirectory(path, identity, followed))
+            # A directory reached through several arguments is walked under each of them, so
+            # every file gets every relative path it has and its first position is exact.
+            listed = self._listing(path)
+            ancestors.add(identity)
+            frames.append((identity, relative, iter(listed)))
+
+        open_directory(directory, _identity(status), b"", followed)
+        while frames:
+            identity, relative, entries = frames[-1]
+            entry = next(entries, None)
+            if entry is None:
+                frames.pop()
+                ancestors.discard(identity)
+                continue
+            child_relative = relative + os.fsencode(entry.name)
+            try:
+                child_status = entry.stat(follow_symlinks=False)
+            except OSError:
+                raise InputInvalidError(self.rules.unreadable) from None
+            if stat.S_ISLNK(child_status.st_mode):
+                continue  # R-CLI-2: symlinked entries inside a walk are not followed.
+            child = Path(entry.path)
+            if stat.S_ISDIR(child_status.st_mode):
+                child_identity = _identity(child_status)
+                if child_identity not in ancestors:
+                    open_directory(child, child_identity, child_relative + b"/", False)
+            elif stat.S_ISREG(child_status.st_mode) and entry.name.endswith(JOURNAL_SUFFIX):
+                journal = SelectedJournal(
+                    child, _identity(child_status), followed=False, explicit=False
+                )
+                self.candidates.append((child_relative, argument_index, journal))
 
     def add_argument(self, argument: Path, argument_index: int) -> None:
         try:
@@ -171,7 +193,7 @@ class _Walk:
             raise InputInvalidError(self.rules.missing) from None
         followed = stat.S_ISLNK(link_status.st_mode)
         if stat.S_ISDIR(status.st_mode):
-            self.enter(argument, status, b"", argument_index, frozenset(), followed=followed)
+            self.enter(argument, status, argument_index, followed=followed)
         elif stat.S_ISREG(status.st_mode):
             # An explicit file is selected whatever its suffix; its relative path is its name.
             journal = SelectedJournal(argument, _identity(status), followed=followed, explicit=True)

@@ -5,7 +5,9 @@ recognized: pi session files given to `analyze`, native journals given to `explo
 agents' transcripts that neither reads. Only the first line is read (at most
 `maxRecognitionLineBytes`, policy/limits.json), only its top-level keys and a few constant
 values are looked at, and the result is a fixed `HistoryFormat`: nothing of the file is kept or
-printed. A line that is not a JSON object, or that is too long, is UNKNOWN.
+printed. The line is decoded under the journal decoders' JSON rules and nesting limit
+(`strictjson`, `maxNestingDepth`): a line that is not a JSON object, breaks a rule, nests deeper
+than the limit or is too long is UNKNOWN, as either reader would refuse it.
 
 The shapes (docs/formats/README.md, "Recognized first lines"):
 
@@ -24,8 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-import msgspec
-
+from clearing_analysis import strictjson
 from clearing_analysis.policy import limits
 
 
@@ -59,8 +60,8 @@ def _first_line(path: Path) -> bytes | None:
 def format_of_line(line: bytes) -> HistoryFormat:
     """The kind of history whose first line `line` is (see the module docstring)."""
     try:
-        value = msgspec.json.decode(line)
-    except (msgspec.DecodeError, RecursionError, MemoryError, ValueError):
+        value = strictjson.loads(line, max_depth=limits().max_nesting_depth)
+    except strictjson.JsonRejected:
         return HistoryFormat.UNKNOWN
     if not isinstance(value, dict):
         return HistoryFormat.UNKNOWN

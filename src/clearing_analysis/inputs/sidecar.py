@@ -5,10 +5,19 @@ with `mode=ro&immutable=1` so that nothing (no lock, journal or shared-memory fi
 created next to it. `SidecarView` answers the replay stage's two questions: the retained row
 for a finalized tool id (through the committed ID index, without copying it), and the policy
 of a physical conversation.
+
+Memory is bounded by the file, never by what it declares (R-REL-7; docs/security.md states the
+bound): the connection is opened under SQLite limits (no value longer than
+`maxSidecarValueBytes`, short statements, shallow expressions, few columns), with a small page
+cache and no memory map; the schema is checked against policy/sidecar.sql before any row is
+read, so that nothing computes a value when it is read (views, triggers, virtual tables and
+generated columns are refused); and every read is capped by the schema's keys: a lookup by key
+returns at most one row, and a row several ids name is read once.
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import urllib.parse
 from collections.abc import Sequence
@@ -25,6 +34,7 @@ from clearing_analysis.errors import (
     SidecarNotOfflineError,
 )
 from clearing_analysis.identity import ToolIdentity
+from clearing_analysis.policy import limits, read_policy_bytes
 
 SQLITE_HEADER_MAGIC = b"SQLite format 3\x00"
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
@@ -43,6 +53,8 @@ INVALID_DETAILS: frozenset[InputInvalidDetail] = frozenset(
         InputInvalidDetail.SIDECAR_NOT_SQLITE,
         InputInvalidDetail.SIDECAR_SCHEMA,
         InputInvalidDetail.SIDECAR_DAMAGED,
+        InputInvalidDetail.SIDECAR_COMPUTED_SCHEMA,
+        InputInvalidDetail.SIDECAR_VALUE_TOO_LARGE,
     }
 )
 
@@ -107,18 +119,25 @@ def check_offline(sidecar: Path) -> None:
 
 # Ids per IN (...) query: below SQLite's historical limit of 999 bound parameters.
 _BATCH = 500
-_SELECT_MANY = (
-    "SELECT i.finalized_id, r.physical_conversation_id, r.host_turn_id, r.run_id, r.call_id,"
-    " r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated, r.tombstone,"
-    " r.integrity, r.origin_server, r.origin_tool, r.origin_server_identity_digest,"
-    " r.origin_read_only_hint, r.origin_destructive_hint"
-    " FROM committed_id_index AS i JOIN retained_result AS r ON r.row_id = i.row_id"
-    " WHERE i.finalized_id IN"
+_SELECT_INDEX = "SELECT finalized_id, row_id FROM committed_id_index WHERE finalized_id IN"
+_SELECT_ROWS = (
+    "SELECT row_id, physical_conversation_id, host_turn_id, run_id, call_id, state,"
+    " byte_length, sha256, text, redacted, truncated, tombstone, integrity, origin_server,"
+    " origin_tool, origin_server_identity_digest, origin_read_only_hint,"
+    " origin_destructive_hint FROM retained_result WHERE row_id IN"
 )
 
 # SQLite errors, and text (a row's or SQLite's own error message about a corrupt schema) that
 # is not valid UTF-8: both mean a broken file, a fixed code, never ANALYZER_FAULT (R-REL-1).
 _SQLITE_FAILURES = (sqlite3.Error, UnicodeDecodeError)
+
+
+def _read_failure(error: BaseException) -> InputInvalidError:
+    """The fixed code of a failed read: a value over SQLite's length limit is
+    SIDECAR_VALUE_TOO_LARGE, anything else SIDECAR_SCHEMA."""
+    if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_TOOBIG:
+        return InputInvalidError(InputInvalidDetail.SIDECAR_VALUE_TOO_LARGE)
+    return InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
 
 
 class SidecarView:
@@ -155,28 +174,54 @@ class SidecarView:
                 " WHERE i.finalized_id = ?",
                 (finalized_id,),
             ).fetchone()
-        except _SQLITE_FAILURES:
-            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
+        except _SQLITE_FAILURES as error:
+            raise _read_failure(error) from None
         return None if row is None else _retained_row(row)
 
     def retained_many(self, finalized_ids: Sequence[str]) -> dict[str, RetainedRow]:
         """The rows the committed ID index maps any of `finalized_ids` to, by id: one query per
-        `_BATCH` ids instead of one per id (the index is read, never copied)."""
-        rows: dict[str, RetainedRow] = {}
+        `_BATCH` ids instead of one per id (the index is read, never copied).
+
+        The index is read first (ids and row addresses only), then each row it names once: a
+        row that several ids name is one object, so the rows held are at most the rows stored,
+        whatever the index says. A key names at most one row: a lookup of k keys that returns
+        more rows than k finds a repeated key, which only a damaged file holds
+        (SIDECAR_DAMAGED)."""
+        addresses: dict[str, int] = {}
         unique = sorted(set(finalized_ids))
         for start in range(0, len(unique), _BATCH):
             chunk = unique[start : start + _BATCH]
-            marks = ",".join("?" * len(chunk))
-            query = f"{_SELECT_MANY} ({marks})"  # placeholders only: no input in the text
-            try:
-                found = self._db.execute(query, chunk).fetchall()
-            except _SQLITE_FAILURES:
-                raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
-            for finalized_id, *values in found:
-                if not isinstance(finalized_id, str):
+            for finalized_id, row_id in self._at_most(_SELECT_INDEX, chunk):
+                if not isinstance(finalized_id, str) or not _is_row_id(row_id):
                     raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
-                rows[finalized_id] = _retained_row(tuple(values))
-        return rows
+                addresses[finalized_id] = row_id  # type: ignore[assignment]
+        by_row: dict[object, RetainedRow] = {}
+        row_ids = sorted(set(addresses.values()))
+        for start in range(0, len(row_ids), _BATCH):
+            for row_id, *values in self._at_most(_SELECT_ROWS, row_ids[start : start + _BATCH]):
+                if row_id in by_row:
+                    raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
+                by_row[row_id] = _retained_row(tuple(values))
+        return {
+            finalized_id: by_row[row_id]
+            for finalized_id, row_id in addresses.items()
+            if row_id in by_row
+        }
+
+    def _at_most(self, select: str, keys: Sequence[object]) -> list[tuple[object, ...]]:
+        """The rows of `select` ... `IN (keys)`: at most one per key (SIDECAR_DAMAGED when
+        more come back), fetched no further than one past that."""
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        try:
+            cursor = self._db.execute(f"{select} ({marks})", keys)  # placeholders only
+            found = cursor.fetchmany(len(keys) + 1)
+        except _SQLITE_FAILURES as error:
+            raise _read_failure(error) from None
+        if len(found) > len(keys):
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
+        return found
 
     def conversation_policy(self, physical_conversation_id: str) -> ConversationPolicy | None:
         """The capture policy of one conversation (a copy: callers keep only touched ones)."""
@@ -186,8 +231,8 @@ class SidecarView:
                 " WHERE physical_conversation_id = ?",
                 (physical_conversation_id,),
             ).fetchone()
-        except _SQLITE_FAILURES:
-            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA) from None
+        except _SQLITE_FAILURES as error:
+            raise _read_failure(error) from None
         if row is None:
             return None
         since, budget = row
@@ -198,6 +243,10 @@ class SidecarView:
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_row_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_flag(value: object) -> bool:
@@ -302,16 +351,108 @@ def _structure_intact(connection: sqlite3.Connection) -> bool:
     return rows == [("ok",)]
 
 
+# SQLite's limits on the sidecar's connection, set before its first statement (so that the
+# schema is parsed under them too). Each bounds what one statement or row can make SQLite
+# build; every one is far above what the analyzer's own statements and policy/sidecar.sql
+# need (the widest table has 19 columns, the longest statement about 1,600 bytes and 1,600
+# VDBE operations), and what goes past one is refused, never truncated.
+_SQLITE_LIMITS: dict[int, int] = {
+    sqlite3.SQLITE_LIMIT_SQL_LENGTH: 1 << 20,  # a statement, the schema's CREATEs included
+    sqlite3.SQLITE_LIMIT_COLUMN: 64,  # columns of a table, index or result
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100,
+    sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 2,
+    sqlite3.SQLITE_LIMIT_VDBE_OP: 1_000_000,  # a statement's program
+    sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 8,
+    sqlite3.SQLITE_LIMIT_ATTACHED: 0,
+    sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 64,
+    sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER: _BATCH,
+    sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH: 0,
+    sqlite3.SQLITE_LIMIT_WORKER_THREADS: 0,
+}
+# The page cache: 2 MiB whatever the file's header suggests (its "default cache size" field is
+# the writer's to set); no memory map, so the file never counts against the address space.
+_PRAGMAS = ("PRAGMA cache_size = -2048", "PRAGMA mmap_size = 0", "PRAGMA trusted_schema = OFF")
+
+
+def _limited(connection: sqlite3.Connection) -> None:
+    """Put the connection under the limits above, the value length from policy/limits.json."""
+    connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, limits().max_sidecar_value_bytes)
+    for limit, value in _SQLITE_LIMITS.items():
+        connection.setlimit(limit, value)
+
+
+@functools.cache
+def _expected_columns() -> dict[str, tuple[tuple[object, ...], ...]]:
+    """`PRAGMA table_xinfo` of each table of policy/sidecar.sql, as SQLite reports it."""
+    reference = sqlite3.connect(":memory:")
+    try:
+        reference.executescript(read_policy_bytes("sidecar.sql").decode("utf-8"))
+        return {
+            table: tuple(reference.execute(f"PRAGMA table_xinfo({table})").fetchall())
+            for table in sorted(REQUIRED_TABLES)
+        }
+    finally:
+        reference.close()
+
+
+# `PRAGMA table_xinfo`'s `hidden` column: 2 and 3 mark generated columns (virtual, stored).
+_GENERATED = (2, 3)
+_VIRTUAL_TABLE = "CREATE VIRTUAL TABLE"
+
+
+def _check_schema(connection: sqlite3.Connection) -> None:
+    """The schema before any row: nothing that computes values when read (a view, a trigger,
+    a virtual table or a generated column anywhere: SIDECAR_COMPUTED_SCHEMA), and the four
+    tables of policy/sidecar.sql with exactly its columns, types, NOT NULLs and keys and no
+    default (SIDECAR_SCHEMA). Other tables and indexes may be there; they are never read."""
+    entries = connection.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+    tables: list[str] = []
+    for kind, name, sql in entries:
+        if kind in ("view", "trigger"):
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_COMPUTED_SCHEMA)
+        if kind != "table":
+            continue
+        if not isinstance(name, str) or not isinstance(sql, str):
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
+        if " ".join(sql.split()[:3]).upper() == _VIRTUAL_TABLE:
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_COMPUTED_SCHEMA)
+        tables.append(name)
+    for name in tables:
+        # The name comes from the file: quoted as an identifier, never spliced as SQL text.
+        quoted = '"' + name.replace('"', '""') + '"'
+        columns = connection.execute(f"PRAGMA table_xinfo({quoted})").fetchall()
+        if any(column[6] in _GENERATED for column in columns):
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_COMPUTED_SCHEMA)
+    expected = _expected_columns()
+    for name, wanted in expected.items():
+        if name not in tables:
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
+        found = connection.execute(f"PRAGMA table_xinfo({name})").fetchall()
+        if tuple(map(_column_key, found)) != tuple(map(_column_key, wanted)):
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
+
+
+def _column_key(column: tuple[object, ...]) -> tuple[object, ...]:
+    """What must equal the DDL's in a column: name and declared type (case aside), NOT NULL,
+    default, primary key position, hidden."""
+    cid, name, declared, notnull, default, pk, hidden = column
+    folded = declared.upper() if isinstance(declared, str) else declared
+    return (cid, name, folded, notnull, default, pk, hidden)
+
+
 def open_sidecar(sidecar: Path, *, check_structure: bool = True) -> SidecarView:
     """Check the sidecar is offline, then open it read-only and immutable.
 
-    The four tables of policy/sidecar.sql must exist and `sidecar_meta` must name schema
-    version 1; otherwise INPUT_INVALID (SIDECAR_SCHEMA), with the connection closed. Then, with
-    `check_structure` (the default; a replay worker opening a sidecar its parent has checked
-    passes False), the file's structure must be intact (`PRAGMA quick_check` on the same
-    immutable connection); otherwise INPUT_INVALID (SIDECAR_DAMAGED). Damage inside a row's
-    content that leaves the structure whole is not found here: it stays a retention integrity
-    mismatch when the row is compared (docs/formats/sidecar.md).
+    The connection is put under SQLite limits and a fixed page cache before its first
+    statement. The schema must then hold nothing that computes values when read
+    (INPUT_INVALID SIDECAR_COMPUTED_SCHEMA) and the four tables of policy/sidecar.sql with
+    their columns, and `sidecar_meta` must name schema version 1; otherwise INPUT_INVALID
+    (SIDECAR_SCHEMA), with the connection closed. Then, with `check_structure` (the default; a
+    replay worker opening a sidecar its parent has checked passes False), the file's structure
+    must be intact (`PRAGMA quick_check` on the same immutable connection); otherwise
+    INPUT_INVALID (SIDECAR_DAMAGED). Damage inside a row's content that leaves the structure
+    whole is not found here: it stays a retention integrity mismatch when the row is compared
+    (docs/formats/sidecar.md).
     """
     check_offline(sidecar)
     # immutable=1: SQLite takes no lock and creates no journal or shared-memory file (R-SC-3).
@@ -321,19 +462,19 @@ def open_sidecar(sidecar: Path, *, check_structure: bool = True) -> SidecarView:
     except _SQLITE_FAILURES:
         raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
     try:
-        tables = {
-            name
-            for (name,) in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            ).fetchall()
-        }
-        version = None
-        if tables >= REQUIRED_TABLES:
-            version = connection.execute(
-                "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"
-            ).fetchone()
-    except _SQLITE_FAILURES:
-        version = None
+        _limited(connection)
+        for pragma in _PRAGMAS:
+            connection.execute(pragma)
+        _check_schema(connection)
+        version = connection.execute(
+            "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"
+        ).fetchone()
+    except InputInvalidError:
+        connection.close()
+        raise
+    except _SQLITE_FAILURES as error:
+        connection.close()
+        raise _read_failure(error) from None
     if version is None or version[0] != SCHEMA_VERSION:
         connection.close()
         raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)

@@ -9,7 +9,9 @@ from clearing_analysis.journal.decode import (
     RejectedJournal,
     decode_bytes,
     decode_file,
+    decode_header,
     decode_into,
+    decode_path_into,
     decode_stream,
     read_journal,
 )
@@ -23,7 +25,9 @@ __all__ = [
     "RejectedJournal",
     "decode_bytes",
     "decode_file",
+    "decode_header",
     "decode_into",
+    "decode_path_into",
     "decode_stream",
     "read_journal",
 ]

@@ -10,6 +10,11 @@ A journal is either decoded whole or rejected whole with one fixed outcome (R-RP
 Outcomes for whole-journal semantics that need replay (INTERRUPTED, DUPLICATE) are decided by
 the replay stage. Nothing here keeps or reports input text.
 
+A file is read and split a block at a time (`decode_path_into`), so memory holds a block and
+the longest line, and a journal refused at an early line is read no further (R-REL-7). The
+first line is decided by `decode_header`, which the one reader of journal headers shares
+(`journal.header`, for unit planning): the same limits, the same outcomes.
+
 Two paths decide a line, with the same outcome (a hypothesis test proves they agree):
 
 - the **fast path** decodes the bytes straight into the typed records with msgspec, which
@@ -32,6 +37,7 @@ line: the strict path then decides it, so no single line can end the run (R-REL-
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,17 +120,66 @@ class _Invalid(Exception):  # noqa: N818  (internal control flow, never escapes 
         self.reason = reason
 
 
-def _lines(data: bytes, max_line: int) -> tuple[list[bytes], bytes | None]:
-    """(terminated lines without their newline, final fragment without one or None).
+# Lines are split a block at a time: one bulk split of a block is several times faster than
+# finding each line, and a block's lines are few enough to hold (a file of 3-byte lines would
+# otherwise be 35 M line objects at once, 2 GB for 100 MiB). A stream is read a block at a time
+# too, so a journal refused at an early line is never read whole.
+_BLOCK_BYTES = 64 * 1024
 
-    The file is read in one piece and split at once: a journal is replayed as it is decoded,
-    and one bulk split is several times faster than finding each line (R-PERF-1: memory grows
-    with the largest journal, not with the corpus). Line lengths are checked as each line is
-    reached (`_check_length`), so that an earlier line still decides first.
-    """
-    lines = data.split(b"\n")
-    fragment = lines.pop()  # b"" when the data ends with a newline (or is empty)
-    return lines, fragment or None
+
+class _Lines:
+    """The lines of a journal, in blocks: each block a list of terminated lines (without their
+    newline). Once the blocks are exhausted, `fragment` holds the final bytes after the last
+    newline (None when the data ends with one) and `size` the bytes read. A line longer than
+    `max_line` ends the blocks (the decoder refuses the journal there): the rest is not read."""
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self.fragment: bytes | None = None
+        self.size = 0
+
+    def of_bytes(self, data: bytes) -> Iterator[list[bytes]]:
+        """The blocks of data held in memory."""
+        self.size = len(data)
+        end = data.rfind(b"\n") + 1  # just after the last newline; 0: none
+        start = 0
+        while start < end:
+            stop = data.rfind(b"\n", start, min(start + _BLOCK_BYTES, end))
+            if stop < 0:  # no newline within a block: one long line
+                stop = data.find(b"\n", start + _BLOCK_BYTES, end)
+                yield [data[start:stop]]
+            else:
+                yield data[start:stop].split(b"\n")
+            start = stop + 1
+        self.fragment = data[end:] or None
+
+    def of_stream(self, stream: BinaryIO) -> Iterator[list[bytes]]:
+        """The blocks of a binary stream, read `_BLOCK_BYTES` at a time (OSError propagates)."""
+        pending: list[bytes] = []  # the current line's bytes so far, over several reads
+        pending_size = 0
+        while True:
+            chunk = stream.read(_BLOCK_BYTES)
+            if not chunk:
+                break
+            self.size += len(chunk)
+            last = chunk.rfind(b"\n")
+            if last < 0:
+                pending.append(chunk)
+                pending_size += len(chunk)
+                if pending_size > self.max_line:
+                    yield [b"".join(pending)]  # too long already: decided as it stands
+                    return
+                continue
+            lines = chunk[:last].split(b"\n")
+            if pending:
+                pending.append(lines[0])
+                lines[0] = b"".join(pending)
+                pending, pending_size = [], 0
+            yield lines
+            rest = chunk[last + 1 :]
+            if rest:
+                pending, pending_size = [rest], len(rest)
+        self.fragment = b"".join(pending) or None
 
 
 def _check_length(raw: bytes, max_line: int) -> None:
@@ -305,41 +360,41 @@ returns is ignored. It must not raise: a consumer that finds a journal wrong kee
 itself until the decoder has decided the whole file (the decoder's outcome comes first)."""
 
 
-def _decode(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
-    """Decode a whole journal held in memory, handing each record to `sink`; its header when
-    the journal decoded whole (see the module docstring for the outcomes)."""
-    limit = limits()
-    max_depth, max_line = limit.max_nesting_depth, limit.max_journal_line_bytes
+def _decode(
+    lines: _Lines, blocks: Iterable[list[bytes]], sink: RecordSink
+) -> Header | RejectedJournal:
+    """Decode a journal's lines (`blocks` of `lines`), handing each record to `sink`; its
+    header when the journal decoded whole (see the module docstring for the outcomes)."""
+    max_depth, max_line = limits().max_nesting_depth, lines.max_line
     header: Header | None = None
     closed = False
     seq = 0
     try:
-        lines, fragment = _lines(data, max_line)
-        for raw in lines:
+        for raw in itertools.chain.from_iterable(blocks):
+            if header is None:
+                first = _header_line(raw, max_depth, max_line)
+                if isinstance(first, RejectedJournal):
+                    return first
+                header = first
+                sink(header)
+                seq = 1
+                continue
             _check_length(raw, max_line)
             if closed:
                 raise _Invalid(InvalidReason.RECORD_AFTER_CLOSE)
             record = _fast(raw, max_depth)
             if record is None:
-                obj = _parse_line(raw, max_depth)
-                if header is None:
-                    early = _header_outcome(obj)
-                    if early is not None:
-                        return early
-                record = _to_record(obj)
-            elif header is None and type(record) is not Header:
-                return _invalid(InvalidReason.HEADER_MISSING)
+                record = _to_record(_parse_line(raw, max_depth))
             if record.seq != seq:
                 raise _Invalid(InvalidReason.SEQ_NOT_MONOTONIC)
             kind = type(record)
             if kind is Header:
-                if header is not None:
-                    raise _Invalid(InvalidReason.HEADER_REPEATED)
-                header = record  # type: ignore[assignment]
-            elif kind is Close:
+                raise _Invalid(InvalidReason.HEADER_REPEATED)
+            if kind is Close:
                 closed = True
             sink(record)
             seq += 1
+        fragment = lines.fragment
         if fragment is not None:
             _check_length(fragment, max_line)
             if closed:
@@ -349,6 +404,8 @@ def _decode(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
             return _provenance_outcome(header) or RejectedJournal(JournalOutcome.OPEN)
     except _Invalid as invalid:
         return _invalid(invalid.reason)
+    except OSError:  # reading the file failed part of the way
+        return _invalid(InvalidReason.UNREADABLE)
     if header is None:
         return _invalid(InvalidReason.EMPTY_FILE)
     provenance = _provenance_outcome(header)
@@ -359,17 +416,66 @@ def _decode(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
     return header
 
 
+def _header_line(raw: bytes, max_depth: int, max_line: int) -> Header | RejectedJournal:
+    """Decide a journal's first line (without its newline): its header, or the journal's
+    outcome when that line alone decides it. Raises `_Invalid` like any other line."""
+    _check_length(raw, max_line)
+    record = _fast(raw, max_depth)
+    if record is None:
+        obj = _parse_line(raw, max_depth)
+        early = _header_outcome(obj)
+        if early is not None:
+            return early
+        record = _to_record(obj)
+    if type(record) is not Header:
+        return _invalid(InvalidReason.HEADER_MISSING)
+    if record.seq != 0:
+        raise _Invalid(InvalidReason.SEQ_NOT_MONOTONIC)
+    return record
+
+
+def decode_header(first_line: bytes) -> Header | RejectedJournal:
+    """Decide a journal from its first line alone (given without its newline), exactly as
+    `decode_into` decides that line: the header, or the outcome the line already fixes
+    (INVALID with its detail, UNSUPPORTED_VERSION). The same limits hold (line length,
+    nesting), and no line, however deep or long, raises (R-REL-4). A header says nothing of
+    the rest of the file: the journal may still turn out OPEN, IMPORTED or INVALID."""
+    limit = limits()
+    try:
+        return _header_line(first_line, limit.max_nesting_depth, limit.max_journal_line_bytes)
+    except _Invalid as invalid:
+        return _invalid(invalid.reason)
+
+
+def _lines_for(data: bytes) -> tuple[_Lines, Iterator[list[bytes]]]:
+    lines = _Lines(limits().max_journal_line_bytes)
+    return lines, lines.of_bytes(data)
+
+
 def decode_into(data: bytes, sink: RecordSink) -> Header | RejectedJournal:
     """Decode a journal held in memory without keeping its records: each goes to `sink` as its
     line is decided (replay consumes them so). The journal's header when it decoded whole,
     else its outcome; `sink` has then seen a prefix of its records, which mean nothing."""
-    return _decode(data, sink)
+    return _decode(*_lines_for(data), sink)
+
+
+def decode_path_into(path: Path, sink: RecordSink) -> tuple[Header | RejectedJournal, int]:
+    """`decode_into` for a file, read a block at a time as it is decoded, and the bytes read
+    (the file's size when it decoded whole). Memory holds a block and the longest line, never
+    the file; a journal refused at an early line is not read further. An unreadable file is
+    INVALID/UNREADABLE, never an exception."""
+    lines = _Lines(limits().max_journal_line_bytes)
+    try:
+        with path.open("rb") as stream:
+            return _decode(lines, lines.of_stream(stream), sink), lines.size
+    except OSError:
+        return _invalid(InvalidReason.UNREADABLE), lines.size
 
 
 def decode_bytes(data: bytes) -> DecodeResult:
     """Decode a whole journal held in memory (tests, fuzzing, pi sessions' exports)."""
     records: list[Record] = []
-    header = _decode(data, records.append)
+    header = _decode(*_lines_for(data), records.append)
     if isinstance(header, RejectedJournal):
         return header
     return DecodedJournal(header=header, records=tuple(records), byte_size=len(data))

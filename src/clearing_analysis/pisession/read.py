@@ -403,19 +403,22 @@ def grouping_keys(path: Path) -> tuple[str, ...]:
 
 
 def stream_grouping_keys(stream: BinaryIO) -> tuple[str, ...]:
-    """`grouping_keys` of a session read from a binary stream."""
+    """`grouping_keys` of a session read from a binary stream: each line decided under the
+    reader's own rules and limits (`read_stream`), and no line read past one the reader
+    refuses (nor past the first message entry)."""
     keys: list[str] = []
     try:
         for line, (raw, ended) in enumerate(_lines(stream)):
             if not ended:
                 break
-            value = _object(raw)
             if line == 0:
-                if value.get("type") != SESSION_TYPE or not isinstance(value.get("id"), str):
-                    return ()
-                keys.append(f"session\0{value['id']}")
+                keys.append(f"session\0{_header(raw).id}")
                 continue
-            if value.get("type") == "message":
+            value = _object(raw)
+            kind = value.get("type")
+            if not isinstance(kind, str) or kind == SESSION_TYPE:
+                break  # the reader refuses the file here (WRONG_SHAPE, HEADER_REPEATED)
+            if kind == "message":
                 keys.append(f"lineage\0{lineage_of(value.get('message'))}")
                 break
     except _Rejected:

@@ -15,6 +15,7 @@ earlier tool result, a kept seq at or after its checkpoint); then INTERRUPTED (a
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gc
 import hashlib
@@ -29,7 +30,7 @@ from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import ConversationPolicy, RetainedRow, SidecarView
-from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_into, read_journal
+from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_path_into
 from clearing_analysis.journal.messages import (
     AssistantMessage,
     ImageContent,
@@ -141,12 +142,19 @@ class _Context:
     """The current context (after the latest checkpoint) with a running boundary estimate.
 
     Its messages are kept as columns (seq, heuristic tokens, result slot or None), not as an
-    object each: a message's valid usage matters only as it is appended."""
+    object each: a message's valid usage matters only as it is appended. A checkpoint keeps
+    the messages from its first kept seq on, which are always the context's last ones (seqs
+    only grow), so the context is the columns from `_start` on, after the latest summary:
+    compacting moves `_start` (found by bisection) and sums the kept tokens from running
+    totals, never walking the kept messages (a checkpoint that keeps from the first entry
+    costs nothing more than one that keeps nothing, R-REL-7)."""
 
     def __init__(self) -> None:
         self.seqs: list[int] = []
         self.tokens: list[int] = []
         self.results: list[int | None] = []
+        self._cumulative = [0]  # tokens of the columns before each index
+        self._start = 0  # the first column still in context
         self.last_usage: int | None = None
         self.after_usage = 0  # heuristic tokens after the latest valid usage
         self.total = 0  # heuristic tokens of everything (used when no valid usage)
@@ -157,6 +165,7 @@ class _Context:
         self.seqs.append(seq)
         self.tokens.append(tokens)
         self.results.append(result)
+        self._cumulative.append(self._cumulative[-1] + tokens)
         self.total += tokens
         if usage is not None:
             self.last_usage = usage
@@ -175,20 +184,24 @@ class _Context:
 
         Kept messages re-enter as heuristic text only: usage recorded before the latest
         checkpoint measured a context that no longer exists and never counts again (R-SIM-9).
-        Returns the result slots compacted away.
+        Returns the result slots compacted away (the previous summary, a seq of none, is
+        compacted away with them).
         """
-        kept: list[tuple[int, int, int | None]] = []
-        dropped: list[int] = []
-        for seq, tokens, result in zip(self.seqs, self.tokens, self.results, strict=True):
-            if first_kept_seq is not None and seq >= first_kept_seq:
-                kept.append((seq, tokens, result))
-            elif result is not None:
-                dropped.append(result)
-        self.seqs, self.tokens, self.results = [], [], []
-        self.last_usage, self.after_usage, self.total = None, 0, 0
-        self.append(-1, summary_tokens)
-        for seq, tokens, result in kept:
-            self.append(seq, tokens, result=result)
+        end = len(self.seqs)
+        kept_from = end
+        if first_kept_seq is not None:
+            kept_from = bisect.bisect_left(self.seqs, first_kept_seq, self._start, end)
+        dropped = [r for r in self.results[self._start : kept_from] if r is not None]
+        self._start = kept_from
+        kept_tokens = self._cumulative[end] - self._cumulative[kept_from]
+        self.last_usage = None
+        self.total = self.after_usage = summary_tokens + kept_tokens
+        if kept_from > 4096 and kept_from > end // 2:
+            # What no later checkpoint can keep again is let go (memory stays the context's).
+            base = self._cumulative[kept_from]
+            del self.seqs[:kept_from], self.tokens[:kept_from], self.results[:kept_from]
+            self._cumulative = [total - base for total in self._cumulative[kept_from:]]
+            self._start = 0
         return dropped
 
 
@@ -214,7 +227,7 @@ class _JournalReplay:
         self.broken: BrokenReference | None = None
 
     def feed(self, record: object) -> None:
-        """Take the next record (a `decode_into` sink: never raises). The first broken
+        """Take the next record (a `decode_path_into` sink: never raises). The first broken
         reference is kept and ends the replay: the rest of the journal is only decoded, so
         that the decoder's own outcome still comes first."""
         if self.broken is not None:
@@ -683,14 +696,11 @@ def replay_journal(
     decoder's outcome (a journal rejected whole) still comes before anything replay found."""
     _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
     _freeze_heap_once()
-    data = read_journal(path)
-    if isinstance(data, RejectedJournal):
-        return _skipped(data)
     state = _JournalReplay(HistorySource.NATIVE_JOURNAL)
-    header = decode_into(data, state.feed)
+    header, byte_size = decode_path_into(path, state.feed)
     if isinstance(header, RejectedJournal):
         return _skipped(header)
-    return _finish(state, header, len(data), routes, sidecar, period=period)
+    return _finish(state, header, byte_size, routes, sidecar, period=period)
 
 
 __all__ = ["replay_decoded", "replay_journal"]

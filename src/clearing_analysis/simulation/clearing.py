@@ -24,7 +24,7 @@ with ordinal keys, no identifier and no text; `simulation.tables` turns them int
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,10 +36,12 @@ from clearing_analysis.eligibility import (
     OccurrenceTally,
 )
 from clearing_analysis.eligibility.assess import routed_api
+from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.replay.heuristic import tokens_for_units
 from clearing_analysis.replay.model import RequestUsage, ToolResult
+from clearing_analysis.simulation.slots import Fenwick, JournalIndex, SlotScan
 
 
 def usage_is_fallback(request: RequestUsage) -> bool:
@@ -179,33 +181,190 @@ def journal_context(assessment: Assessment, journal: int, placeholder_tokens: in
     )
 
 
+class ClearedInContext:
+    """The results a walk's conversation has counted (cleared, by any journal's copy) that are
+    in the walk's context at its current boundary, or were cleared at that boundary's own
+    clearing points; their net tokens (as counted), in total and by range of slots.
+
+    It moves with the walk from boundary to boundary (`move`): the slots compacted away since
+    leave; the counted slots placed since, or counted meanwhile by another journal's walk
+    (`arrived`), join. Each slot is looked at a bounded number of times over the whole walk,
+    never once per boundary (R-REL-7)."""
+
+    def __init__(self, size: int) -> None:
+        self._member = bytearray(size)
+        self._weight = [0] * size
+        self._tree = Fenwick(size)
+        self.net = 0  # their net tokens
+        self.count = 0
+        self._lo = self._hi = 0  # the context range of the last move
+        self._beyond: list[int] = []  # members at or past hi: the turn's own results
+        self.arrived: list[int] = []  # counted by another journal's walk since the last move
+        # Members a checkpoint inside the boundary's turn compacted away (`drop_before`): out
+        # for the rest of the boundary only. A re-prompt's requests can come after later turns
+        # began, and the next boundary's context may still hold them.
+        self._set_aside: list[int] = []
+        self._dropped_to = 0
+
+    def is_member(self, slot: int) -> bool:
+        """Whether the result at `slot` is one of them."""
+        return bool(self._member[slot])
+
+    def add(self, slot: int, net: int) -> None:
+        """A counted result joins (nothing if it is a member already)."""
+        if self._member[slot]:
+            return
+        self._member[slot] = 1
+        self._weight[slot] = net
+        self._tree.add(slot, net)
+        self.net += net
+        self.count += 1
+        if slot >= self._hi:
+            self._beyond.append(slot)
+
+    def _remove(self, slot: int) -> None:
+        if not self._member[slot]:
+            return
+        self._member[slot] = 0
+        net = self._weight[slot]
+        self._tree.add(slot, -net)
+        self.net -= net
+        self.count -= 1
+
+    def move(self, lo: int, hi: int, counted: bytearray, net_of: Callable[[int], int]) -> None:
+        """To a boundary whose context is the slots [lo, hi) (never backwards): members are
+        then exactly the counted slots in that range."""
+        old_lo, old_hi = self._lo, self._hi
+        self._lo, self._hi = max(old_lo, lo), max(old_hi, hi)
+        for slot in range(old_lo, min(lo, old_hi)):
+            self._remove(slot)
+        for slot in self._beyond:
+            if not lo <= slot < hi:
+                self._remove(slot)
+        self._beyond = []
+        start = max(old_hi, lo)
+        for slot in range(start, hi):
+            if counted[slot]:
+                self.add(slot, net_of(slot))
+        for slot in (*self.arrived, *self._set_aside):
+            if lo <= slot < min(start, hi) and counted[slot]:
+                self.add(slot, net_of(slot))
+        self.arrived = []
+        self._set_aside = []
+        self._dropped_to = self._lo
+
+    def drop_before(self, slot: int) -> None:
+        """Members below `slot` leave for the rest of the boundary: a checkpoint inside its
+        turn compacted them away before the request now visited."""
+        for member in range(self._dropped_to, min(slot, self._hi)):
+            if self._member[member]:
+                self._remove(member)
+                self._set_aside.append(member)
+        self._dropped_to = max(self._dropped_to, slot)
+        for member in self._beyond:
+            if member < slot:
+                self._remove(member)
+        self._beyond = [member for member in self._beyond if member >= slot]
+
+    def below(self, slot: int) -> int:
+        """The net tokens of the members below `slot`."""
+        return self._tree.prefix(slot) if slot > self._lo else 0
+
+    def carried(self, carried_from: int) -> int:
+        """The net tokens of the members a request still carries: those from slot
+        `carried_from` on (`JournalIndex.carried_from`; R-CM-7 removed.observed)."""
+        return self.net - self.below(carried_from)
+
+
 class JournalWalk:
-    """One journal of the conversation: its results, its context tally, and which of its
-    results the conversation has cleared (by any journal's copy)."""
+    """One journal of the conversation as one simulation walks it: its results, its context
+    tally and slot index, which of its results the conversation has counted (by any
+    journal's copy), the counted ones in its context (`cleared`), the pins it can release, and
+    per API cohort the slots it may still clear (`scan`).
+
+    `candidate` says which slots the walk may ever clear (a rule of the result alone: its
+    class, its net saving, the keep rules that depend on the result only); a slot leaves its
+    scan once it is counted."""
 
     def __init__(
         self,
         assessment: Assessment,
         journal: int,
         placeholder_tokens: int,
-        counted: Mapping[str, int],
+        state: ConversationState,
+        *,
+        candidate: Callable[[int], bool],
         context: ContextTally | None = None,
+        index: JournalIndex | None = None,
+        weighted: bool = False,
     ) -> None:
         results = assessment.replay.journals[journal].journal.results
         self.results = results
         self.slots = {r.finalized_id: s for s, r in enumerate(results)}
-        # Several walks of one journal may share a tally (the what-if policies, in lockstep):
-        # the context depends on the journal alone, and whoever shares it advances it once.
+        # Several walks of one journal may share a tally and an index (the what-if policies,
+        # in lockstep): both depend on the journal alone; whoever shares a tally advances it
+        # once.
         if context is None:
             context = journal_context(assessment, journal, placeholder_tokens)
         self.context = context
-        # Slots whose finalized id the conversation has counted, in or out of context.
-        self.counted_slots = {slot for fid, slot in self.slots.items() if fid in counted}
+        self.index = JournalIndex(results) if index is None else index
+        self.net = [r.tokens - placeholder_tokens for r in results]
+        self._cohorts = assessment.cohorts[journal]
+        self._candidate = candidate
+        self._weighted = weighted
+        self._counted_nets = state.counted
+        self.counted = bytearray(len(results))
+        self.pins: list[int] = []  # a heap of the slots of pinned results this journal holds
+        for finalized_id, slot in self.slots.items():
+            if finalized_id in state.counted:
+                self.counted[slot] = 1
+            if finalized_id in state.pins:
+                self.pins.append(slot)
+        heapq.heapify(self.pins)
+        self.cleared = ClearedInContext(len(results))
+        self._scans: dict[Api, SlotScan] = {}
+        self.lo = self.hi = 0
+
+    def move(self, turn: int) -> None:
+        """To the context of a boundary of `turn` (never backwards)."""
+        self.lo, self.hi = self.index.context(turn)
+        nets, results = self._counted_nets, self.results
+        self.cleared.move(
+            self.lo, self.hi, self.counted, lambda slot: nets[results[slot].finalized_id]
+        )
+
+    def scan(self, api: Api) -> SlotScan:
+        """The slots of `api`'s cohort this walk may still clear, ascending (weighted by
+        their net tokens when the walk sums them)."""
+        scan = self._scans.get(api)
+        if scan is None:
+            cohorts, candidate, counted = self._cohorts, self._candidate, self.counted
+            scan = self._scans[api] = SlotScan(
+                len(self.results),
+                lambda slot: cohorts[slot] == api and not counted[slot] and candidate(slot),
+                self.net if self._weighted else None,
+            )
+        return scan
+
+    def counted_here(self, slot: int, net: int, *, current: bool) -> None:
+        """The conversation counted the result at `slot` of this journal: cleared by this
+        walk at its current boundary when `current`, else by another journal's copy."""
+        self.counted[slot] = 1
+        cohort = self._cohorts[slot]
+        scan = None if cohort is None else self._scans.get(cohort)
+        if scan is not None:
+            scan.remove(slot)
+        heapq.heappush(self.pins, slot)
+        if current:
+            self.cleared.add(slot, net)
+        else:
+            self.cleared.arrived.append(slot)
 
     def cleared_in_context(self) -> list[int]:
-        """Counted results in the current context, whichever API cleared them."""
-        active = self.context.is_active
-        return [slot for slot in self.counted_slots if active(slot)]
+        """The counted results in the current context, whichever API cleared them,
+        ascending (what `cleared` holds)."""
+        is_member = self.cleared.is_member
+        return [slot for slot in range(len(self.results)) if is_member(slot)]
 
 
 def time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
@@ -220,16 +379,21 @@ def time_order(boundaries: Sequence[Boundary]) -> Iterator[Boundary]:
 
 
 def count_cleared(
-    result: ToolResult, net: int, walks: Mapping[int, JournalWalk], state: ConversationState
+    result: ToolResult,
+    net: int,
+    walks: Mapping[int, JournalWalk],
+    state: ConversationState,
+    current: JournalWalk,
 ) -> None:
-    """Count `result` cleared, once and for good, in every journal's copy of it, and pin its
-    original text against the conversation's budget (R-SIM-4, R-SIM-9)."""
+    """Count `result`, cleared by `current` at its boundary, once and for good, in every
+    journal's copy of it, and pin its original text against the conversation's budget
+    (R-SIM-4, R-SIM-9)."""
     finalized_id = result.finalized_id
     state.counted[finalized_id] = net
     for other in walks.values():
         copy = other.slots.get(finalized_id)
         if copy is not None:
-            other.counted_slots.add(copy)
+            other.counted_here(copy, net, current=other is current)
     state.pins[finalized_id] = result.text_bytes
     state.budget_left -= result.text_bytes
 
@@ -238,18 +402,17 @@ def release_pins(boundary: Boundary, walk: JournalWalk, state: ConversationState
     """A cleared result that this boundary's journal holds and has compacted away before
     the boundary's turn returns its bytes to the conversation's budget, whichever journal
     of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
-    result says nothing about it."""
-    if not state.pins:
+    result says nothing about it. The compacted ones are the slots below the boundary's
+    context, each popped once from the walk's heap of pinned slots."""
+    pins = walk.pins
+    if not pins:
         return
-    turn = boundary.replayed.turn_index
-    slots, results = walk.slots, walk.results
-    for finalized_id in list(state.pins):
-        slot = slots.get(finalized_id)
-        if slot is None:
-            continue
-        until = results[slot].context_until
-        if until is not None and until <= turn:
-            state.budget_left += state.pins.pop(finalized_id)
+    lo, _ = walk.index.context(boundary.replayed.turn_index)
+    results = walk.results
+    while pins and pins[0] < lo:
+        released = state.pins.pop(results[heapq.heappop(pins)].finalized_id, None)
+        if released is not None:
+            state.budget_left += released
 
 
 class ConversationSimulator:
@@ -283,11 +446,33 @@ class ConversationSimulator:
             walk = walks.get(boundary.journal)
             if walk is None:
                 walk = walks[boundary.journal] = JournalWalk(
-                    self._assessment, boundary.journal, self._placeholder_tokens, state.counted
+                    self._assessment,
+                    boundary.journal,
+                    self._placeholder_tokens,
+                    state,
+                    candidate=self._candidate(boundary.journal),
                 )
             release_pins(boundary, walk, state)
             self._boundary(boundary, walk, walks, state, keys=(conversation, lineage))
         return set(state.counted)
+
+    def _candidate(self, journal: int) -> Callable[[int], bool]:
+        """Which slots of a journal the walk may ever clear: its lower-bound class (no fixed
+        exclusion, no shortfall) with a positive net saving; protection is a matter of the
+        boundary, decided as each is visited."""
+        classes = self._assessment.classes[journal]
+        results = self._assessment.replay.journals[journal].journal.results
+        placeholder = self._placeholder_tokens
+
+        def candidate(slot: int) -> bool:
+            result_class = classes[slot]
+            return (
+                result_class.fixed is None
+                and result_class.shortfall is None
+                and results[slot].tokens - placeholder > 0
+            )
+
+        return candidate
 
     def net_tokens(self, result: ToolResult) -> int:
         """A cleared result's heuristic tokens minus the placeholder's (R-SIM-5)."""
@@ -316,10 +501,8 @@ class ConversationSimulator:
         upper_bound = context.upper_weight(api)
         # Cleared results still in this context, whichever API cleared them: the placeholder
         # is what this request carries (effective occupancy, removed.observed).
-        cleared_in_context = walk.cleared_in_context()
-        counted = state.counted
-        already = sum(counted[results[s].finalized_id] for s in cleared_in_context)
-        effective = replayed.estimate - already
+        walk.move(replayed.turn_index)
+        effective = replayed.estimate - walk.cleared.net
         cold = is_cold(route, replayed.gap_ms)
         pressured = self._in_band(replayed.estimate, route.trigger_tokens)
         runs = boundary.completed_prompt_runs_before
@@ -330,21 +513,17 @@ class ConversationSimulator:
         admitted = admitted_bytes = cleared_here = 0
         budget_stopped = False
         if clears:
-            candidates = [
-                slot
-                for slot in context.lower_bound(api)
-                if results[slot].finalized_id not in counted
-            ]
-            for slot in candidates:
+            # The lower-bound results of this cohort in context not counted before, oldest
+            # first: those the scan still holds in the context's range, less the protected.
+            for slot in walk.scan(api).present(walk.lo, walk.hi):
                 result = results[slot]
-                net = self.net_tokens(result)
-                if net <= 0:
+                if protection(result, replayed) is not None:
                     continue
+                net = self.net_tokens(result)  # > 0: the scan holds no other
                 if result.text_bytes > state.budget_left:
                     budget_stopped = True
                     break
-                count_cleared(result, net, walks, state)
-                cleared_in_context.append(slot)
+                count_cleared(result, net, walks, state, walk)
                 admitted += net
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
@@ -378,7 +557,7 @@ class ConversationSimulator:
                 upper_bound,
             )
         )
-        self._requests(boundary, row, results, cleared_in_context, state)
+        self._requests(boundary, row, walk)
 
     def _cleared_row(
         self,
@@ -409,20 +588,11 @@ class ConversationSimulator:
             )
         )
 
-    def _requests(
-        self,
-        boundary: Boundary,
-        row: int,
-        results: Sequence[ToolResult],
-        cleared_in_context: Sequence[int],
-        state: ConversationState,
-    ) -> None:
+    def _requests(self, boundary: Boundary, row: int, walk: JournalWalk) -> None:
         """One row per request of the turn, with the cleared tokens its prefix still carries
         (until the checkpoint that compacts them, R-CM-7 removed.observed)."""
-        riding = [
-            (state.counted[results[s].finalized_id], results[s].compacted_by)
-            for s in cleared_in_context
-        ]
+        cleared = walk.cleared
+        carried_from = walk.index.carried_from
         append = self._columns.requests.append
         period = self._assessment.period
         for request in boundary.requests:
@@ -432,15 +602,9 @@ class ConversationSimulator:
             api = routed_api(request.api, self._routes)
             if api is None or not period.contains(request.timestamp):
                 continue
-            carried = (
-                sum(
-                    net
-                    for net, compacted_by in riding
-                    if compacted_by is None or request.checkpoints_before <= compacted_by
-                )
-                if riding
-                else 0
-            )
+            carried = 0
+            if cleared.count:
+                carried = cleared.carried(carried_from(request.checkpoints_before))
             append(
                 (
                     api.value,
@@ -464,6 +628,7 @@ __all__ = [
     "INTS",
     "OTHER",
     "REQUEST_COLUMNS",
+    "ClearedInContext",
     "Columns",
     "ConversationSimulator",
     "ConversationState",

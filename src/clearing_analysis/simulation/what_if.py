@@ -18,8 +18,9 @@ tests hold against the gated simulation's tables); nothing here names a result o
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -40,6 +41,7 @@ from clearing_analysis.policy import (
     PressureBand,
     WhatIf,
     WhatIfId,
+    eligibility_policy,
     placeholder_text,
     simulation_policy,
     what_if_table,
@@ -56,6 +58,7 @@ from clearing_analysis.simulation.clearing import (
     time_order,
     usage_is_fallback,
 )
+from clearing_analysis.simulation.slots import JournalIndex, SlotScan, runs
 
 
 @dataclass
@@ -107,30 +110,26 @@ class PolicyRun:
 class Point:
     """One clearing point of a boundary's turn: before its first request (`request` 0, the
     boundary itself) or before its later request k. Made once per boundary for every policy
-    (`TurnPoints`); the slots in context are listed only when a policy asks."""
+    (`TurnPoints`). Its context is a few ranges of result slots (`segments`, ascending): the
+    boundary's context, then the runs of the turn's own results placed before this request,
+    each from the first slot no checkpoint inside the turn before this request compacted."""
 
     __slots__ = (
-        "_candidates",
-        "_in_context",
-        "_turn",
-        "_turn_results",
         "checkpoints_before",
         "compacted_since_first",
         "estimate",
         "gap_ms",
         "request",
+        "segments",
     )
 
     def __init__(self, turn: TurnPoints, request: int) -> None:
         replayed = turn.boundary.replayed
         requests = replayed.requests
         self.request = request
-        self._turn = turn
-        self._in_context: list[int] | None = None
-        self._candidates: list[int] | None = None
-        self._turn_results: Sequence[int] = ()
         self.estimate: int
         self.gap_ms: int | None
+        segments = [(turn.lo, turn.hi)]
         if request == 0:
             self.estimate = replayed.estimate
             self.gap_ms = replayed.gap_ms
@@ -141,40 +140,22 @@ class Point:
             self.estimate = sent.estimate
             # Measured from the turn's previous request, as R-SIM-3 measures a boundary's gap.
             self.gap_ms = sent.timestamp - requests[request - 1].timestamp
-            self._turn_results = replayed.turn_results[: sent.results_before]
+            segments += turn.results_placed(sent.results_before)
             self.checkpoints_before = sent.checkpoints_before
             self.compacted_since_first = sent.checkpoints_before > requests[0].checkpoints_before
+        if self.compacted_since_first:
+            first = turn.index.carried_from(self.checkpoints_before)
+            segments = [(max(start, first), end) for start, end in segments]
+        self.segments = tuple((start, end) for start, end in segments if end > start)
 
     def in_context(self) -> list[int]:
         """Result slots in context here, oldest first: the boundary's context, then the turn's
         results placed before this request, less any a checkpoint inside the turn compacted."""
-        if self._in_context is None:
-            slots = [*self._turn.context.active(), *self._turn_results]
-            if self.compacted_since_first:
-                results = self._turn.results
-                slots = [slot for slot in slots if self.carries(results[slot])]
-            self._in_context = slots
-        return self._in_context
+        return [slot for start, end in self.segments for slot in range(start, end)]
 
-    def candidates(self) -> list[int]:
-        """The slots in context any policy could clear here, oldest first: the lower-bound
-        class of the boundary's API cohort (no fixed exclusion, no shortfall), with a positive
-        net saving. A policy then leaves out what it counted before and what it keeps."""
-        if self._candidates is None:
-            turn = self._turn
-            if self.request == 0 or self.compacted_since_first:
-                self._candidates = turn.eligible(self.in_context())
-            else:
-                # The previous point's, and the turn's results placed since.
-                before = turn[self.request - 1]
-                placed = self._turn_results[len(before._turn_results) :]
-                self._candidates = before.candidates() + turn.eligible(placed)
-        return self._candidates
-
-    def carries(self, result: ToolResult) -> bool:
-        """Whether a result placed before this point is still in its context (no checkpoint
-        before this point's request compacted it away)."""
-        return result.compacted_by is None or result.compacted_by >= self.checkpoints_before
+    def size(self) -> int:
+        """How many results are in context here."""
+        return sum(end - start for start, end in self.segments)
 
 
 class TurnPoints:
@@ -184,23 +165,23 @@ class TurnPoints:
     def __init__(self, journal: JournalFacts, boundary: Boundary, context: ContextTally) -> None:
         self.boundary = boundary
         self.context = context
-        self.results, self.classes, self.cohorts, self.net = journal
+        self.results, self.classes, self.cohorts, self.net, self.index = journal
+        self.lo, self.hi = self.index.context(boundary.replayed.turn_index)
+        self._runs: list[tuple[int, int, int]] | None = None
         self._points: dict[int, Point] = {}
 
     def __len__(self) -> int:
         return max(1, len(self.boundary.replayed.requests))
 
-    def eligible(self, slots: Iterable[int]) -> list[int]:
-        """Those of `slots` in the lower-bound class of the boundary's API cohort (no fixed
-        exclusion, no shortfall) with a positive net saving, in order."""
-        api, cohorts, classes, net = self.boundary.api, self.cohorts, self.classes, self.net
+    def results_placed(self, count: int) -> list[tuple[int, int]]:
+        """The turn's first `count` results as ranges of slots (one, unless another turn's
+        results were placed among them)."""
+        if self._runs is None:
+            self._runs = runs(self.boundary.replayed.turn_results)
         return [
-            slot
-            for slot in slots
-            if cohorts[slot] == api
-            and classes[slot].fixed is None
-            and classes[slot].shortfall is None
-            and net[slot] > 0
+            (start, min(end, start + count - position))
+            for position, start, end in self._runs
+            if position < count
         ]
 
     def __getitem__(self, request: int) -> Point:
@@ -212,12 +193,14 @@ class TurnPoints:
 
 class JournalFacts(NamedTuple):
     """What the clearing points read of one journal: its results, their classes and API
-    cohorts, and each result's net tokens (its tokens less the placeholder's)."""
+    cohorts, each result's net tokens (its tokens less the placeholder's), and its slot
+    index."""
 
     results: Sequence[ToolResult]
     classes: Sequence[ResultClass]
     cohorts: Sequence[Api | None]
     net: Sequence[int]
+    slot_index: JournalIndex
 
     @classmethod
     def of(cls, assessment: Assessment, journal: int, placeholder_tokens: int) -> JournalFacts:
@@ -228,93 +211,100 @@ class JournalFacts(NamedTuple):
             assessment.classes[journal],
             assessment.cohorts[journal],
             [result.tokens - placeholder_tokens for result in results],
+            JournalIndex(results),
         )
 
 
-class _Keeper:
-    """A policy's keep rules at one clearing point: which clearable slots stay.
+def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int:
+    """The first slot of the point's protected tail: its last `last_tool_results` results
+    (any class), its newest results while their tokens fit `newest_result_tokens`, their
+    union, or with `tail_whichever_first` their common part (`never`: no tail). The context
+    is read from its end, range by range, by counts and token sums: never slot by slot."""
+    segments = point.segments
+    last_from = never
+    if keep.last_tool_results and segments:
+        wanted = keep.last_tool_results
+        last_from = segments[0][0]  # fewer results than wanted: the whole context
+        for start, end in reversed(segments):
+            if end - start >= wanted:
+                last_from = end - wanted
+                break
+            wanted -= end - start
+    newest_from = never
+    if keep.newest_result_tokens:
+        room = keep.newest_result_tokens
+        cumulative = index.cumulative_tokens
+        for start, end in reversed(segments):
+            tokens = cumulative[end] - cumulative[start]
+            if tokens <= room:
+                room -= tokens
+                newest_from = start
+                continue
+            # The smallest slot from which the range's tail still fits what is left.
+            first = bisect.bisect_left(cumulative, cumulative[end] - room, start, end + 1)
+            if first < end:
+                newest_from = first
+            break
+    if keep.tail_whichever_first and keep.last_tool_results and keep.newest_result_tokens:
+        # One tail that ends at whichever limit comes first: the shorter of the two.
+        return max(last_from, newest_from)
+    return min(last_from, newest_from)
 
-    A point's context lists its slots in ascending order (a result in context at a turn was
-    placed before the turn began, and the turn's own results follow in placement order), so a
-    tail of the context (the last N results, the newest X tokens) is every slot from the
-    tail's first slot on."""
 
-    __slots__ = ("_boundary", "_first", "_keep", "_recent_from", "_tail_from")
+def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool]:
+    """The keep rules that depend on the result alone: its size, its tool, being the first."""
 
-    def __init__(self, keep: Keep, boundary: Boundary, walk: JournalWalk, point: Point) -> None:
-        in_context = point.in_context()
-        never = len(walk.results)  # a slot no result has: the tail is empty
-        last_from = never
-        if keep.last_tool_results and in_context:
-            last_from = in_context[max(0, len(in_context) - keep.last_tool_results)]
-        newest_from = never
-        if keep.newest_result_tokens:
-            results = walk.results
-            total = 0
-            for slot in reversed(in_context):
-                total += results[slot].tokens
-                if total > keep.newest_result_tokens:
-                    break
-                newest_from = slot
-        if keep.tail_whichever_first and keep.last_tool_results and keep.newest_result_tokens:
-            # One tail that ends at whichever limit comes first: the shorter of the two.
-            self._tail_from = max(last_from, newest_from)
-        else:
-            self._tail_from = min(last_from, newest_from)
-        self._first = 0 if keep.first_tool_result else -1
-        self._keep = keep
-        # Results of this turn or of the K prompt turns before it are kept (K = 0: none; the
-        # turn's own results exist only at a later request's clearing point).
-        turn = boundary.replayed.turn_index
-        self._recent_from = turn - keep.last_prompt_turns if keep.last_prompt_turns else turn + 1
-        self._boundary = boundary
-
-    def keeps(self, slot: int, result: ToolResult) -> bool:
-        """Whether a keep rule keeps `result` (at `slot`) at this point."""
-        keep = self._keep
+    def kept(slot: int) -> bool:
+        result = results[slot]
         return (
-            slot >= self._tail_from
-            or slot == self._first
-            or (keep.seed_protection and protection(result, self._boundary.replayed) is not None)
-            or result.turn_index >= self._recent_from
+            (keep.first_tool_result and slot == 0)
             or (keep.results_at_most_tokens > 0 and result.tokens <= keep.results_at_most_tokens)
             or result.tool_name in keep.tool_names
         )
 
+    return kept
 
-class _Cleared:
-    """The cleared results in a point's context (whichever policy run cleared them, counted
-    by the conversation) and their net tokens: carried from point to point of a turn, as the
-    context only grows by the turn's own results (none cleared yet) or shrinks by a
-    checkpoint. For removed.observed, the net tokens of those no checkpoint compacts away,
-    and the others with the checkpoint that does."""
 
-    __slots__ = ("compacted", "net", "slots", "uncompacted_net")
+class _Clearable:
+    """What a policy may clear at one point, oldest first: the slots its walk's scan still
+    holds in the point's context, less those a keep rule keeps at this point. A keep rule that
+    depends on the point keeps every slot from `tail` on (the protected tail), and perhaps some
+    from `window` on (recent prompt turns, the seed's protection windows): only the slots in
+    [window, tail) are looked at one by one; the rest are skipped or summed by range."""
 
-    def __init__(self, slots: list[int], counted: Mapping[str, int], walk: JournalWalk) -> None:
-        self.slots: list[int] = []
-        self.net = self.uncompacted_net = 0
-        self.compacted: list[tuple[int, int]] = []  # (net tokens, compacting checkpoint)
-        results = walk.results
-        for slot in slots:
-            self.add(slot, counted[results[slot].finalized_id], results[slot])
+    __slots__ = ("_kept", "_net", "_scan", "_segments", "_tail", "_window")
 
-    def add(self, slot: int, net: int, result: ToolResult) -> None:
-        """A cleared result in context (cleared before, or at this point)."""
-        self.slots.append(slot)
-        self.net += net
-        if result.compacted_by is None:
-            self.uncompacted_net += net
-        else:
-            self.compacted.append((net, result.compacted_by))
+    def __init__(
+        self,
+        scan: SlotScan,
+        segments: Sequence[tuple[int, int]],
+        *,
+        tail: int,
+        window: int,
+        kept: Callable[[int], bool],
+        net: Sequence[int],
+    ) -> None:
+        self._scan, self._segments = scan, segments
+        self._tail, self._window, self._kept, self._net = tail, window, kept, net
 
-    def carried(self, request: RequestUsage) -> int:
-        """The cleared tokens `request` still carries: until the checkpoint that compacts
-        them (R-CM-7 removed.observed)."""
-        checkpoints = request.checkpoints_before
-        return self.uncompacted_net + sum(
-            net for net, compacted_by in self.compacted if checkpoints <= compacted_by
-        )
+    def __iter__(self) -> Iterator[int]:
+        window, kept, tail = self._window, self._kept, self._tail
+        for start, end in self._segments:
+            for slot in self._scan.present(start, min(end, tail)):
+                if slot < window or not kept(slot):
+                    yield slot
+
+    def net(self) -> int:
+        """Their net tokens (the walk keeps the scan's weights)."""
+        scan, window, kept, net, tail = self._scan, self._window, self._kept, self._net, self._tail
+        total = 0
+        for start, stop in self._segments:
+            end = min(stop, tail)
+            total += scan.weight(start, end)
+            for slot in scan.present(max(start, window), end):
+                if kept(slot):
+                    total -= net[slot]
+        return total
 
 
 class PolicySimulator:
@@ -334,8 +324,14 @@ class PolicySimulator:
         self._policy = policy
         self._every_request = policy.when is ClearingPoint.EVERY_REQUEST
         self._seed_candidates = policy.keep == Keep(seed_protection=True)
+        trigger = policy.trigger
+        # Only these triggers read what is clearable: the walks then keep its net tokens.
+        self._sums_clearable = isinstance(trigger, ClearableAtLeast) or (
+            isinstance(trigger, EffectiveAtLeastFraction) and trigger.clearable_at_least_tokens > 0
+        )
         self._placeholder_tokens = placeholder_tokens
         self._simulation = simulation_policy()
+        self._eligibility = eligibility_policy()
         self._thresholds = {api: _Thresholds.of(policy, route) for api, route in routes.items()}
         self._trace = trace
         self.run = PolicyRun(per_api={api: PolicySums() for api in assessment.per_api})
@@ -351,6 +347,23 @@ class PolicySimulator:
         for boundary in time_order(boundaries):
             visit(boundary, None)
 
+    def _candidate(self, facts: JournalFacts) -> Callable[[int], bool]:
+        """The slots of a journal the policy may ever clear: the seed's lower-bound class
+        with a positive net saving, and no keep rule of the result alone keeping it."""
+        classes, net = facts.classes, facts.net
+        kept = _statically_kept(self._policy.keep, facts.results)
+
+        def candidate(slot: int) -> bool:
+            result_class = classes[slot]
+            return (
+                result_class.fixed is None
+                and result_class.shortfall is None
+                and net[slot] > 0
+                and not kept(slot)
+            )
+
+        return candidate
+
     def start_conversation(self) -> Callable[[Boundary, TurnPoints | None], None]:
         """A new conversation's state, and the step that visits its next boundary (in time
         order). A step given the boundary's clearing points (made over a journal's shared
@@ -362,24 +375,32 @@ class PolicySimulator:
 
         def visit(boundary: Boundary, points: TurnPoints | None) -> None:
             journal = boundary.journal
+            journal_facts = facts.get(journal)
+            if journal_facts is None:
+                journal_facts = facts[journal] = (
+                    JournalFacts.of(self._assessment, journal, self._placeholder_tokens)
+                    if points is None
+                    else JournalFacts(
+                        points.results, points.classes, points.cohorts, points.net, points.index
+                    )
+                )
             walk = walks.get(journal)
             if walk is None:
                 walk = walks[journal] = JournalWalk(
                     self._assessment,
                     journal,
                     self._placeholder_tokens,
-                    state.counted,
+                    state,
+                    candidate=self._candidate(journal_facts),
                     context=None if points is None else points.context,
+                    index=journal_facts.slot_index,
+                    weighted=self._sums_clearable,
                 )
             release_pins(boundary, walk, state)
             if points is None:
                 walk.context.advance(boundary.replayed)
-                journal_facts = facts.get(journal)
-                if journal_facts is None:
-                    journal_facts = facts[journal] = JournalFacts.of(
-                        self._assessment, journal, self._placeholder_tokens
-                    )
                 points = TurnPoints(journal_facts, boundary, walk.context)
+            walk.move(boundary.replayed.turn_index)
             self._boundary(boundary, walk, walks, state, points)
 
         return visit
@@ -396,59 +417,75 @@ class PolicySimulator:
         of its turn; each request's removed.observed with what is cleared by then."""
         self.run.per_api[boundary.api].boundaries += 1
         requests = boundary.requests
-        results = walk.results
-        cleared = _Cleared(walk.cleared_in_context(), state.counted, walk)
-        self._point(boundary, walk, walks, state, point=points[0], cleared=cleared)
+        self._point(boundary, walk, walks, state, points[0])
         if not self._every_request:
-            self._requests(boundary, requests, cleared)
+            self._requests(boundary, requests, walk)
             return
-        self._requests(boundary, requests[:1], cleared)
+        self._requests(boundary, requests[:1], walk)
         period = self._assessment.period
         for k in range(1, len(requests)):
             if not period.contains(requests[k].timestamp):
                 continue  # a request outside the period is no clearing point
             point = points[k]
             if point.compacted_since_first:
-                kept = [slot for slot in cleared.slots if point.carries(results[slot])]
-                cleared = _Cleared(kept, state.counted, walk)
-            self._point(boundary, walk, walks, state, point=point, cleared=cleared)
-            self._requests(boundary, requests[k : k + 1], cleared)
+                walk.cleared.drop_before(walk.index.carried_from(point.checkpoints_before))
+            self._point(boundary, walk, walks, state, point)
+            self._requests(boundary, requests[k : k + 1], walk)
 
-    def _clearable(
-        self, boundary: Boundary, walk: JournalWalk, state: ConversationState, point: Point
-    ) -> list[int]:
+    def _clearable(self, boundary: Boundary, walk: JournalWalk, point: Point) -> _Clearable:
         """Slots the policy may clear here, oldest first: the seed's lower-bound class of the
         boundary's cohort (without its protection windows, unless kept), placed before this
         point, not cleared before, with a positive net saving, and kept by no keep rule."""
-        results = walk.results
-        counted = state.counted
+        replayed = boundary.replayed
+        results, index = walk.results, walk.index
+        eligibility = self._eligibility
+        protection_window = min(
+            index.first_of_turn(replayed.turn_index - eligibility.protected_prompt_turns),
+            index.first_of_start(replayed.tool_starts_before - eligibility.protected_tool_starts),
+        )
+        scan = walk.scan(boundary.api)
         if point.request == 0 and self._seed_candidates:
             # Exactly the gated simulation's candidates (R-SIM-8 protection included).
-            placeholder_tokens = self._placeholder_tokens
-            return [
-                slot
-                for slot in walk.context.lower_bound(boundary.api)
-                if results[slot].finalized_id not in counted
-                and results[slot].tokens - placeholder_tokens > 0
-            ]
-        slots = [slot for slot in point.candidates() if results[slot].finalized_id not in counted]
-        if not slots:
-            return slots
-        keeper = _Keeper(self._policy.keep, boundary, walk, point)
-        return [slot for slot in slots if not keeper.keeps(slot, results[slot])]
+            return _Clearable(
+                scan,
+                point.segments,
+                tail=len(results),
+                window=protection_window,
+                kept=lambda slot: protection(results[slot], replayed) is not None,
+                net=walk.net,
+            )
+        keep = self._policy.keep
+        tail_from = _tail_from(keep, point, index, len(results))
+        turn = replayed.turn_index
+        # Results of this turn or of the K prompt turns before it are kept (K = 0: none; the
+        # turn's own results exist only at a later request's clearing point).
+        recent_from = turn - keep.last_prompt_turns if keep.last_prompt_turns else turn + 1
+        window = index.first_of_turn(recent_from)
+        seed_protection = keep.seed_protection
+        if seed_protection:
+            window = min(window, protection_window)
+
+        def kept(slot: int) -> bool:
+            result = results[slot]
+            return (seed_protection and protection(result, replayed) is not None) or (
+                result.turn_index >= recent_from
+            )
+
+        return _Clearable(
+            scan, point.segments, tail=tail_from, window=window, kept=kept, net=walk.net
+        )
 
     def _batch_open(self, boundary: Boundary, state: ConversationState) -> bool:
         """The seed's batch gate: no batch yet, or enough completed prompt runs since."""
-        runs = boundary.completed_prompt_runs_before
+        runs_before = boundary.completed_prompt_runs_before
         separation = self._simulation.batch_separation_prompt_runs
-        return state.last_batch_runs is None or runs - state.last_batch_runs >= separation
+        return state.last_batch_runs is None or runs_before - state.last_batch_runs >= separation
 
     def _may_trigger(
         self, boundary: Boundary, point: Point, effective: int, state: ConversationState
     ) -> bool:
         """The part of the trigger that does not depend on what is clearable: when it fails,
-        the point cannot clear, and finding its clearable results (the costly part of a
-        point) is skipped."""
+        the point cannot clear, and finding its clearable results is skipped."""
         trigger = self._policy.trigger
         thresholds = self._thresholds[boundary.api]
         if isinstance(trigger, PressureBand):
@@ -461,34 +498,26 @@ class PolicySimulator:
             return effective >= thresholds.low
         return True
 
-    def _triggered(self, clearable_net: int) -> bool:
+    def _triggered(self, clearable: _Clearable) -> bool:
         """The rest of the trigger, once `_may_trigger` held: what is clearable."""
         trigger = self._policy.trigger
         if isinstance(trigger, EffectiveAtLeastFraction):
-            return clearable_net >= trigger.clearable_at_least_tokens
+            threshold = trigger.clearable_at_least_tokens
+            return threshold <= 0 or clearable.net() >= threshold
         if isinstance(trigger, ClearableAtLeast):
-            return clearable_net >= trigger.tokens
+            return clearable.net() >= trigger.tokens
         assert isinstance(trigger, PressureBand | EstimateAtLeast | Always)
         return True
 
     @staticmethod
-    def _prefix_before(
-        walk: JournalWalk,
-        state: ConversationState,
-        point: Point,
-        cleared: _Cleared,
-        first: int,
-    ) -> int:
+    def _prefix_before(walk: JournalWalk, point: Point, first: int) -> int:
         """Tokens before the first cleared result: E just before it joined the context, minus
         what was cleared before it since; 0 (all rewritten) when a checkpoint came between
         (it rebuilt the prefix)."""
-        results = walk.results
-        result = results[first]
+        result = walk.results[first]
         if point.checkpoints_before > result.checkpoints_before:
             return 0
-        counted = state.counted
-        earlier = sum(counted[results[slot].finalized_id] for slot in cleared.slots if slot < first)
-        return max(0, result.prefix_estimate - earlier)
+        return max(0, result.prefix_estimate - walk.cleared.below(first))
 
     def _point(
         self,
@@ -496,27 +525,26 @@ class PolicySimulator:
         walk: JournalWalk,
         walks: Mapping[int, JournalWalk],
         state: ConversationState,
-        *,
         point: Point,
-        cleared: _Cleared,
     ) -> None:
         """One clearing point: its effective occupancy, the trigger, and what it clears
-        (added to `cleared`)."""
+        (which joins the walk's cleared results in context)."""
         api = boundary.api
         results = walk.results
         sums = self.run.per_api[api]
-        effective = point.estimate - cleared.net
+        effective = point.estimate - walk.cleared.net
         cold = is_cold(self._routes[api], point.gap_ms)
         clears = False
         admitted = admitted_bytes = cleared_here = rewritten = 0
         budget_stopped = False
+        clearable: _Clearable | None = None
         if (cold or not self._policy.only_cold) and self._may_trigger(
             boundary, point, effective, state
         ):
-            clearable = self._clearable(boundary, walk, state, point)
-            placeholder_tokens = self._placeholder_tokens
-            clears = self._triggered(sum(results[s].tokens - placeholder_tokens for s in clearable))
+            clearable = self._clearable(boundary, walk, point)
+            clears = self._triggered(clearable)
         if clears:
+            assert clearable is not None
             target = self._thresholds[api].target
             prefix: int | None = None
             for slot in clearable:
@@ -526,11 +554,10 @@ class PolicySimulator:
                 if result.text_bytes > state.budget_left:
                     budget_stopped = True
                     break
-                if prefix is None:
-                    prefix = self._prefix_before(walk, state, point, cleared, slot)
+                if prefix is None and not cold:
+                    prefix = self._prefix_before(walk, point, slot)
                 net_tokens = result.tokens - self._placeholder_tokens
-                self._clear(result, net_tokens, walks, state, sums)
-                cleared.add(slot, net_tokens, result)
+                self._clear(result, net_tokens, walks, state, sums=sums, walk=walk)
                 admitted += net_tokens
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
@@ -563,10 +590,12 @@ class PolicySimulator:
         net: int,
         walks: Mapping[int, JournalWalk],
         state: ConversationState,
+        *,
         sums: PolicySums,
+        walk: JournalWalk,
     ) -> None:
         """Count `result` cleared (`clearing.count_cleared`) and add it to the sums."""
-        count_cleared(result, net, walks, state)
+        count_cleared(result, net, walks, state, walk)
         sums.cleared += 1
         sums.admitted += net
         sums.retrieved += tokens_for_units(result.escaped_units)
@@ -578,14 +607,16 @@ class PolicySimulator:
             self.run.cleared_results.append(result)
 
     def _requests(
-        self, boundary: Boundary, requests: Sequence[RequestUsage], cleared: _Cleared
+        self, boundary: Boundary, requests: Sequence[RequestUsage], walk: JournalWalk
     ) -> None:
         """removed.observed (R-CM-7): each observed request's cleared tokens still carried,
         at most its prefix, until the checkpoint that compacts them."""
-        if not cleared.slots:
+        cleared = walk.cleared
+        if not cleared.count:
             return
         per_api = self.run.per_api
         period = self._assessment.period
+        carried_from = walk.index.carried_from
         for request in requests:
             # On the API the request's own message names (R-CM-8), in the period, as the gated
             # simulation counts it.
@@ -593,7 +624,8 @@ class PolicySimulator:
             if api is None or usage_is_fallback(request) or not period.contains(request.timestamp):
                 continue
             prefix = request.input + request.cache_read + request.cache_write
-            per_api[api].removed_observed += min(cleared.carried(request), prefix)
+            carried = cleared.carried(carried_from(request.checkpoints_before))
+            per_api[api].removed_observed += min(carried, prefix)
 
 
 @dataclass(frozen=True, slots=True)
