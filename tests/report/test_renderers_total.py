@@ -155,6 +155,7 @@ class TestEveryNumberAtAnEdge:
         assert _render_or_refuse(_extremes.everywhere(_seed(seed), kind, value))
 
 
+@pytest.mark.structure
 @PROPERTY
 @given(data=st.data())
 def test_reports_edited_at_the_edges_of_their_schema(data: st.DataObject) -> None:
