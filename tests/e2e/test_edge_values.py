@@ -31,7 +31,17 @@ from clearing_analysis import strictjson
 from clearing_analysis.attest.keys import write_key_pair
 from clearing_analysis.attest.verify import verify_report
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.jobs import analyze_job, explore_job, read_saved_report, replay_job
+from clearing_analysis.qualify.harness import installed_pi_ai, source_digest
+from clearing_analysis.qualify.record import (
+    ApiSummary,
+    DifferenceCategory,
+    PiAi,
+    QualificationRecord,
+    SourceDigest,
+    encode_record,
+)
 from clearing_analysis.ranges import (
     MAX_DURATION_MS,
     MAX_EXACT_INTEGER,
@@ -191,6 +201,35 @@ def _shift(record: dict[str, Any], offset: int) -> None:
         message["timestamp"] += offset
 
 
+def _qualification(data: st.DataObject, directory: Path) -> Path | None:
+    """None, or a current record (the installed pi-ai, the harness's digest) whose counts are
+    at the edges of their range: 1 or 2^53 - 1 cases and leaves, no unintended difference or
+    2^53 - 1 of them."""
+    if not data.draw(st.booleans()):
+        return None
+    largest = MAX_EXACT_INTEGER
+    unintended = data.draw(st.sampled_from((0, largest)))
+    counts = dict.fromkeys(DifferenceCategory, 0)
+    counts[DifferenceCategory.OTHER_LEAF] = unintended
+    summary = ApiSummary(
+        cases=data.draw(st.sampled_from((1, largest))),
+        targeted_leaves=data.draw(st.sampled_from((1, largest))),
+        unintended_differences=unintended,
+        by_category=counts,
+    )
+    installed = installed_pi_ai()
+    record = QualificationRecord(
+        format="clearing-analysis/qualification",
+        format_version=1,
+        pi_ai=PiAi(package=installed.package, version=installed.version),
+        source_digest=SourceDigest(algorithm="sha256", value=source_digest()),
+        apis=dict.fromkeys(Api, summary),
+    )
+    path = directory / "qualification.json"
+    path.write_bytes(encode_record(record))
+    return path
+
+
 def _reads_back(report: Path, page: Path) -> None:
     """`show` and `show --html` accept what was written: read strictly, every renderer."""
     saved = read_saved_report(report, html=page)
@@ -206,9 +245,9 @@ def _reads_back(report: Path, page: Path) -> None:
 def test_analyze_and_replay_at_the_edges(
     data: st.DataObject, corpus: Path, key: Path, tmp_path: Path
 ) -> None:
-    """Routes, usage, checkpoint tokens and timestamps at the edges of their ranges: analyze
-    completes, its signed report reads back through show, show --html and verify; replay's
-    summary is strict JSON with every integer exact."""
+    """Routes, usage, checkpoint tokens, timestamps and qualification counts at the edges of
+    their ranges: analyze completes, its signed report reads back through show, show --html
+    and verify; replay's summary is strict JSON with every integer exact."""
     inputs, outputs = _fresh(tmp_path), _fresh(tmp_path)
     _edit_journals(corpus / "journals", inputs / "journals", _Edges(data), data.draw(st.booleans()))
     shutil.copy(corpus / "history.sqlite", inputs / "history.sqlite")
@@ -218,6 +257,7 @@ def test_analyze_and_replay_at_the_edges(
     common = {
         "sidecar": inputs / "history.sqlite",
         "routes": routes,
+        "qualification": _qualification(data, inputs),
         "agent_config": inputs / "agent-config.json",
         "workers": 1,
     }
