@@ -3,10 +3,9 @@
 Rules (docs/formats/reason-codes.md): UTF-8 only (no BOM, no invalid sequences, no escaped
 lone surrogate, which no UTF-8 text can hold), standard JSON only (no NaN / Infinity, no number
 that overflows a double), no duplicate object keys at any depth, nesting no deeper than the
-policy limit. Typed conversion afterwards is done by
-`to_struct`, which maps msgspec validation failures to two codes: VALUE_OUT_OF_RANGE for a
-number of the right type outside its stated range (clearing_analysis.ranges), WRONG_SHAPE for
-anything else. No message text from
+policy limit. Typed conversion afterwards is done by `to_struct`, which maps msgspec
+validation failures to two codes: VALUE_OUT_OF_RANGE for a number of the right type outside its
+stated range (clearing_analysis.ranges), WRONG_SHAPE for anything else. No message text from
 the underlying parser ever leaves this module.
 
 Two paths give the same result (a hypothesis test proves they agree): msgspec decodes first,
