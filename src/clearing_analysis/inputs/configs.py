@@ -35,9 +35,7 @@ TriggerTokens = Annotated[int, msgspec.Meta(ge=1, le=ranges.MAX_TOKENS)]
 DurationMs = Annotated[int, msgspec.Meta(ge=0, le=ranges.MAX_DURATION_MS)]
 # A weight is 0 or at least MIN_POSITIVE_WEIGHT: the floor is checked by TokenWeights itself.
 Weight = Annotated[float, msgspec.Meta(ge=0, le=ranges.MAX_WEIGHT)]
-QuotaBudget = Annotated[
-    float, msgspec.Meta(ge=ranges.MIN_QUOTA_BUDGET, le=ranges.MAX_QUOTA_BUDGET)
-]
+QuotaBudget = Annotated[float, msgspec.Meta(ge=ranges.MIN_QUOTA_BUDGET, le=ranges.MAX_QUOTA_BUDGET)]
 NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
 # Lengths pinned too: Python's `$` also matches before a final newline.
 Sha256Hex = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", min_length=64, max_length=64)]
