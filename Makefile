@@ -80,11 +80,13 @@ bench-history: setup
 # lines, a tree 1,500 directories deep, 100,000 empty files; docs/security.md), about 2 minutes
 # and 100 MiB of disk. `fuzz-smoke` is the short run CI does after the tests.
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report envelope
+FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualification report show_html \
+	envelope
 # The parsers the targets and property tests exercise, for the coverage report of `make fuzz`.
 PARSER_MODULES := */journal/decode.py,*/strictjson.py,*/pisession/read.py,*/pisession/mapping.py,$\
 */inputs/configs.py,*/qualify/record.py,*/report/encode.py,*/report/validate.py,$\
-*/report/human.py,*/report/explore_human.py,*/attest/dsse.py,*/attest/statement.py
+*/report/human.py,*/report/explore_human.py,*/report/what_ifs_view.py,*/report/html/*.py,$\
+*/attest/dsse.py,*/attest/statement.py
 
 fuzz: setup
 	@status=0; for target in $(FUZZ_TARGETS); do \

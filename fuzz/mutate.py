@@ -4,6 +4,13 @@ A `Chooser` makes every decision, so the same mutations run under hypothesis (wh
 shrink them) and under atheris (from the fuzzer's bytes or a seeded `random.Random`). Values
 that plain JSON cannot write (NaN, ±Infinity, a 400-digit literal, 1e400) are emitted as raw
 tokens by `dumps`.
+
+Three kinds of edit: structural (a member replaced by a value of another type, deleted,
+added, moved, an array element repeated; lines deleted, repeated, swapped, cut), and value
+edits that keep the shape: a number set to a boundary value (`BOUNDARIES`: 0, -1, 2^31,
+2^53 ± 1, 2^63, 1e308, the smallest subnormal, -0.0, and the edges of every range the input
+formats state, clearing_analysis.ranges), now and then every number of the document at once
+(sums); or an array or object emptied where one element is expected.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import json
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from clearing_analysis import ranges
 
 
 class Chooser(Protocol):
@@ -106,6 +115,79 @@ _REPLACEMENTS: list[Callable[[], Any]] = [
 ]
 
 
+# Numbers at the edges of what a format may hold: of the integer and double types (0, -1,
+# 2^31, 2^53 ± 1, 2^63, 1e308, the largest finite double, the smallest subnormal and normal,
+# -0.0), and just inside and just outside each range the input formats state (tokens 10^9,
+# durations 10^12 ms, weights 10^-12 and 10^12, quota budgets up to 10^18, 32-bit exit codes).
+BOUNDARIES: tuple[int | float, ...] = (
+    0,
+    1,
+    -1,
+    2**31 - 1,
+    2**31,
+    -(2**31),
+    -(2**31) - 1,
+    2**32,
+    2**53 - 1,
+    2**53,
+    2**53 + 1,
+    -(2**53) - 1,
+    2**63 - 1,
+    2**63,
+    -(2**63),
+    2**64,
+    0.0,
+    -0.0,
+    0.5,
+    1e308,
+    -1e308,
+    1.7976931348623157e308,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    1e-300,
+    ranges.MAX_TOKENS,
+    ranges.MAX_TOKENS + 1,
+    ranges.MAX_DURATION_MS,
+    ranges.MAX_DURATION_MS + 1,
+    ranges.MIN_POSITIVE_WEIGHT,
+    ranges.MIN_POSITIVE_WEIGHT * 0.999,
+    ranges.MAX_WEIGHT,
+    ranges.MAX_WEIGHT * 1.001,
+    ranges.MIN_QUOTA_BUDGET,
+    ranges.MAX_QUOTA_BUDGET,
+    ranges.MAX_QUOTA_BUDGET * 1.001,
+    float(ranges.MAX_TOKENS),
+)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _boundary_edit(value: Any, paths: list[tuple[Any, Any]], choose: Chooser) -> Any:
+    """One value edit that keeps the document's shape: a number at a boundary (one number, or
+    one in eight times every number of the document: sums of values at an edge), or an array
+    or object that holds something emptied. Falls back to a structural edit when the
+    document has neither."""
+    numbers = [(c, k) for c, k in paths if _is_number(c[k])]
+    filled = [(c, k) for c, k in paths if isinstance(c[k], list | dict) and c[k]]
+    if numbers and (not filled or choose.below(4) != 0):
+        boundary = BOUNDARIES[choose.below(len(BOUNDARIES))]
+        if choose.below(8) == 0:
+            for container, key in numbers:
+                container[key] = boundary
+        else:
+            container, key = numbers[choose.below(len(numbers))]
+            container[key] = boundary
+        return value
+    if filled:
+        container, key = filled[choose.below(len(filled))]
+        container[key] = [] if isinstance(container[key], list) else {}
+        return value
+    return None
+
+
 def _paths(value: Any) -> list[tuple[Any, Any]]:
     """(container, key) of every member of `value`, iteratively, in document order."""
     found: list[tuple[Any, Any]] = []
@@ -124,10 +206,17 @@ def _paths(value: Any) -> list[tuple[Any, Any]]:
 
 
 def mutate_value(value: Any, choose: Chooser) -> Any:
-    """`value` (parsed JSON, changed in place and returned) with one structural edit."""
+    """`value` (parsed JSON, changed in place and returned) with one edit: a value edit
+    (`_boundary_edit`) one time in three, else a structural one."""
     paths = _paths(value)
     if not paths:
+        if _is_number(value):
+            return BOUNDARIES[choose.below(len(BOUNDARIES))]
         return _REPLACEMENTS[choose.below(len(_REPLACEMENTS))]()
+    if choose.below(3) == 0:  # a value edit, one time in three
+        edited = _boundary_edit(value, paths, choose)
+        if edited is not None:
+            return edited
     container, key = paths[choose.below(len(paths))]
     action = choose.below(6)
     if action <= 2:  # replace the value (the most common edit)
@@ -178,9 +267,40 @@ def mutate_lines(data: bytes, choose: Chooser) -> bytes:
         lines[at], lines[other] = lines[other], lines[at]
     elif action == 3:
         ended = not ended
+    elif action == 4:
+        lines = _field_everywhere(lines, choose)
     else:
         lines[at] = mutate_document(lines[at], choose)
     return b"\n".join(lines) + (b"\n" if ended else b"")
+
+
+def _numeric_members(value: Any) -> list[tuple[dict[str, Any], str]]:
+    """(object, key) of every member of `value` whose value is a number."""
+    return [(c, k) for c, k in _paths(value) if isinstance(c, dict) and _is_number(c[k])]
+
+
+def _field_everywhere(lines: list[bytes], choose: Chooser) -> list[bytes]:
+    """One numeric field, by name, at one boundary value on every line that has it (every
+    request's `input` at 2^52: sums past what a report may state), the lines otherwise kept
+    byte for byte."""
+    parsed: list[Any] = []
+    for line in lines:
+        try:
+            parsed.append(json.loads(line))
+        except (ValueError, RecursionError):
+            parsed.append(None)
+    names = sorted({key for value in parsed for _, key in _numeric_members(value)})
+    if not names:
+        return lines
+    name = names[choose.below(len(names))]
+    boundary = BOUNDARIES[choose.below(len(BOUNDARIES))]
+    out = []
+    for line, value in zip(lines, parsed, strict=True):
+        hits = [(c, k) for c, k in _numeric_members(value) if k == name]
+        for container, key in hits:
+            container[key] = boundary
+        out.append(dumps(value) if hits else line)
+    return out
 
 
 def _repeat_a_key(data: bytes, choose: Chooser) -> bytes:
@@ -206,4 +326,12 @@ def _byte_edit(data: bytes, choose: Chooser) -> bytes:
     return data[:at] + bytes([choose.below(256)]) + data[at:]
 
 
-__all__ = ["Chooser", "RandomChooser", "Raw", "dumps", "mutate_document", "mutate_lines"]
+__all__ = [
+    "BOUNDARIES",
+    "Chooser",
+    "RandomChooser",
+    "Raw",
+    "dumps",
+    "mutate_document",
+    "mutate_lines",
+]

@@ -20,8 +20,10 @@ from tests.journal._build import valid  # noqa: E402
 from tests.pisession.builder import Session  # noqa: E402
 from tests.report._saved import (  # noqa: E402
     GOLDEN_REPORT,
+    RENDERED,
     REPRODUCERS,
     explore_report_bytes,
+    rendered,
     reproducer,
 )
 
@@ -102,6 +104,7 @@ def seeds() -> dict[str, dict[str, bytes]]:
         "app_allowlist": {"example.json": (EXAMPLES / "app-allowlist.example.json").read_bytes()},
         "qualification": {"record.json": _record()},
         "report": {"analysis.json": golden, "explore.json": explore},
+        "show_html": {"analysis.json": golden, "explore.json": explore},
         "envelope": {"report.json.intoto.jsonl": _envelope(golden)},
     }
 
@@ -120,6 +123,14 @@ def main() -> None:
         for name in REPRODUCERS:
             data = reproducer(corpus["report"][f"{kind}.json"], name)
             (regressions / f"{kind}-{name}.json").write_bytes(data)
+    # The reports whose page crashed: kept for both targets that render one.
+    for target in ("report", "show_html"):
+        directory = REGRESSIONS / target
+        directory.mkdir(parents=True, exist_ok=True)
+        for kind in ("analysis", "explore"):
+            for name in RENDERED:
+                data = rendered(corpus["report"][f"{kind}.json"], name)
+                (directory / f"{kind}-{name}.json").write_bytes(data)
 
 
 if __name__ == "__main__":

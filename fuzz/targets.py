@@ -10,14 +10,18 @@ chooses the structure-aware mutation (`fuzz.mutate`).
 
 from __future__ import annotations
 
+import functools
 import io
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from clearing_analysis.attest.dsse import decode_envelope
 from clearing_analysis.attest.statement import decode_statement
 from clearing_analysis.errors import InputInvalidError, VerifyDetail, VerifyError
 from clearing_analysis.inputs import configs
+from clearing_analysis.jobs import read_saved_report
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_bytes
 from clearing_analysis.pisession import ReadSession, RejectedSession, read_stream
 from clearing_analysis.pisession.mapping import map_session
@@ -88,6 +92,31 @@ def report(data: bytes) -> None:
     _expect(bool(render(decoded, ReportFormat.HTML)))
 
 
+@functools.cache
+def _scratch() -> Path:
+    """One directory for every run of `show_html` (in memory where the machine has /dev/shm:
+    the page is synced to disk as every output is, thousands of times a minute)."""
+    memory = Path("/dev/shm")  # noqa: S108  (mkdtemp makes a new private directory in it)
+    return Path(tempfile.mkdtemp(prefix="fuzz-show-html-", dir=memory if memory.is_dir() else None))
+
+
+def show_html(data: bytes) -> None:
+    """`show REPORT --html PAGE` as the command runs it: the report read strictly with the
+    page's path checked first (`jobs.read_saved_report`), then the page rendered and created
+    exclusively; or INPUT_INVALID REPORT_*, and then no page."""
+    report, page = _scratch() / "report.json", _scratch() / "page.html"
+    report.write_bytes(data)
+    try:
+        read_saved_report(report, html=page).write_page(page)
+    except InputInvalidError as refused:
+        _expect(refused.detail.value.startswith("REPORT_") and not page.exists())
+        return
+    finally:
+        report.unlink()
+    _expect(page.read_bytes().startswith(b"<!DOCTYPE html>"))
+    page.unlink()
+
+
 def envelope(data: bytes) -> None:
     """An attestation envelope and its statement: decoded, or their fixed VERIFY_FAILED."""
     try:
@@ -117,6 +146,7 @@ TARGETS: dict[str, Target] = {
     "app_allowlist": Target(app_allowlist, lines=False),
     "qualification": Target(qualification, lines=False),
     "report": Target(report, lines=False),
+    "show_html": Target(show_html, lines=False),
     "envelope": Target(envelope, lines=True),
 }
 

@@ -70,6 +70,8 @@ class InputInvalidDetail(enum.StrEnum):
     ROUTES_WRONG_SHAPE = "ROUTES_WRONG_SHAPE"
     ROUTES_EMPTY = "ROUTES_EMPTY"
     ROUTES_DUPLICATE_API = "ROUTES_DUPLICATE_API"
+    # A number of the right type outside its stated range (clearing_analysis.ranges).
+    ROUTES_VALUE_OUT_OF_RANGE = "ROUTES_VALUE_OUT_OF_RANGE"
     AGENT_CONFIG_UNREADABLE = "AGENT_CONFIG_UNREADABLE"
     AGENT_CONFIG_TOO_LARGE = "AGENT_CONFIG_TOO_LARGE"
     AGENT_CONFIG_INVALID_UTF8 = "AGENT_CONFIG_INVALID_UTF8"
@@ -102,6 +104,9 @@ class InputInvalidDetail(enum.StrEnum):
     REPORT_TOO_LARGE = "REPORT_TOO_LARGE"
     REPORT_MALFORMED = "REPORT_MALFORMED"
     REPORT_NOT_A_REPORT = "REPORT_NOT_A_REPORT"
+    # A report about to be written would print an integer beyond ±(2^53 - 1): sums of values
+    # each within its range, over more history than a report can state exactly.
+    TOTALS_OUT_OF_RANGE = "TOTALS_OUT_OF_RANGE"
 
 
 class NoJournalsDetail(enum.StrEnum):

@@ -197,6 +197,11 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.ROUTES_WRONG_SHAPE): "the `--routes` file does not have the documented shape",
     (_INPUT, _I.ROUTES_EMPTY): "the routes array is empty",
     (_INPUT, _I.ROUTES_DUPLICATE_API): "two routes entries name the same `api`",
+    (_INPUT, _I.ROUTES_VALUE_OUT_OF_RANGE): (
+        "a number of the `--routes` file lies outside the range routes.md states for it (tokens"
+        " at most 10^9, durations at most 10^12 ms, each weight 0 or from 10^-12 to 10^12,"
+        " quotaBudget from 10^-12 to 10^18)"
+    ),
     (_INPUT, _I.AGENT_CONFIG_UNREADABLE): "the `--agent-config` file cannot be opened or read",
     (
         _INPUT,
@@ -300,6 +305,11 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         " cannot state: an integer beyond 2^53 - 1 in magnitude, a histogram without edges, with"
         " unordered edges or with other than one count per edge (`report/validate.py`;"
         " validated whole before anything renders it)"
+    ),
+    (_INPUT, _I.TOTALS_OUT_OF_RANGE): (
+        "the report would print an integer beyond 2^53 - 1 in magnitude: a sum of values each"
+        " within its stated range (tokens at most 10^9 a request) over more history than a"
+        " report states exactly, so nothing is written"
     ),
     # NO_JOURNALS.
     (

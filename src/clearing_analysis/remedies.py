@@ -144,6 +144,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.ROUTES_DUPLICATE_API): (
         "keep one routes entry per API; analyze incompatible cohorts separately"
     ),
+    (_INPUT, _I.ROUTES_VALUE_OUT_OF_RANGE): (
+        "keep every number of the --routes file within the range docs/formats/routes.md states"
+    ),
     (_INPUT, _I.AGENT_CONFIG_EMPTY): "give at least one per-run proof, or use the period form",
     (_INPUT, _I.AGENT_CONFIG_RUN_ID_MISSING): "give every per-run proof a non-empty runId",
     (_INPUT, _I.AGENT_CONFIG_RUN_ID_DUPLICATE): "keep exactly one per-run proof per run",
@@ -161,6 +164,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.REPORT_TOO_LARGE): "pass a report file clearing-analysis wrote: reports are small",
     (_INPUT, _I.REPORT_MALFORMED): "pass a report file clearing-analysis wrote, unedited",
     (_INPUT, _I.REPORT_NOT_A_REPORT): "pass a report written by this version of clearing-analysis",
+    (_INPUT, _I.TOTALS_OUT_OF_RANGE): (
+        "analyze the history in parts (fewer journals or sessions per run)"
+    ),
     # NO_JOURNALS.
     (_NO_JOURNALS, NoJournalsDetail.NO_JOURNAL_FILES): (
         "pass the directory that holds the .jsonl journals (<root>/journals) or the files"

@@ -3,8 +3,9 @@
 Rules (docs/formats/reason-codes.md): UTF-8 only (no BOM, no invalid sequences, no escaped
 lone surrogate, which no UTF-8 text can hold), standard JSON only (no NaN / Infinity, no number
 that overflows a double), no duplicate object keys at any depth, nesting no deeper than the
-policy limit. Typed conversion afterwards is done by
-`to_struct`, which maps msgspec validation failures to one code as well. No message text from
+policy limit. Typed conversion afterwards is done by `to_struct`, which maps msgspec
+validation failures to two codes: VALUE_OUT_OF_RANGE for a number of the right type outside its
+stated range (clearing_analysis.ranges), WRONG_SHAPE for anything else. No message text from
 the underlying parser ever leaves this module.
 
 Two paths give the same result (a hypothesis test proves they agree): msgspec decodes first,
@@ -42,6 +43,8 @@ NON_FINITE_NUMBER = "NON_FINITE_NUMBER"
 NESTING_TOO_DEEP = "NESTING_TOO_DEEP"
 NUMBER_OUT_OF_RANGE = "NUMBER_OUT_OF_RANGE"
 WRONG_SHAPE = "WRONG_SHAPE"
+# The right type, outside the range its format states for it (clearing_analysis.ranges).
+VALUE_OUT_OF_RANGE = "VALUE_OUT_OF_RANGE"
 # Not a JSON rule: the document could not be held in the memory available (MemoryError). Each
 # caller maps it to its own size code (a journal's LINE_TOO_LONG, a config's <FILE>_TOO_LARGE).
 TOO_LARGE = "TOO_LARGE"
@@ -200,9 +203,27 @@ def canonical(raw: bytes, type_: type[T]) -> T | None:
     return value
 
 
+# msgspec's messages for a number of the right type outside a `Meta` bound ("Expected `int` <=
+# 1000000000 - at `$[0].triggerTokens`") or beyond a double ("Number out of range", an integer
+# literal of 400 digits for a float field), and the message a struct's own range check raises
+# (`__post_init__`, for a rule a bound cannot state). The message is read for these shapes
+# only, never kept or shown; a test pins them on the locked msgspec.
+_BOUND_MESSAGE = re.compile(r"Expected `(?:int|float)` (?:>=|<=|>|<) |Number out of range\b")
+
+
+def shape_reason(error: msgspec.ValidationError) -> str:
+    """VALUE_OUT_OF_RANGE when a number of the right type broke its stated range, else
+    WRONG_SHAPE."""
+    message = str(error)
+    if _BOUND_MESSAGE.match(message) or message.startswith(VALUE_OUT_OF_RANGE):
+        return VALUE_OUT_OF_RANGE
+    return WRONG_SHAPE
+
+
 def to_struct(value: Any, type_: type[T]) -> T:
-    """Convert parsed JSON into a typed, frozen struct; any mismatch is WRONG_SHAPE."""
+    """Convert parsed JSON into a typed, frozen struct; a number outside its stated range is
+    VALUE_OUT_OF_RANGE, any other mismatch WRONG_SHAPE."""
     try:
         return msgspec.convert(value, type=type_, strict=True)
-    except msgspec.ValidationError:
-        raise JsonRejected(WRONG_SHAPE) from None
+    except msgspec.ValidationError as error:
+        raise JsonRejected(shape_reason(error)) from None

@@ -505,6 +505,32 @@ def test_closed_stdout_is_one_fixed_line(canary_inputs: CanaryInputs) -> None:
     assert (done.returncode, done.stderr) == (2, fixed_line("OUTPUT_REFUSED", "STDOUT_FAILED"))
 
 
+@pytest.mark.parametrize("command", ["analyze", "explore"])
+def test_totals_beyond_exact_integers_are_one_fixed_line(
+    command: str, canary_inputs: CanaryInputs, tmp_path: Path
+) -> None:
+    """A report that would print an integer beyond the exact range is never written:
+    INPUT_INVALID TOTALS_OUT_OF_RANGE, exit 2, one fixed line, no output, no page. A real
+    history needs some 9 million requests at 10^9 tokens each to get there (each value is
+    within its range; docs/formats/README.md), so the prelude lowers the bound the writer
+    checks every report against to 1,000, which this history's byte total passes."""
+    prelude = "import clearing_analysis.report.validate as _v\n_v.MAX_EXACT_INTEGER = 1000\n"
+    out, page = tmp_path / "report.json", tmp_path / "report.html"
+    if command == "analyze":
+        args = ["analyze", *canary_inputs.args()]
+    else:
+        routes = json.loads(canary_inputs.routes.read_text())
+        sessions_routes = tmp_path / "routes.json"
+        sessions_routes.write_text(json.dumps([{**routes[0], "api": "openai-completions"}]))
+        writer = Path(__file__).resolve().parents[1] / "data" / "pi-sessions" / "writer"
+        args = ["explore", "--sessions", str(writer), "--routes", str(sessions_routes)]
+    done = run_cli([*args, "--out", str(out), "--html", str(page)], prelude=prelude)
+    expected = fixed_line("INPUT_INVALID", "TOTALS_OUT_OF_RANGE")
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, b"")
+    assert not out.exists()
+    assert not page.exists()
+
+
 def _harness_without_pi_ai(tmp: Path) -> Path:
     """A harness copy whose pi-ai manifest is installed but the package behind it is not."""
     copy = tmp / "qualify"
@@ -604,6 +630,10 @@ ASSERTED_ELSEWHERE: dict[tuple[str, str], str] = {
     ("INPUT_INVALID", "SESSIONS_MISSING"): "test_explore_refusals_are_one_fixed_line",
     ("INPUT_INVALID", "SESSIONS_NOT_FILE_OR_DIRECTORY"): "test_explore_refusals_are_one_fixed_line",
     ("NO_JOURNALS", "NO_SESSION_FILES"): "test_explore_refusals_are_one_fixed_line",
+    (
+        "INPUT_INVALID",
+        "TOTALS_OUT_OF_RANGE",
+    ): "test_totals_beyond_exact_integers_are_one_fixed_line",
 }
 
 _PERMISSION = "needs a permission denial, which a test run as root does not get"

@@ -19,10 +19,12 @@ from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli
 from tests.report._saved import (
     GOLDEN_REPORT,
+    RENDERED,
     REPRODUCERS,
     WRITER_API,
     WRITER_SESSIONS,
     explore_report_bytes,
+    rendered,
     reproducer,
 )
 from tests.synth.corpora import corpus_options, make_corpus
@@ -142,3 +144,31 @@ class TestShowReproducers:
         assert refused.returncode == 2
         assert refused.stdout == b""
         assert refused.stderr == fixed_line("INPUT_INVALID", REPRODUCERS[name][1])
+
+
+class TestShowHtmlReproducers:
+    """Schema-valid reports whose page ended `show --html` in ANALYZER_FAULT (an infinity in a
+    chart, a rate of 1e308 in an element id, charts of no category): each page is created now,
+    exit 0, nothing printed."""
+
+    @pytest.mark.parametrize(
+        ("kind", "name"),
+        [
+            ("analysis", "what-if-ratio-1e308"),
+            ("explore", "cost-rate-1e308"),
+            ("explore", "no-tool-results"),
+        ],
+    )
+    def test_show_html_creates_the_page(
+        self, saved: dict[str, bytes], tmp_path: Path, kind: str, name: str
+    ) -> None:
+        """`show REPORT --html PAGE` exits 0 with nothing on stdout or stderr, and PAGE is a
+        whole page (each reproducer of either kind passes the `show_html` fuzz target in
+        tests/fuzz/test_corpus.py; the terminal views of the same reports: tests/report)."""
+        assert name in RENDERED
+        report, page = tmp_path / "report.json", tmp_path / "page.html"
+        report.write_bytes(rendered(saved[kind], name))
+        done = run_cli(["show", report, "--html", page])
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+        assert page.read_bytes().startswith(b"<!DOCTYPE html>")
+        assert page.read_bytes().endswith(b"</html>\n")

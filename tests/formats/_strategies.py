@@ -13,7 +13,10 @@ from hypothesis import strategies as st
 UINT53_MAX = 2**53 - 1
 
 uint53 = st.integers(min_value=0, max_value=UINT53_MAX)
-small_uint = st.integers(min_value=0, max_value=10**9)
+# Token counts of a request, a checkpoint or a route: 0 to 10^9 (Numeric ranges).
+TOKENS_MAX = 10**9
+tokens = st.integers(min_value=0, max_value=TOKENS_MAX)
+small_uint = tokens
 ident = st.text(min_size=1, max_size=12)
 text = st.text(max_size=40)
 opt_text = st.none() | text
@@ -160,8 +163,8 @@ body_records = st.one_of(
         "checkpoint",
         {
             "trigger": st.sampled_from(["threshold", "overflow", "manual"]),
-            "tokensBefore": uint53,
-            "tokensAfter": uint53,
+            "tokensBefore": tokens,
+            "tokensAfter": tokens,
             "summary": text,
             "firstKeptSeq": st.none() | uint53,
             "timestamp": uint53,
@@ -180,12 +183,15 @@ close = _record("close", {"timestamp": uint53})
 any_record = header | body_records | close
 
 # Configuration files.
-weights = _obj(
-    {
-        k: st.integers(0, 10**6) | st.floats(0, 1e6)
-        for k in ("input", "cacheRead", "cacheWrite", "output")
-    }
+# A weight is 0 or from 10^-12 to 10^12 (routes.md, Numeric ranges): its edges included.
+weight = (
+    st.just(0)
+    | st.integers(1, 10**12)
+    | st.floats(1e-12, 1e12)
+    | st.sampled_from([0.0, -0.0, 1e-12, 1e12])
 )
+weights = _obj(dict.fromkeys(("input", "cacheRead", "cacheWrite", "output"), weight))
+durations = st.integers(0, 10**12)
 API_NAMES = [
     "anthropic-messages",
     "openai-responses",
@@ -198,15 +204,15 @@ def _route(api: str) -> Any:
     return _obj(
         {
             "api": st.just(api),
-            "triggerTokens": st.integers(1, UINT53_MAX),
-            "drainTokens": uint53,
-            "summaryInputTokens": uint53,
-            "summaryOutputTokens": uint53,
-            "cacheLifetimeMs": uint53 | st.just("unknown"),
-            "cacheMarginMs": uint53,
+            "triggerTokens": st.integers(1, TOKENS_MAX),
+            "drainTokens": tokens,
+            "summaryInputTokens": tokens,
+            "summaryOutputTokens": tokens,
+            "cacheLifetimeMs": durations | st.just("unknown"),
+            "cacheMarginMs": durations,
             "prices": weights,
             "quota": weights,
-            "quotaBudget": st.integers(1, 10**12) | st.floats(1e-6, 1e12),
+            "quotaBudget": st.integers(1, 10**18) | st.floats(1e-12, 1e18),
         }
     )
 

@@ -28,10 +28,15 @@ def test_every_target_has_seeds_and_the_crash_classes_are_kept() -> None:
     for target in TARGETS:
         assert any((ROOT / "fuzz" / "corpus" / target).iterdir()), target
     kept = {path.parent.name for _, path in INPUTS if "regressions" in path.parts}
-    assert kept == {"journal", "pisession", "report"}
+    assert {"journal", "pisession", "report", "show_html"} <= kept
     names = {path.name for _, path in INPUTS if path.parent.name == "report"}
     reproducers = ("nan", "infinity", "counts-beyond-edges", "401-digit-integer")
     later = ("cost-without-rates", "cold-estimates-other-edges", "cold-estimates-beyond-all")
     for reproducer in (*reproducers, *later):
         assert f"analysis-{reproducer}.json" in names
         assert f"explore-{reproducer}.json" in names
+    # The pages that crashed `show --html`: kept for both targets that render one.
+    pages = {path.name for _, path in INPUTS if path.parent.name == "show_html"}
+    for reproducer in ("what-if-ratio-1e308", "cost-rate-1e308", "no-tool-results"):
+        for kind in ("analysis", "explore"):
+            assert f"{kind}-{reproducer}.json" in names & pages

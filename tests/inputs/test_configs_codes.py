@@ -93,18 +93,18 @@ CASES += [
     ("ROUTES", "api case differs", route(api="Anthropic-Messages"), C.ROUTES_WRONG_SHAPE),
     ("ROUTES", "lifetime UNKNOWN", route(cacheLifetimeMs="UNKNOWN"), C.ROUTES_WRONG_SHAPE),
     ("ROUTES", "lifetime null", route(cacheLifetimeMs=None), C.ROUTES_WRONG_SHAPE),
-    ("ROUTES", "lifetime negative", route(cacheLifetimeMs=-1), C.ROUTES_WRONG_SHAPE),
+    ("ROUTES", "lifetime negative", route(cacheLifetimeMs=-1), C.ROUTES_VALUE_OUT_OF_RANGE),
     ("ROUTES", "float for int", route(triggerTokens=200000.0), C.ROUTES_WRONG_SHAPE),
     ("ROUTES", "string for int", route(drainTokens="40000"), C.ROUTES_WRONG_SHAPE),
-    ("ROUTES", "trigger zero", route(triggerTokens=0), C.ROUTES_WRONG_SHAPE),
-    ("ROUTES", "negative drain", route(drainTokens=-1), C.ROUTES_WRONG_SHAPE),
-    ("ROUTES", "int above 2^53-1", route(cacheMarginMs=2**53), C.ROUTES_WRONG_SHAPE),
-    ("ROUTES", "quota budget zero", route(quotaBudget=0), C.ROUTES_WRONG_SHAPE),
+    ("ROUTES", "trigger zero", route(triggerTokens=0), C.ROUTES_VALUE_OUT_OF_RANGE),
+    ("ROUTES", "negative drain", route(drainTokens=-1), C.ROUTES_VALUE_OUT_OF_RANGE),
+    ("ROUTES", "int above 2^53-1", route(cacheMarginMs=2**53), C.ROUTES_VALUE_OUT_OF_RANGE),
+    ("ROUTES", "quota budget zero", route(quotaBudget=0), C.ROUTES_VALUE_OUT_OF_RANGE),
     (
         "ROUTES",
         "negative price",
         route(prices={**ROUTE["prices"], "input": -1}),
-        C.ROUTES_WRONG_SHAPE,
+        C.ROUTES_VALUE_OUT_OF_RANGE,
     ),
     (
         "ROUTES",
@@ -112,7 +112,40 @@ CASES += [
         route(prices={**ROUTE["prices"], "output": True}),
         C.ROUTES_WRONG_SHAPE,
     ),
-    ("ROUTES", "price huge int", route(quotaBudget=10**400), C.ROUTES_WRONG_SHAPE),
+    ("ROUTES", "price huge int", route(quotaBudget=10**400), C.ROUTES_VALUE_OUT_OF_RANGE),
+    # The stated ranges (docs/formats/routes.md, Numeric ranges), each just past its edge.
+    *(
+        ("ROUTES", f"{field} above 10^9", route(**{field: 10**9 + 1}), C.ROUTES_VALUE_OUT_OF_RANGE)
+        for field in ("triggerTokens", "drainTokens", "summaryInputTokens", "summaryOutputTokens")
+    ),
+    (
+        "ROUTES",
+        "summaryInputTokens 2^53-1 (its doubled figure made a report show refused)",
+        route(summaryInputTokens=2**53 - 1),
+        C.ROUTES_VALUE_OUT_OF_RANGE,
+    ),
+    *(
+        (
+            "ROUTES",
+            f"{field} above 10^12 ms",
+            route(**{field: 10**12 + 1}),
+            C.ROUTES_VALUE_OUT_OF_RANGE,
+        )
+        for field in ("cacheLifetimeMs", "cacheMarginMs")
+    ),
+    *(
+        (
+            "ROUTES",
+            f"{view}.{key} {value!r}",
+            route(**{view: {**ROUTE[view], key: value}}),
+            C.ROUTES_VALUE_OUT_OF_RANGE,
+        )
+        for view in ("prices", "quota")
+        for key in ("input", "cacheRead", "cacheWrite", "output")
+        for value in (1e308, 1.000001e12, 9.99e-13, 5e-324)
+    ),
+    ("ROUTES", "quota budget 1e308", route(quotaBudget=1e308), C.ROUTES_VALUE_OUT_OF_RANGE),
+    ("ROUTES", "quota budget below 1e-12", route(quotaBudget=9e-13), C.ROUTES_VALUE_OUT_OF_RANGE),
     ("ROUTES", "weights missing key", route(quota={"input": 1}), C.ROUTES_WRONG_SHAPE),
     ("AGENT_CONFIG", "empty proof array", b"[]", C.AGENT_CONFIG_EMPTY),
     ("AGENT_CONFIG", "runId missing", j([IN_C1]), C.AGENT_CONFIG_RUN_ID_MISSING),
@@ -323,6 +356,28 @@ def test_too_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file_code: s
     with pytest.raises(InputInvalidError) as caught:
         LOADERS[file_code](path)
     assert caught.value.detail == C(f"{file_code}_TOO_LARGE")
+
+
+# Every routes number at each edge of its stated range, accepted (routes.md, Numeric ranges).
+_EDGES: list[tuple[str, dict[str, Any]]] = [
+    *((f"{f}={v}", {f: v}) for f in ("drainTokens", "summaryInputTokens") for v in (0, 10**9)),
+    *((f"summaryOutputTokens={v}", {"summaryOutputTokens": v}) for v in (0, 10**9)),
+    *((f"triggerTokens={v}", {"triggerTokens": v}) for v in (1, 10**9)),
+    *((f"{f}={v}", {f: v}) for f in ("cacheLifetimeMs", "cacheMarginMs") for v in (0, 10**12)),
+    *(
+        (f"{view}={v!r}", {view: dict.fromkeys(ROUTE[view], v)})
+        for view in ("prices", "quota")
+        for v in (0, -0.0, 1e-12, 1e12, 10**12)
+    ),
+    *((f"quotaBudget={v!r}", {"quotaBudget": v}) for v in (1e-12, 1e18, 10**18)),
+]
+
+
+@pytest.mark.parametrize(("case", "changes"), _EDGES, ids=[case for case, _ in _EDGES])
+def test_route_at_an_edge_of_its_ranges_is_accepted(case: str, changes: dict[str, Any]) -> None:
+    """A value at either edge of its stated range decodes (the ranges include their edges)."""
+    assert case
+    configs.decode_routes(route(**changes))
 
 
 def test_every_config_reason_has_a_case() -> None:

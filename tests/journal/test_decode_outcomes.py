@@ -50,6 +50,45 @@ def _nested(depth: int) -> bytes:
     )
 
 
+def _user_at(timestamp: int) -> str:
+    return '{"role":"user","content":"x","timestamp":' + str(timestamp) + "}"
+
+
+USAGE = {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15}
+
+
+def _with_usage(**usage: object) -> bytes:
+    """A valid journal with one assistant message whose usage has these counts."""
+    message = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "ok"}],
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": "m",
+        "usage": {**USAGE, **usage},
+        "stopReason": "stop",
+        "timestamp": 1002,
+    }
+    return journal(
+        TURN, RUN, {"kind": "message", "runId": "run-1", "message": message}, RUN_END, CLOSE
+    )
+
+
+def _with_checkpoint(**tokens: object) -> bytes:
+    """A valid journal with one checkpoint of these token counts."""
+    checkpoint = {
+        "kind": "checkpoint",
+        "trigger": "threshold",
+        "tokensBefore": 100,
+        "tokensAfter": 10,
+        "summary": "s",
+        "firstKeptSeq": None,
+        "timestamp": 1003,
+        **tokens,
+    }
+    return journal(TURN, RUN, RUN_END, checkpoint, CLOSE)
+
+
 CASES: list[tuple[str, bytes, JournalOutcome, InvalidReason | None]] = [
     # Outcomes other than INVALID.
     ("version 3", valid(version=3), OUT.UNSUPPORTED_VERSION, None),
@@ -183,7 +222,23 @@ CASES: list[tuple[str, bytes, JournalOutcome, InvalidReason | None]] = [
         "integer above 2^53-1",
         _turn_with('{"role":"user","content":"x","timestamp":9007199254740992}'),
         OUT.INVALID,
-        R.WRONG_SHAPE,
+        R.VALUE_OUT_OF_RANGE,
+    ),
+    ("negative timestamp", _turn_with(_user_at(-1)), OUT.INVALID, R.VALUE_OUT_OF_RANGE),
+    ("usage input above 10^9", _with_usage(input=10**9 + 1), OUT.INVALID, R.VALUE_OUT_OF_RANGE),
+    (
+        "usage totalTokens 2^53-1",
+        _with_usage(totalTokens=2**53 - 1),
+        OUT.INVALID,
+        R.VALUE_OUT_OF_RANGE,
+    ),
+    ("usage cacheRead -1", _with_usage(cacheRead=-1), OUT.INVALID, R.VALUE_OUT_OF_RANGE),
+    ("usage output a float", _with_usage(output=1.5), OUT.INVALID, R.WRONG_SHAPE),
+    (
+        "checkpoint tokensBefore above 10^9",
+        _with_checkpoint(tokensBefore=10**9 + 1),
+        OUT.INVALID,
+        R.VALUE_OUT_OF_RANGE,
     ),
     ("nesting past the limit", _nested(70), OUT.INVALID, R.NESTING_TOO_DEEP),
     ("nesting past the recursion limit", _nested(200_000), OUT.INVALID, R.NESTING_TOO_DEEP),
@@ -329,6 +384,6 @@ def test_decode_file_matches_decode_bytes(tmp_path: Path) -> None:
 def test_rejected_carries_no_input() -> None:
     """A rejection holds only enums: nothing from the input can leak through it."""
     result = decode_bytes(_turn_with('{"role":"user","content":"SECRET-CANARY","timestamp":-1}'))
-    assert result == RejectedJournal(OUT.INVALID, R.WRONG_SHAPE)
+    assert result == RejectedJournal(OUT.INVALID, R.VALUE_OUT_OF_RANGE)
     assert "SECRET" not in repr(result)
-    assert json.dumps([result.outcome, result.reason]) == '["INVALID", "WRONG_SHAPE"]'
+    assert json.dumps([result.outcome, result.reason]) == '["INVALID", "VALUE_OUT_OF_RANGE"]'

@@ -22,6 +22,7 @@ from clearing_analysis.pisession import entries as pe
 from clearing_analysis.pisession.read import stream_grouping_keys
 from clearing_analysis.policy import limits
 from tests.pisession.builder import Session
+from tests.pisession.builder import usage as builder_usage
 
 
 def _read(session: Session | str | bytes) -> ReadSession | RejectedSession:
@@ -224,6 +225,72 @@ def test_malformed_lines_are_invalid_with_their_fixed_detail(
 ) -> None:
     """Each broken rule gives the documented INVALID detail, nothing of the line."""
     assert _read(raw) == RejectedSession(SessionOutcome.INVALID, detail)
+
+
+_USAGE_COUNTS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+
+
+def _session_with(**changes: object) -> bytes:
+    """A valid one-turn session whose request's usage, compaction or command has `changes`."""
+    session = Session()
+    session.user()
+    usage = changes.pop("usage", None)
+    session.assistant(usage_={**builder_usage(), **usage} if usage else None)
+    if "tokensBefore" in changes:
+        session.entry("compaction", summary="s", tokensBefore=changes.pop("tokensBefore"))
+    if "exitCode" in changes:
+        message = {
+            "role": "bashExecution",
+            "command": "ls",
+            "output": "a",
+            "exitCode": changes.pop("exitCode"),
+            "timestamp": session.tick(),
+        }
+        session.message(message)
+    return session.text().encode()
+
+
+@pytest.mark.parametrize(
+    ("changes", "detail"),
+    [
+        ({"usage": {"input": 10**9 + 1}}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"usage": {"cacheRead": 2**53 - 1}}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"usage": {"totalTokens": -1}}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"usage": {"output": 2**63}}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"usage": {"output": "10"}}, SessionInvalid.WRONG_SHAPE),
+        ({"tokensBefore": 10**9 + 1}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"exitCode": 2**31}, SessionInvalid.VALUE_OUT_OF_RANGE),
+        ({"exitCode": -(2**31) - 1}, SessionInvalid.VALUE_OUT_OF_RANGE),
+    ],
+    ids=["input", "cacheRead-2^53-1", "negative", "2^63", "string", "compaction", "exit", "neg"],
+)
+def test_a_number_outside_its_range_is_invalid(
+    changes: dict[str, object], detail: SessionInvalid
+) -> None:
+    """A usage count above 10^9 (or negative), a compaction's tokensBefore above 10^9, an
+    exitCode beyond 32 bits: INVALID VALUE_OUT_OF_RANGE (docs/formats/pi-sessions.md); a
+    string count stays WRONG_SHAPE."""
+    assert _read(_session_with(**changes)) == RejectedSession(SessionOutcome.INVALID, detail)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {
+            "usage": dict.fromkeys(
+                ("input", "output", "cacheRead", "cacheWrite", "totalTokens"), 10**9
+            )
+        },
+        {"usage": dict.fromkeys(("input", "output", "cacheRead", "cacheWrite", "totalTokens"), 0)},
+        {"tokensBefore": 10**9},
+        {"exitCode": 2**31 - 1},
+        {"exitCode": -(2**31)},
+    ],
+    ids=["usage-max", "usage-zero", "compaction-max", "exit-max", "exit-min"],
+)
+def test_a_number_at_an_edge_of_its_range_is_read(changes: dict[str, object]) -> None:
+    """The ranges include their edges: the session is read."""
+    assert isinstance(_read(_session_with(**changes)), ReadSession)
 
 
 def test_a_line_too_long_is_invalid() -> None:

@@ -108,6 +108,10 @@ def test_nonexistent_record_is_missing(harness_copy: Path, tmp_path: Path) -> No
         ),
         pytest.param(lambda d: d.replace(b'"cases": 8', b'"cases": 0', 1), id="zero-cases"),
         pytest.param(
+            lambda d: d.replace(b'"cases": 8', b'"cases": 9007199254740992', 1), id="cases-2^53"
+        ),
+        pytest.param(lambda d: d.replace(b'"ORDERING": 0', b'"ORDERING": -1', 1), id="negative"),
+        pytest.param(
             lambda d: d.replace(b'"unintendedDifferences": 0', b'"unintendedDifferences": 1', 1),
             id="inconsistent-sum",
         ),

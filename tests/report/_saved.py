@@ -140,6 +140,55 @@ REPRODUCERS: dict[str, tuple[Edit, str]] = {
 }
 
 
+def _first_api(report: Any) -> str:
+    return sorted(report["perApi"])[0]
+
+
+def _what_if_ratio_1e308(report: Any) -> bytes:
+    """Every what-if cost ratio of one API at 1e308: the page's cost-change chart drew
+    100 x (ratio - 1), an infinity (decimal.InvalidOperation in leather's ticks)."""
+    for row in report["whatIfsInformational"]["perApi"][_first_api(report)]:
+        for at in row["sensitivities"]:
+            at["listPriceRatio"] = 1e308
+    return _dump(report)
+
+
+def _cost_rate_1e308(report: Any) -> bytes:
+    """A cost model with one retrieval rate, 1e308: the page named the cost chart by the rate
+    in whole percent, round(1e308 x 100) (OverflowError)."""
+    part = report["perApi"][_first_api(report)]
+    cost = part["cost"] if "cost" in part else part["upperBoundCost"]
+    cost["sensitivities"] = cost["sensitivities"][-1:]
+    cost["sensitivities"][0]["rate"] = 1e308
+    return _dump(report)
+
+
+def _no_tool_results(report: Any) -> bytes:
+    """No tool-class rows anywhere (an analysis report's categories, an explore report's tool
+    results): the page's tool-class charts had no category (UnboundLocalError in leather)."""
+    for part in report["perApi"].values():
+        part["categories" if "categories" in part else "toolResults"] = []
+    if "overall" in report:
+        report["overall"]["categories"] = []
+    else:
+        report["toolResultsAllApis"] = []
+    return _dump(report)
+
+
+# Schema-valid reports whose page ended in ANALYZER_FAULT: `show` accepts each, and every
+# renderer renders it now (by name; each builds on either report kind).
+RENDERED: dict[str, Edit] = {
+    "what-if-ratio-1e308": _what_if_ratio_1e308,
+    "cost-rate-1e308": _cost_rate_1e308,
+    "no-tool-results": _no_tool_results,
+}
+
+
+def rendered(base: bytes, name: str) -> bytes:
+    """The named accepted-and-rendered reproducer built on a saved report's bytes."""
+    return RENDERED[name](json.loads(base))
+
+
 def reproducer(base: bytes, name: str) -> bytes:
     """The named reproducer built on a saved report's bytes."""
     edit, _ = REPRODUCERS[name]

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from clearing_analysis import strictjson
+from clearing_analysis import ranges, strictjson
 from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits
 
@@ -29,10 +29,13 @@ class Api(enum.StrEnum):
     OPENAI_COMPLETIONS = "openai-completions"
 
 
-PositiveInt = Annotated[int, msgspec.Meta(gt=0, le=2**53 - 1)]
-NonNegativeInt = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
-NonNegativeNumber = Annotated[float, msgspec.Meta(ge=0)]
-PositiveNumber = Annotated[float, msgspec.Meta(gt=0)]
+# The stated ranges of routes.json's numbers (clearing_analysis.ranges, docs/formats/routes.md).
+RouteTokens = Annotated[int, msgspec.Meta(ge=0, le=ranges.MAX_TOKENS)]
+TriggerTokens = Annotated[int, msgspec.Meta(ge=1, le=ranges.MAX_TOKENS)]
+DurationMs = Annotated[int, msgspec.Meta(ge=0, le=ranges.MAX_DURATION_MS)]
+# A weight is 0 or at least MIN_POSITIVE_WEIGHT: the floor is checked by TokenWeights itself.
+Weight = Annotated[float, msgspec.Meta(ge=0, le=ranges.MAX_WEIGHT)]
+QuotaBudget = Annotated[float, msgspec.Meta(ge=ranges.MIN_QUOTA_BUDGET, le=ranges.MAX_QUOTA_BUDGET)]
 NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
 # Lengths pinned too: Python's `$` also matches before a final newline.
 Sha256Hex = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", min_length=64, max_length=64)]
@@ -59,11 +62,21 @@ def _reason(file_code: str, suffix: str) -> InputInvalidDetail:
     return InputInvalidDetail(f"{file_code}_{suffix}")
 
 
+def _rejection(file_code: str, reason: str) -> InputInvalidDetail:
+    """The detail of a strict-JSON or typed-conversion refusal of a file. Only routes.json
+    holds numbers with a stated range; a file without one has no VALUE_OUT_OF_RANGE code (its
+    shape has no number at all), so such a refusal there is its WRONG_SHAPE."""
+    if reason == strictjson.VALUE_OUT_OF_RANGE and file_code != "ROUTES":
+        return _reason(file_code, strictjson.WRONG_SHAPE)
+    return _reason(file_code, reason)
+
+
 # Every INPUT_INVALID detail of a configuration file (docs/formats/reason-codes.md): the shared
 # codes of each file plus the rules a JSON Schema cannot state (emptiness, uniqueness, ids).
 CONFIG_DETAILS: frozenset[InputInvalidDetail] = frozenset(
     {_reason(file_code, suffix) for file_code in FILE_CODES for suffix in SHARED_SUFFIXES}
     | {
+        InputInvalidDetail.ROUTES_VALUE_OUT_OF_RANGE,
         InputInvalidDetail.ROUTES_EMPTY,
         InputInvalidDetail.ROUTES_DUPLICATE_API,
         InputInvalidDetail.AGENT_CONFIG_EMPTY,
@@ -80,27 +93,35 @@ class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="c
 
 
 class TokenWeights(_Strict, frozen=True):
-    """Per-token-type weights: prices per million tokens, or quota units per token."""
+    """Per-token-type weights: prices per million tokens, or quota units per token; each 0 or
+    within [MIN_POSITIVE_WEIGHT, MAX_WEIGHT] (clearing_analysis.ranges)."""
 
-    input: NonNegativeNumber
-    cache_read: NonNegativeNumber
-    cache_write: NonNegativeNumber
-    output: NonNegativeNumber
+    input: Weight
+    cache_read: Weight
+    cache_write: Weight
+    output: Weight
+
+    def __post_init__(self) -> None:
+        # A rule no Meta bound states (0, or at least the floor); msgspec turns the ValueError
+        # into a validation error whose message `strictjson.shape_reason` reads as a range.
+        weights = (self.input, self.cache_read, self.cache_write, self.output)
+        if not all(ranges.weight_in_range(weight) for weight in weights):
+            raise ValueError(strictjson.VALUE_OUT_OF_RANGE)
 
 
 class Route(_Strict, frozen=True):
     """One entry of routes.json: homogeneous modeling assumptions for one API's history."""
 
     api: Api
-    trigger_tokens: PositiveInt
-    drain_tokens: NonNegativeInt
-    summary_input_tokens: NonNegativeInt
-    summary_output_tokens: NonNegativeInt
-    cache_lifetime_ms: NonNegativeInt | Literal["unknown"]
-    cache_margin_ms: NonNegativeInt
+    trigger_tokens: TriggerTokens
+    drain_tokens: RouteTokens
+    summary_input_tokens: RouteTokens
+    summary_output_tokens: RouteTokens
+    cache_lifetime_ms: DurationMs | Literal["unknown"]
+    cache_margin_ms: DurationMs
     prices: TokenWeights
     quota: TokenWeights
-    quota_budget: PositiveNumber
+    quota_budget: QuotaBudget
 
 
 class Routes(msgspec.Struct, frozen=True):
@@ -207,14 +228,14 @@ def _loads(raw: bytes, file_code: str) -> Any:
     try:
         return strictjson.loads(raw, max_depth=limits().max_nesting_depth)
     except strictjson.JsonRejected as rejected:
-        raise InputInvalidError(_reason(file_code, rejected.reason)) from None
+        raise InputInvalidError(_rejection(file_code, rejected.reason)) from None
 
 
 def _convert(value: Any, type_: Any, file_code: str) -> Any:
     try:
         return strictjson.to_struct(value, type_)
     except strictjson.JsonRejected as rejected:
-        raise InputInvalidError(_reason(file_code, rejected.reason)) from None
+        raise InputInvalidError(_rejection(file_code, rejected.reason)) from None
 
 
 def parse_routes(value: Any) -> Routes:

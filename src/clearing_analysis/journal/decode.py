@@ -82,6 +82,8 @@ class InvalidReason(enum.StrEnum):
     NUMBER_OUT_OF_RANGE = strictjson.NUMBER_OUT_OF_RANGE
     NESTING_TOO_DEEP = strictjson.NESTING_TOO_DEEP
     WRONG_SHAPE = strictjson.WRONG_SHAPE
+    # A number of the right type outside its stated range (usage tokens, clearing_analysis.ranges).
+    VALUE_OUT_OF_RANGE = strictjson.VALUE_OUT_OF_RANGE
     NOT_AN_OBJECT = "NOT_AN_OBJECT"
     UNKNOWN_RECORD_KIND = "UNKNOWN_RECORD_KIND"
     HEADER_MISSING = "HEADER_MISSING"
@@ -233,8 +235,8 @@ def _to_record(obj: dict[str, Any]) -> Record:
         raise _Invalid(InvalidReason.WRONG_SHAPE)
     try:
         record: Record = strictjson.to_struct(obj, Record)  # type: ignore[arg-type]
-    except strictjson.JsonRejected:
-        raise _Invalid(InvalidReason.WRONG_SHAPE) from None
+    except strictjson.JsonRejected as rejected:  # WRONG_SHAPE or VALUE_OUT_OF_RANGE
+        raise _Invalid(InvalidReason(rejected.reason)) from None
     return record
 
 

@@ -12,11 +12,16 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-# Millisecond timestamps and token counts: non-negative integers a JavaScript writer can
-# represent exactly (Number.MAX_SAFE_INTEGER).
-MAX_SAFE_INTEGER = 2**53 - 1
+from clearing_analysis import ranges
+
+# Millisecond timestamps and counts: non-negative integers a JavaScript writer can represent
+# exactly (Number.MAX_SAFE_INTEGER).
+MAX_SAFE_INTEGER = ranges.MAX_EXACT_INTEGER
 Millis = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INTEGER)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INTEGER)]
+# Token counts of one request or one checkpoint: at most ranges.MAX_TOKENS (10^9), so that the
+# sums a report prints stay exact (clearing_analysis.ranges).
+Tokens = Annotated[int, msgspec.Meta(ge=0, le=ranges.MAX_TOKENS)]
 NonEmptyStr = Annotated[str, msgspec.Meta(min_length=1)]
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
@@ -72,11 +77,11 @@ class UsageCost(_Shape, frozen=True):
 class Usage(_Shape, frozen=True):
     """Provider-reported token usage of one request."""
 
-    input: Count
-    output: Count
-    cache_read: Count
-    cache_write: Count
-    total_tokens: Count
+    input: Tokens
+    output: Tokens
+    cache_read: Tokens
+    cache_write: Tokens
+    total_tokens: Tokens
     cost: UsageCost | None = None
 
 

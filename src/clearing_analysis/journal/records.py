@@ -17,6 +17,7 @@ from clearing_analysis.journal.messages import (
     Count,
     Millis,
     NonEmptyStr,
+    Tokens,
     ToolResultMessage,
     UserMessage,
 )
@@ -160,8 +161,8 @@ class Checkpoint(_Record, frozen=True, tag="checkpoint"):
     """
 
     trigger: CheckpointTrigger
-    tokens_before: Count
-    tokens_after: Count
+    tokens_before: Tokens
+    tokens_after: Tokens
     summary: str
     first_kept_seq: Seq | None
     timestamp: Millis

@@ -17,12 +17,15 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from clearing_analysis.journal.messages import Count, Millis, NonEmptyStr, StopReason
+from clearing_analysis import ranges
+from clearing_analysis.journal.messages import Count, Millis, NonEmptyStr, StopReason, Tokens
 
 SESSION_TYPE = "session"
 # Versions pi has written: 1 (no `version` field), 2 and 3 (docs/formats/pi-sessions.md).
 KNOWN_VERSIONS = frozenset({1, 2, 3})
 Version = Annotated[int, msgspec.Meta(ge=1)]
+# A user command's exit status as a process has one: a 32-bit signed integer.
+ExitCode = Annotated[int, msgspec.Meta(ge=ranges.MIN_EXIT_CODE, le=ranges.MAX_EXIT_CODE)]
 
 
 class _Shape(msgspec.Struct, frozen=True, rename="camel"):
@@ -64,11 +67,11 @@ class ToolCallBlock(_Shape, frozen=True, tag_field="type", tag="toolCall"):
 class Usage(_Shape, frozen=True):
     """Provider-reported usage; `totalTokens` is absent in files of older pi releases."""
 
-    input: Count
-    output: Count
-    cache_read: Count
-    cache_write: Count
-    total_tokens: Count = 0
+    input: Tokens
+    output: Tokens
+    cache_read: Tokens
+    cache_write: Tokens
+    total_tokens: Tokens = 0
 
 
 class UserMessage(_Shape, frozen=True, tag_field="role", tag="user"):
@@ -107,7 +110,7 @@ class BashExecutionMessage(_Shape, frozen=True, tag_field="role", tag="bashExecu
     command: str
     output: str
     timestamp: Millis
-    exit_code: int | None = None
+    exit_code: ExitCode | None = None
     cancelled: bool = False
     truncated: bool = False
     full_output_path: str | None = None
@@ -212,7 +215,7 @@ class Compaction(_Entry, frozen=True, tag="compaction"):
     `firstKeptEntryIndex`, the line index of the first kept entry, the header being 0)."""
 
     summary: str
-    tokens_before: Count
+    tokens_before: Tokens
     first_kept_entry_id: str | None = None
     first_kept_entry_index: Count | None = None
 

@@ -75,6 +75,8 @@ class SessionInvalid(enum.StrEnum):
     NUMBER_OUT_OF_RANGE = strictjson.NUMBER_OUT_OF_RANGE
     NESTING_TOO_DEEP = strictjson.NESTING_TOO_DEEP
     WRONG_SHAPE = strictjson.WRONG_SHAPE
+    # A number of the right type outside its stated range (usage tokens, clearing_analysis.ranges).
+    VALUE_OUT_OF_RANGE = strictjson.VALUE_OUT_OF_RANGE
     NOT_AN_OBJECT = "NOT_AN_OBJECT"
     HEADER_REPEATED = "HEADER_REPEATED"
     ENTRY_ID_MISSING = "ENTRY_ID_MISSING"
@@ -192,8 +194,8 @@ def _object(raw: bytes) -> dict[str, Any]:
 def _convert(value: Any, type_: Any) -> Any:
     try:
         return msgspec.convert(value, type=type_)
-    except msgspec.ValidationError:
-        raise _invalid(SessionInvalid.WRONG_SHAPE) from None
+    except msgspec.ValidationError as error:  # WRONG_SHAPE or VALUE_OUT_OF_RANGE
+        raise _invalid(SessionInvalid(strictjson.shape_reason(error))) from None
 
 
 def _header(raw: bytes) -> SessionHeader:

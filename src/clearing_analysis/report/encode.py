@@ -2,8 +2,9 @@
 
 `encode_report` writes sorted keys, compact separators and a trailing newline; every number was
 rounded once when the report was built. The bytes are validated against
-policy/schemas/report.schema.json before they are returned, so an invalid report is never
-written; `encode_explore` does the same for an explore report against
+policy/schemas/report.schema.json and by the rules `decode_report` applies after the schema
+before they are returned, so a report `show` would refuse is never written;
+`encode_explore` does the same for an explore report against
 policy/schemas/explore-report.schema.json. `decode_report` reads a saved report of either
 format back strictly (for `show`) and validates it whole before anything renders it: a file
 that is not a valid report of this version is `INPUT_INVALID`, never a crash.
@@ -41,20 +42,31 @@ class ReportSchemaError(RuntimeError):
     """A built report does not satisfy its own schema: a programming error, never user data."""
 
 
-def encode_report(report: Report) -> bytes:
-    """The report as deterministic JSON bytes, schema-checked."""
-    data = _ENCODER.encode(report) + b"\n"
-    if not _validator().is_valid(json.loads(data)):
-        raise ReportSchemaError("report does not satisfy policy/schemas/report.schema.json")
+def _readable(report: Report | ExploreReport, data: bytes, schema_file: str) -> bytes:
+    """`data` when `decode_report` will accept it back (what `analyze` or `explore` writes,
+    `show` and `verify` read): its schema and its invariants are the writer's to keep (else
+    ReportSchemaError, a programming error); an integer beyond ±(2^53 - 1), a sum of values
+    each within its stated range over more history than a report states exactly, is refused
+    as TOTALS_OUT_OF_RANGE (clearing_analysis.ranges), never written."""
+    value = json.loads(data)
+    if not _validator(schema_file).is_valid(value):
+        raise ReportSchemaError(f"report does not satisfy policy/{schema_file}")
+    if not validate.numbers_in_range(value):
+        raise InputInvalidError(InputInvalidDetail.TOTALS_OUT_OF_RANGE)
+    if not validate.invariants_hold(report):
+        raise ReportSchemaError("report breaks an invariant report/validate.py checks")
     return data
+
+
+def encode_report(report: Report) -> bytes:
+    """The report as deterministic JSON bytes, checked as `show` reads it back."""
+    return _readable(report, _ENCODER.encode(report) + b"\n", SCHEMA_FILE)
 
 
 def encode_explore(report: ExploreReport) -> bytes:
-    """The explore report as deterministic JSON bytes, checked against its own schema."""
-    data = _ENCODER.encode(report) + b"\n"
-    if not _validator(EXPLORE_SCHEMA_FILE).is_valid(json.loads(data)):
-        raise ReportSchemaError("report does not satisfy policy/schemas/explore-report.schema.json")
-    return data
+    """The explore report as deterministic JSON bytes, checked against its own schema and as
+    `show` reads it back."""
+    return _readable(report, _ENCODER.encode(report) + b"\n", EXPLORE_SCHEMA_FILE)
 
 
 def render(report: Report | ExploreReport) -> bytes:

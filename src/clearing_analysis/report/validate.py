@@ -37,12 +37,13 @@ from typing import Any, Final
 
 import msgspec
 
+from clearing_analysis import ranges
 from clearing_analysis.gate import ApiGate, CriterionId
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import model as rm
 
 # 2**53 - 1: beyond it a JSON number no longer holds every integer exactly (RFC 8259 §6).
-MAX_EXACT_INTEGER: Final = 2**53 - 1
+MAX_EXACT_INTEGER: Final = ranges.MAX_EXACT_INTEGER
 
 
 def numbers_in_range(value: Any) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import decimal
 import enum
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -120,6 +121,17 @@ def _height(chart: Chart) -> int:
     return FRAME_HEIGHT + BAR_HEIGHT * max(1, len(chart.categories))
 
 
+def drawable(chart: Chart) -> bool:
+    """Whether leather can draw `chart`: at least one category (leather fails on a chart of
+    no data) and every value finite (a report's finite value scaled for a chart, e.g. a ratio
+    of 1e308 in percent, can overflow to infinity, which no axis can hold). Every report the
+    schema accepts renders (R-REL-1): a chart that is not drawable is left out with a note, and
+    its numbers stay in the figure's table."""
+    return bool(chart.categories) and all(
+        math.isfinite(value) for series in chart.series for value in series.values
+    )
+
+
 def svg(chart: Chart) -> str:
     """The chart as one `<svg>` element (no XML declaration, no namespace URI: it is parsed
     as HTML), deterministic for the same chart."""
@@ -157,4 +169,4 @@ def keyed(prefix: str, *parts: str) -> str:
     return "-".join(word.lower().replace("_", "-").replace(".", "-") for word in words)
 
 
-__all__ = ["Chart", "Series", "Tone", "keyed", "svg"]
+__all__ = ["Chart", "Series", "Tone", "drawable", "keyed", "svg"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from clearing_analysis.policy import simulation_policy
@@ -195,6 +196,13 @@ def request_gaps(evidence: rm.Evidence, key: str, bound: str | None) -> Figure:
     return Figure(titled("Request gaps against the cache lifetime", bound), (chart,), table)
 
 
+def _percent_key(rate: float) -> str:
+    """A rate in whole percent for an element id, exactly from its decimal (a saved report's
+    rate may be any finite number: 1e308 x 100 overflows a float)."""
+    whole = Decimal(repr(rate)).scaleb(2).to_integral_value() + 0  # + 0: no "-0"
+    return format(whole, "f")
+
+
 def _rate_label(rate: float, labels: Sequence[str]) -> str:
     return f"{rate:.0%} ({', '.join(labels)})"
 
@@ -294,7 +302,7 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
             values = (*parts, delta.total)
             charts.append(
                 Chart(
-                    key=keyed(key, "cost", code, f"{round(at.rate * 100)}"),
+                    key=keyed(key, "cost", code, _percent_key(at.rate)),
                     title=titled(f"Cost waterfall, {view}, retrieval rate {rate}", bound),
                     description=(
                         f"The {view} view at retrieval rate {rate}: each signed component of"

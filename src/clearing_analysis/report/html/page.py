@@ -30,7 +30,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
-from clearing_analysis.report.html.charts import keyed, svg
+from clearing_analysis.report.html.charts import Chart, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, period_text
 from clearing_analysis.report.view import render_text
@@ -85,6 +85,23 @@ def _table(table: fig.Table) -> str:
     )
 
 
+# What stands in place of a chart leather cannot draw (`charts.drawable`): a part with no
+# category, or a value beyond what an axis can hold.
+NOT_DRAWN = (
+    "not drawn: no category, or a value beyond what a chart can scale (its numbers are below)"
+)
+
+
+def _chart(chart: Chart, title: str) -> str:
+    """One chart with its caption, or the note that stands in for it (its numbers are in the
+    figure's table either way)."""
+    if not drawable(chart):
+        return f'<p class="note">{escape(chart.title)}: {escape(NOT_DRAWN)}.</p>'
+    return (
+        f"<figure>{title}{svg(chart)}<figcaption>{escape(chart.description)}</figcaption></figure>"
+    )
+
+
 def _figure(figure: fig.Figure) -> str:
     parts = [f"<h4>{escape(figure.title)}</h4>"]
     if figure.note is not None:
@@ -94,10 +111,7 @@ def _figure(figure: fig.Figure) -> str:
         title = (
             f'<p class="chart-title">{escape(chart.title)}</p>' if len(figure.charts) > 1 else ""
         )
-        parts.append(
-            f"<figure>{title}{svg(chart)}<figcaption>{escape(chart.description)}</figcaption>"
-            "</figure>"
-        )
+        parts.append(_chart(chart, title))
     parts.append(
         f'<details open class="data"><summary>The numbers</summary>{_table(figure.table)}</details>'
     )
