@@ -137,6 +137,8 @@ def _event_path(event: str, first: object, cwd: Path) -> Path | None:
     if not isinstance(first, str | bytes | os.PathLike):
         return None
     path = os.fsdecode(first)
+    if event == "sqlite3.connect" and path == ":memory:":
+        return None  # the sidecar's reference schema is built in memory: no file
     if event == "sqlite3.connect" and path.startswith("file:"):
         path = urllib.parse.unquote(path.removeprefix("file:").split("?", 1)[0])
     if not Path(path).is_absolute():
