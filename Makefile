@@ -51,8 +51,11 @@ lint: setup
 typecheck: setup
 	$(RUN) mypy
 
+# The suite on every core, at most eight workers (pytest-xdist): each test is independent of
+# the others' order and process; `PYTEST_WORKERS=0` runs it in one process.
+PYTEST_WORKERS ?= auto
 unit: setup
-	$(RUN) pytest -q
+	$(RUN) pytest -q -n $(PYTEST_WORKERS) --maxprocesses 8
 
 test: lint typecheck unit
 
