@@ -165,3 +165,89 @@ def test_the_details_tables_fit_80_columns_with_every_figure_whole() -> None:
     rows = [line for line in section.splitlines() if "123,456,789" in line]
     assert len(rows) == len(wide) * len(WhatIfId)
     assert all("98,765,432" in line for line in rows)
+
+
+def _with_ratios(part: rm.WhatIfs, ratio: float | None, quota: float | None = None) -> rm.WhatIfs:
+    """The part with every row's default-rate cost ratios set (list price to ratio, quota
+    share to quota, or to ratio when not given)."""
+    return msgspec.structs.replace(
+        part,
+        per_api={
+            api: tuple(
+                msgspec.structs.replace(
+                    row,
+                    sensitivities=tuple(
+                        msgspec.structs.replace(
+                            at,
+                            list_price_ratio=ratio,
+                            quota_share_ratio=ratio if quota is None else quota,
+                        )
+                        if RateLabel.DEFAULT in at.labels
+                        else at
+                        for at in row.sensitivities
+                    ),
+                )
+                for row in rows
+            )
+            for api, rows in part.per_api.items()
+        },
+    )
+
+
+def _golden_part() -> rm.WhatIfs:
+    report = decode_report((GOLDEN / "report-build.json").read_bytes())
+    assert isinstance(report, rm.Report)
+    return report.what_ifs_informational
+
+
+def test_the_summary_line_never_promotes_a_policy_that_costs_more() -> None:
+    """In the golden report the policy that cuts pressure most at 5% retrieval
+    (INPUT_THRESHOLD_COMPACTOR on openai-codex-responses, quota x1.1045) costs more than the
+    5% limit: the line names the best one within the limit instead, in both views."""
+    part = _golden_part()
+    at_default = [
+        (at.pressure_reduction, row.policy, at)
+        for rows in part.per_api.values()
+        for row in rows
+        for at in row.sensitivities
+        if RateLabel.DEFAULT in at.labels
+    ]
+    overall = max(at_default, key=lambda entry: entry[0])
+    assert overall[1] is WhatIfId.INPUT_THRESHOLD_COMPACTOR
+    assert overall[2].quota_share_ratio is not None and overall[2].quota_share_ratio > 1.05
+    within = [
+        entry
+        for entry in at_default
+        if entry[2].list_price_ratio is not None
+        and entry[2].quota_share_ratio is not None
+        and max(entry[2].list_price_ratio, entry[2].quota_share_ratio) <= 1.05
+    ]
+    best = max(within, key=lambda entry: entry[0])
+    line = summary_line(part)
+    assert line.startswith(
+        "What-ifs (informational, never gating): within the 5.0% cost limit,"
+        f" {best[1].value} reduces pressure most, 40.0% on openai-codex-responses"
+    )
+    assert WhatIfId.INPUT_THRESHOLD_COMPACTOR.value not in line
+
+
+def test_the_summary_line_says_when_every_policy_that_helps_costs_more() -> None:
+    """When every policy that reduces pressure costs more than the limit in either view (or
+    its cost is unbounded), the line says so plainly and names none."""
+    expected = (
+        "What-ifs (informational, never gating): every policy that reduces pressure costs"
+        " more than the 5.0% limit at 5.0% retrieval (--details)"
+    )
+    part = _golden_part()
+    assert summary_line(_with_ratios(part, 1.06)) == expected
+    assert summary_line(_with_ratios(part, 1.0, quota=1.0500001)) == expected
+    assert summary_line(_with_ratios(part, None)) == expected
+
+
+def test_a_policy_exactly_at_the_limit_is_within_it() -> None:
+    """The limit is inclusive, compared as the decimal the policy states (1.05, not the
+    nearest double above it): x1.05 in both views still gets named."""
+    line = summary_line(_with_ratios(_golden_part(), 1.05))
+    assert "reduces pressure most" in line
+    assert "INPUT_THRESHOLD_COMPACTOR reduces pressure most" in line
+    assert "x1.0500 list price, x1.0500 quota" in line

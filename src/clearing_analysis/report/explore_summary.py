@@ -4,7 +4,8 @@ Never a verdict: it opens with the fixed statement that explore gives none and w
 API the sessions' pressure evidence and the upper bound's two figures (what the simulation
 cleared, and the modeled pressure reduction and cost ratio at the supplied rate). Everything
 comes from the report's typed structs; lines wrap at spaces only, so codes are never cut. It
-closes with the informational what-if line (which policy reduces pressure most, at what cost).
+closes with the informational what-if line (which policy within the cost limit reduces
+pressure most, at what cost).
 """
 
 from __future__ import annotations

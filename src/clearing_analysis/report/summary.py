@@ -6,7 +6,8 @@ from its threshold; the prominent limitation codes beside the verdict (policy/vi
 that DEFER takes precedence over STOP; and where to learn what a code means. Everything comes
 from the report's typed structs (report.model), nothing is recomputed from inputs, and lines
 are wrapped at spaces only, so a code is never cut or shortened. After that screen, one
-informational line: which what-if policy reduces pressure most, at what cost (never gating).
+informational line: which what-if policy within the cost limit reduces pressure most, at
+what cost (never gating).
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.models.rates import RateLabel
-from clearing_analysis.policy import what_if_table
+from clearing_analysis.models.rates import RateLabel, exact
+from clearing_analysis.policy import gate_policy, what_if_table
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.human import number, percent
 
@@ -31,29 +31,54 @@ def _at_default(row: rm.WhatIfPolicy) -> rm.WhatIfAtRate | None:
     return next((at for at in row.sensitivities if RateLabel.DEFAULT in at.labels), None)
 
 
+def _within_cost_limit(at: rm.WhatIfAtRate) -> bool:
+    """Both cost ratios bounded and at most 1 + the gate's cost limit (5%, R-GATE criterion
+    5), compared as the decimals the report and the policy state (x1.05 is within, not the
+    double just above 21/20): a policy that costs more is never the headline's answer."""
+    limit = 1 + exact(gate_policy().max_cost_increase)
+    ratios = (at.list_price_ratio, at.quota_share_ratio)
+    return all(ratio is not None and exact(ratio) <= limit for ratio in ratios)
+
+
 def summary_line(part: rm.WhatIfs) -> str:
-    """Which policy reduces pressure most (at the default retrieval rate, over every API), and
-    its cost ratio in both views."""
+    """Which policy reduces pressure most (at the default retrieval rate, over every API)
+    among those within the cost limit, and its cost ratio in both views; or plainly that none
+    reduces pressure, or that every one that does costs more."""
+    defined = False
+    any_reduces = False
     best: tuple[float, Api, rm.WhatIfPolicy, rm.WhatIfAtRate] | None = None
     for api, rows in rm.in_api_order(part.per_api):
         for row in rows:
             at = _at_default(row)
-            if at is not None and (best is None or at.pressure_reduction > best[0]):
+            if at is None:
+                continue
+            defined = True
+            if at.pressure_reduction <= 0:
+                continue
+            any_reduces = True
+            if _within_cost_limit(at) and (best is None or at.pressure_reduction > best[0]):
                 best = (at.pressure_reduction, api, row, at)
-    if best is None:
+    limit = percent(gate_policy().max_cost_increase)
+    default = percent(gate_policy().default_retrieval_rate)
+    if not defined:
         return "What-ifs (informational): no API has a defined pressure model (--details)"
-    if best[0] <= 0:
+    if not any_reduces:
         # The first row of a tie at zero is no answer: say that none reduces pressure.
         return (
             "What-ifs (informational, never gating): no policy reduces pressure on this"
             " history (--details)"
         )
+    if best is None:
+        return (
+            "What-ifs (informational, never gating): every policy that reduces pressure"
+            f" costs more than the {limit} limit at {default} retrieval (--details)"
+        )
     _, api, row, at = best
     return (
-        f"What-ifs (informational, never gating): {row.policy.value} reduces pressure most,"
-        f" {percent(at.pressure_reduction)} on {api.value} at {percent(at.rate)} retrieval, cost"
-        f" x{number(at.list_price_ratio, 4)} list price, x{number(at.quota_share_ratio, 4)}"
-        " quota (--details)"
+        f"What-ifs (informational, never gating): within the {limit} cost limit,"
+        f" {row.policy.value} reduces pressure most, {percent(at.pressure_reduction)} on"
+        f" {api.value} at {percent(at.rate)} retrieval, cost x{number(at.list_price_ratio, 4)}"
+        f" list price, x{number(at.quota_share_ratio, 4)} quota (--details)"
     )
 
 
