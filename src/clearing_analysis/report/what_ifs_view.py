@@ -32,9 +32,9 @@ def _at_default(row: rm.WhatIfPolicy) -> rm.WhatIfAtRate | None:
 
 
 def _within_cost_limit(at: rm.WhatIfAtRate) -> bool:
-    """Both cost ratios bounded and at most 1 + the gate's cost limit (5%, R-GATE criterion
-    5), compared as the decimals the report and the policy state (x1.05 is within, not the
-    double just above 21/20): a policy that costs more is never the headline's answer."""
+    """Both cost ratios bounded and at most 1 + the gate's cost limit (5%, R-G criterion 5),
+    compared as the decimals the report and the policy state (x1.05 is within, not the double
+    just above 21/20): a policy that costs more is never the headline's answer."""
     limit = 1 + exact(gate_policy().max_cost_increase)
     ratios = (at.list_price_ratio, at.quota_share_ratio)
     return all(ratio is not None and exact(ratio) <= limit for ratio in ratios)
