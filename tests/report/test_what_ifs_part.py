@@ -116,22 +116,7 @@ def test_the_summary_line_names_a_policy_only_when_one_reduces_pressure() -> Non
     )
     assert best > 0
     assert "reduces pressure most" in summary_line(part)
-    flat = msgspec.structs.replace(
-        part,
-        per_api={
-            api: tuple(
-                msgspec.structs.replace(
-                    row,
-                    sensitivities=tuple(
-                        msgspec.structs.replace(at, pressure_reduction=0.0)
-                        for at in row.sensitivities
-                    ),
-                )
-                for row in rows
-            )
-            for api, rows in part.per_api.items()
-        },
-    )
+    flat = _with_rates(part, default_only=False, pressure_reduction=0.0)
     assert summary_line(flat) == (
         "What-ifs (informational, never gating): no policy reduces pressure on this history"
         " (--details)"
@@ -167,9 +152,8 @@ def test_the_details_tables_fit_80_columns_with_every_figure_whole() -> None:
     assert all("98,765,432" in line for line in rows)
 
 
-def _with_ratios(part: rm.WhatIfs, ratio: float | None, quota: float | None = None) -> rm.WhatIfs:
-    """The part with every row's default-rate cost ratios set (list price to ratio, quota
-    share to quota, or to ratio when not given)."""
+def _with_rates(part: rm.WhatIfs, *, default_only: bool, **fields: Any) -> rm.WhatIfs:
+    """The part with the given fields set at every row's rates (or at the default rate only)."""
     return msgspec.structs.replace(
         part,
         per_api={
@@ -177,12 +161,8 @@ def _with_ratios(part: rm.WhatIfs, ratio: float | None, quota: float | None = No
                 msgspec.structs.replace(
                     row,
                     sensitivities=tuple(
-                        msgspec.structs.replace(
-                            at,
-                            list_price_ratio=ratio,
-                            quota_share_ratio=ratio if quota is None else quota,
-                        )
-                        if RateLabel.DEFAULT in at.labels
+                        msgspec.structs.replace(at, **fields)
+                        if not default_only or RateLabel.DEFAULT in at.labels
                         else at
                         for at in row.sensitivities
                     ),
@@ -191,6 +171,17 @@ def _with_ratios(part: rm.WhatIfs, ratio: float | None, quota: float | None = No
             )
             for api, rows in part.per_api.items()
         },
+    )
+
+
+def _with_ratios(part: rm.WhatIfs, ratio: float | None, quota: float | None = None) -> rm.WhatIfs:
+    """The part with every row's default-rate cost ratios set (list price to ratio, quota
+    share to quota, or to ratio when not given)."""
+    return _with_rates(
+        part,
+        default_only=True,
+        list_price_ratio=ratio,
+        quota_share_ratio=ratio if quota is None else quota,
     )
 
 
