@@ -33,7 +33,9 @@ from clearing_analysis.cli._report_job import Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
 
-@app.command(cls=Command.variadic("--journals"))
+@app.command(
+    cls=Command.variadic("--journals"), short_help="Analyze journals: BUILD / DEFER / STOP per API."
+)
 def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     journals: Annotated[
         list[Path],

@@ -26,7 +26,7 @@ from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, 
 from clearing_analysis.errors import AnalysisError
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Generate and analyze two small synthetic corpora.")
 def demo(
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the first (realistic) corpus.")

@@ -21,7 +21,7 @@ from clearing_analysis.errors import UsageDetail, UsageError
 MAX_WORDS = 2  # CODE, or CODE DETAIL as a failure line prints them
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Print what a code means and what to do about it.")
 def explain(
     code: Annotated[
         list[str] | None,

@@ -22,7 +22,10 @@ from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.cli._report_job import Details, Html, run_report_job
 
 
-@app.command(cls=Command.variadic("--sessions"))
+@app.command(
+    cls=Command.variadic("--sessions"),
+    short_help="Upper-bound figures from pi sessions; never a verdict.",
+)
 def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
     sessions: Annotated[
         list[Path],

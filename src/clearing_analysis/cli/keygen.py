@@ -19,7 +19,7 @@ from clearing_analysis.cli._exit import fatal
 from clearing_analysis.errors import AnalysisError
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Create an Ed25519 key pair for signing reports.")
 def keygen(
     out: Annotated[
         Path,

@@ -45,7 +45,7 @@ def _harness_inputs() -> InputIdentities:
     )
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Qualify the pinned pi-ai builders on fixture histories.")
 def qualify(
     out: Annotated[
         Path | None,

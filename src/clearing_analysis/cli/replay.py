@@ -20,7 +20,10 @@ from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.errors import AnalysisError
 
 
-@app.command(cls=Command.variadic("--journals"))
+@app.command(
+    cls=Command.variadic("--journals"),
+    short_help="Replay journals; print a JSON summary of counts per API.",
+)
 def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
     journals: Annotated[
         list[Path],

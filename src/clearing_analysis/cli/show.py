@@ -22,7 +22,7 @@ from clearing_analysis.cli._report_job import Details, Html
 from clearing_analysis.errors import AnalysisError
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Render a saved report: summary, --details or --html.")
 def show(
     report: Annotated[
         Path,

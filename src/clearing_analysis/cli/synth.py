@@ -17,7 +17,7 @@ from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES
 ProfileName = enum.StrEnum("ProfileName", {name: name for name in PROFILES})  # type: ignore[misc]
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Write a synthetic corpus with its ground truth.")
 def synth(
     out: Annotated[Path, typer.Option("--out", help="New directory to create (must not exist).")],
     seed: Annotated[

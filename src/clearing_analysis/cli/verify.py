@@ -26,7 +26,7 @@ VERIFIED_SEALED: Final = (
 )
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, short_help="Check a signed report's attestation offline.")
 def verify(
     report: Annotated[
         Path,
