@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.cli._exit import EXIT_INTERRUPTED
 from clearing_analysis.explain import entries, lookup, render
 from clearing_analysis.meanings import MEANINGS, REPORT_CODES
 from clearing_analysis.remedies import REMEDIES
@@ -104,3 +105,14 @@ def test_explain_command_prints_only_table_text(capsys: pytest.CaptureFixture[st
     listed = invoke(["explain"], capsys)
     assert listed.status == 0
     assert len(listed.stdout.splitlines()) == 2 + sum(1 for _ in entries())
+
+
+def test_interrupted_is_explained_as_the_ctrl_c_line_first() -> None:
+    """`explain INTERRUPTED` first describes the line a run stopped with Ctrl-C or SIGTERM
+    prints (exit 130, the status the CLI exits with), then the journal skip reason."""
+    run_line, skip = lookup(["interrupted"])
+    assert run_line.kind == f"interrupted run, exit {EXIT_INTERRUPTED}"
+    assert "Ctrl-C" in run_line.meaning and "SIGTERM" in run_line.meaning
+    assert run_line.todo
+    assert skip.kind == "skipped journal"
+    assert "Ctrl-C (SIGINT) or SIGTERM" in render([run_line], 80)

@@ -1,11 +1,12 @@
 """What a code means and what to do about it, from the one table of each (`explain`).
 
-`lookup` finds every entry a code names: a refusal's code (`INPUT_INVALID`) or detail
-(`ROUTES_WRONG_SHAPE`, or both words as the failure line prints them), and the codes a report
-and its human view carry (`REPRESENTATIVENESS_LOW`, `APPROVAL_STATE_UNATTESTED`, ...). A code
-that means different things in different places (`DUPLICATE` for a journal, a boundary and a
-session) gives one entry per place. The text comes only from `meanings` and `remedies`: the
-word looked up is matched against those tables and never printed itself (R-OUT-1).
+`lookup` finds every entry a code names: the INTERRUPTED line of a stopped run, a refusal's
+code (`INPUT_INVALID`) or detail (`ROUTES_WRONG_SHAPE`, or both words as the failure line
+prints them), and the codes a report and its human view carry (`REPRESENTATIVENESS_LOW`,
+`APPROVAL_STATE_UNATTESTED`, ...). A code that means different things in different places
+(`DUPLICATE` for a journal, a boundary and a session; `INTERRUPTED`) gives one entry per place.
+The text comes only from `meanings` and `remedies`: the word looked up is matched against those
+tables and never printed itself (R-OUT-1).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from clearing_analysis.errors import AnalysisError
-from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
+from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES, RUN_LINES
 from clearing_analysis.remedies import OPTION_PLACEHOLDER, REMEDIES
 from clearing_analysis.wrapping import INDENT, wrap
 
@@ -49,7 +50,10 @@ def _refusal_kind(cls: type[AnalysisError]) -> str:
 
 
 def entries() -> Iterator[Entry]:
-    """Every entry: each refusal code and its details, then every report code."""
+    """Every entry: each run line (INTERRUPTED), each refusal code and its details, then
+    every report code."""
+    for code, (kind, meaning, todo) in RUN_LINES.items():
+        yield Entry(code, kind, meaning, todo)
     for cls in _error_classes():
         details = tuple(detail.value for detail in cls.detail_enum)
         yield Entry(cls.code, _refusal_kind(cls), CODE_MEANINGS[cls.code], None, details)

@@ -11,6 +11,8 @@ Guarantees:
   DEFER and STOP reasons, criterion details, qualification, limitations, skips, tool classes,
   retrieval-rate labels), each with its meaning and what to do, as docs/model.md lists them
   ("Codes in the report").
+- `RUN_LINES` explains the lines a run prints that are neither a refusal nor a report code:
+  `INTERRUPTED` (Ctrl-C or SIGTERM, exit 130; docs/exit-codes.md).
 - Every text is fixed: it names our own options, files and documentation pages, never a value
   from an input, an argument, a path, an id or an exception message.
 """
@@ -804,6 +806,20 @@ _PERIOD = (
 )
 _ROUTE_LIMITS = "check triggerTokens and drainTokens in routes.json (docs/formats/routes.md)"
 _ANALYZE_INSTEAD = "for a verdict, run analyze on native journals with the tool-history sidecar"
+
+# The kind `explain` prints for a run line; 130 is `cli._exit.EXIT_INTERRUPTED` (a test holds
+# the two equal: this table sits below the CLI and cannot import it).
+INTERRUPTED_RUN = "interrupted run, exit 130"
+
+# code -> (kind, meaning, what to do), for the lines a run prints that are not refusals.
+RUN_LINES: Mapping[str, tuple[str, str, str]] = {
+    "INTERRUPTED": (
+        INTERRUPTED_RUN,
+        "the run was stopped with Ctrl-C (SIGINT) or SIGTERM before it finished: it wrote no"
+        " file, and whatever reached stdout before the line does not count",
+        "run the command again and let it finish; a stopped run leaves nothing to clean up",
+    ),
+}
 
 # (kind, code) -> (meaning, what to do).
 REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
