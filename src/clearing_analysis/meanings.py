@@ -98,7 +98,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         _INPUT,
         _I.JOURNALS_NOT_FILE_OR_DIRECTORY,
     ): "a `--journals` argument is a FIFO, device or socket",
-    (_INPUT, _I.JOURNALS_UNREADABLE): "a directory inside the walk cannot be listed or stat'ed",
+    (_INPUT, _I.JOURNALS_UNREADABLE): (
+        "a selected journal file cannot be opened for reading, or a directory inside the walk"
+        " cannot be listed or stat'ed"
+    ),
     (
         _INPUT,
         _I.NATIVE_ROOT_NOT_JOURNALS,
@@ -114,7 +117,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         _INPUT,
         _I.SESSIONS_NOT_FILE_OR_DIRECTORY,
     ): "a `--sessions` argument is a FIFO, device or socket",
-    (_INPUT, _I.SESSIONS_UNREADABLE): "a directory inside the walk cannot be listed or stat'ed",
+    (_INPUT, _I.SESSIONS_UNREADABLE): (
+        "a selected session file cannot be opened for reading, or a directory inside the walk"
+        " cannot be listed or stat'ed"
+    ),
     (_INPUT, _I.SIDECAR_MISSING): "the `--sidecar` path does not exist (or is a dangling symlink)",
     (
         _INPUT,

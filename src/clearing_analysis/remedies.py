@@ -105,13 +105,13 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_INPUT, _I.JOURNALS_NOT_FILE_OR_DIRECTORY): (
         "pass journal files or directories to --journals, not a FIFO, device or socket"
     ),
-    (_INPUT, _I.JOURNALS_UNREADABLE): "make every directory under --journals readable",
+    (_INPUT, _I.JOURNALS_UNREADABLE): "make every file and directory under --journals readable",
     (_INPUT, _I.NATIVE_ROOT_NOT_JOURNALS): "pass <root>/journals, not the root",
     (_INPUT, _I.SESSIONS_MISSING): "check every --sessions path: each must exist",
     (_INPUT, _I.SESSIONS_NOT_FILE_OR_DIRECTORY): (
         "pass pi session files or directories to --sessions, not a FIFO, device or socket"
     ),
-    (_INPUT, _I.SESSIONS_UNREADABLE): "make every directory under --sessions readable",
+    (_INPUT, _I.SESSIONS_UNREADABLE): "make every file and directory under --sessions readable",
     # INPUT_INVALID: the other named inputs.
     **_named_input("SIDECAR", "--sidecar", "sidecar database"),
     **_named_input("ROUTES", "--routes", "routes"),

@@ -44,6 +44,7 @@ Html = Annotated[
     Path | None,
     typer.Option(
         "--html",
+        readable=False,
         help="Also create this new file: the report as one self-contained HTML page (charts"
         " and the numbers behind them; no script, nothing fetched).",
     ),

@@ -41,24 +41,33 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         list[Path],
         typer.Option(
             "--journals",
+            readable=False,
             metavar="<path>...",
             help="Journal files or directories (recursive *.jsonl): one or more after the"
             " flag, or the flag repeated. Pass <root>/journals, not the root.",
         ),
     ],
-    sidecar: Annotated[Path, typer.Option("--sidecar", help="Checkpointed sidecar SQLite file.")],
-    routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    sidecar: Annotated[
+        Path, typer.Option("--sidecar", readable=False, help="Checkpointed sidecar SQLite file.")
+    ],
+    routes: Annotated[
+        Path, typer.Option("--routes", readable=False, help="routes.json: one entry per API.")
+    ],
     qualification: Annotated[
         Path | None,
         typer.Option(
-            "--qualification", help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED."
+            "--qualification",
+            readable=False,
+            help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED.",
         ),
     ] = None,
     agent_config: Annotated[
-        Path | None, typer.Option("--agent-config", help="Owner attestation of built-ins.")
+        Path | None,
+        typer.Option("--agent-config", readable=False, help="Owner attestation of built-ins."),
     ] = None,
     app_allowlist: Annotated[
-        Path | None, typer.Option("--app-allowlist", help="Reviewed read-only MCP app tools.")
+        Path | None,
+        typer.Option("--app-allowlist", readable=False, help="Reviewed read-only MCP app tools."),
     ] = None,
     retrieval_rate: Annotated[
         float,
@@ -70,7 +79,11 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     ] = 0.05,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Create this new file for the JSON report instead of stdout."),
+        typer.Option(
+            "--out",
+            readable=False,
+            help="Create this new file for the JSON report instead of stdout.",
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
@@ -79,7 +92,11 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     html: Html = None,
     log_file: Annotated[
         Path | None,
-        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+        typer.Option(
+            "--log-file",
+            readable=False,
+            help="Create this new file for the log (codes and counts).",
+        ),
     ] = None,
     sign_key: Annotated[
         Path | None,

@@ -31,12 +31,15 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
         list[Path],
         typer.Option(
             "--sessions",
+            readable=False,
             metavar="<path>...",
             help="pi session files or directories (recursive *.jsonl), e.g. a copy of"
             " ~/.pi/agent/sessions: one or more after the flag, or the flag repeated.",
         ),
     ],
-    routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    routes: Annotated[
+        Path, typer.Option("--routes", readable=False, help="routes.json: one entry per API.")
+    ],
     retrieval_rate: Annotated[
         float,
         typer.Option(
@@ -47,11 +50,19 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
     ] = 0.05,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Create this new file for the JSON report instead of stdout."),
+        typer.Option(
+            "--out",
+            readable=False,
+            help="Create this new file for the JSON report instead of stdout.",
+        ),
     ] = None,
     log_file: Annotated[
         Path | None,
-        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+        typer.Option(
+            "--log-file",
+            readable=False,
+            help="Create this new file for the log (codes and counts).",
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")

@@ -49,7 +49,9 @@ def _harness_inputs() -> InputIdentities:
 def qualify(
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Create this new file (exclusively) instead of stdout."),
+        typer.Option(
+            "--out", readable=False, help="Create this new file (exclusively) instead of stdout."
+        ),
     ] = None,
 ) -> None:
     """Run the pinned pi-ai builders on fixture histories and write the qualification record."""

@@ -29,31 +29,45 @@ def replay(  # noqa: PLR0917  (typer maps each option to a parameter)
         list[Path],
         typer.Option(
             "--journals",
+            readable=False,
             metavar="<path>...",
             help="Journal files or directories (recursive *.jsonl): one or more after the"
             " flag, or the flag repeated.",
         ),
     ],
-    sidecar: Annotated[Path, typer.Option("--sidecar", help="Checkpointed sidecar SQLite file.")],
-    routes: Annotated[Path, typer.Option("--routes", help="routes.json: one entry per API.")],
+    sidecar: Annotated[
+        Path, typer.Option("--sidecar", readable=False, help="Checkpointed sidecar SQLite file.")
+    ],
+    routes: Annotated[
+        Path, typer.Option("--routes", readable=False, help="routes.json: one entry per API.")
+    ],
     qualification: Annotated[
         Path | None,
         typer.Option(
-            "--qualification", help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED."
+            "--qualification",
+            readable=False,
+            help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED.",
         ),
     ] = None,
     agent_config: Annotated[
-        Path | None, typer.Option("--agent-config", help="Owner attestation of built-ins.")
+        Path | None,
+        typer.Option("--agent-config", readable=False, help="Owner attestation of built-ins."),
     ] = None,
     app_allowlist: Annotated[
-        Path | None, typer.Option("--app-allowlist", help="Reviewed read-only MCP app tools.")
+        Path | None,
+        typer.Option("--app-allowlist", readable=False, help="Reviewed read-only MCP app tools."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Create this new file instead of stdout.")
+        Path | None,
+        typer.Option("--out", readable=False, help="Create this new file instead of stdout."),
     ] = None,
     log_file: Annotated[
         Path | None,
-        typer.Option("--log-file", help="Create this new file for the log (codes and counts)."),
+        typer.Option(
+            "--log-file",
+            readable=False,
+            help="Create this new file for the log (codes and counts).",
+        ),
     ] = None,
     workers: Annotated[
         int | None,

@@ -106,7 +106,9 @@ def init(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Create this new file (exclusively) instead of stdout."),
+        typer.Option(
+            "--out", readable=False, help="Create this new file (exclusively) instead of stdout."
+        ),
     ] = None,
 ) -> None:
     """Write routes.json entries for pi-ai catalog models, one per API: prices from the

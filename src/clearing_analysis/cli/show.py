@@ -26,7 +26,11 @@ from clearing_analysis.errors import AnalysisError
 def show(
     report: Annotated[
         Path,
-        typer.Argument(metavar="<report.json>", help="A report written by `analyze` or `explore`."),
+        typer.Argument(
+            metavar="<report.json>",
+            readable=False,
+            help="A report written by `analyze` or `explore`.",
+        ),
     ],
     details: Details = False,
     html: Html = None,

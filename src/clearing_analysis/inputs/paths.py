@@ -15,7 +15,10 @@ Guarantees of `select_journals`:
   guessing which part of the root was meant (seed: pass `<root>/journals`). `explore`
   selects pi session files by the same rules under its own codes (`SESSION_RULES`), without
   this check: a pi sessions directory is not a native root.
-- A missing or unreadable argument is INPUT_INVALID; an empty selection is NO_JOURNALS.
+- A missing or unreadable argument is INPUT_INVALID; an empty selection is NO_JOURNALS. A
+  selected file that cannot be opened for reading is INPUT_INVALID JOURNALS_UNREADABLE
+  (SESSIONS_UNREADABLE for `--sessions`): its cause is named, never reported as an invalid
+  file. A journal whose read fails part of the way is still INVALID with reason UNREADABLE.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ class SelectionRules:
     unreadable: InputInvalidDetail
     empty: NoJournalsDetail
     refuse_native_root: bool
+    refuse_unreadable_files: bool
 
 
 JOURNAL_RULES = SelectionRules(
@@ -92,6 +96,7 @@ JOURNAL_RULES = SelectionRules(
     InputInvalidDetail.JOURNALS_UNREADABLE,
     NoJournalsDetail.NO_JOURNAL_FILES,
     refuse_native_root=True,
+    refuse_unreadable_files=True,
 )
 # explore --sessions: the same walk; a pi sessions directory is not a native root, so its
 # entry names are not checked against policy/native-root.json (docs/explore.md).
@@ -101,6 +106,7 @@ SESSION_RULES = SelectionRules(
     InputInvalidDetail.SESSIONS_UNREADABLE,
     NoJournalsDetail.NO_SESSION_FILES,
     refuse_native_root=False,
+    refuse_unreadable_files=True,
 )
 
 
@@ -202,6 +208,15 @@ class _Walk:
             raise InputInvalidError(self.rules.not_file_or_directory)
 
 
+def _check_readable(path: Path, rules: SelectionRules) -> None:
+    """Refuse with the option's UNREADABLE code a selected file that cannot be opened."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        raise InputInvalidError(rules.unreadable) from None
+    os.close(descriptor)
+
+
 def select_journals(
     arguments: Sequence[Path], rules: SelectionRules = JOURNAL_RULES
 ) -> JournalSelection:
@@ -220,6 +235,8 @@ def select_journals(
         journals.append(journal)
     if not journals:
         raise NoJournalsError(rules.empty)
+    for journal in journals:
+        _check_readable(journal.path, rules)
     return JournalSelection(
         journals=tuple(journals), walked_directories=tuple(walk.directories.values())
     )
