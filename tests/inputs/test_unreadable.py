@@ -21,14 +21,15 @@ import pytest
 from clearing_analysis.synth import generate
 
 NOBODY = 65534
-SETPRIV = shutil.which("setpriv")
+SETPRIV = shutil.which("setpriv") or "setpriv"
 SCRIPT = Path(sys.executable).with_name("clearing-analysis")
 SESSION = (
     '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}\n'
 )
 
 pytestmark = pytest.mark.skipif(
-    os.geteuid() == 0 and SETPRIV is None, reason="running as root needs setpriv to drop to nobody"
+    os.geteuid() == 0 and shutil.which("setpriv") is None,
+    reason="running as root needs setpriv to drop to nobody",
 )
 
 
@@ -65,6 +66,14 @@ def _refused(done: subprocess.CompletedProcess[bytes], code: str, detail: str) -
     assert line.count("\n") == 1
 
 
+def _refused_writing_nothing(world: Path, detail: str, *args: str) -> None:
+    """The command, asked to write report.json, refuses with INPUT_INVALID `detail` and
+    writes nothing."""
+    done = _run_unprivileged(world, *args, "--out", "report.json")
+    _refused(done, "INPUT_INVALID", detail)
+    assert not (world / "report.json").exists()
+
+
 def _unreadable(path: Path) -> Path:
     path.chmod(0o000)
     return path
@@ -80,18 +89,9 @@ def test_an_unreadable_session_file_is_sessions_unreadable(world: Path, where: s
     session.write_text(SESSION, encoding="utf-8")
     _unreadable(session)
     named = session if where == "named" else sessions
-    done = _run_unprivileged(
-        world,
-        "explore",
-        "--sessions",
-        str(named),
-        "--routes",
-        str(corpus / "routes.json"),
-        "--out",
-        "report.json",
-    )
-    _refused(done, "INPUT_INVALID", "SESSIONS_UNREADABLE")
-    assert not (world / "report.json").exists()
+    routes = str(corpus / "routes.json")
+    explore = ("explore", "--sessions", str(named), "--routes", routes)
+    _refused_writing_nothing(world, "SESSIONS_UNREADABLE", *explore)
 
 
 @pytest.mark.parametrize("where", ["named", "inside-directory"])
@@ -100,20 +100,9 @@ def test_an_unreadable_journal_file_is_journals_unreadable(world: Path, where: s
     corpus = _corpus(world)
     journal = _unreadable(sorted((corpus / "journals").glob("*.jsonl"))[0])
     named = journal if where == "named" else corpus / "journals"
-    done = _run_unprivileged(
-        world,
-        "analyze",
-        "--journals",
-        str(named),
-        "--sidecar",
-        str(corpus / "history.sqlite"),
-        "--routes",
-        str(corpus / "routes.json"),
-        "--out",
-        "report.json",
-    )
-    _refused(done, "INPUT_INVALID", "JOURNALS_UNREADABLE")
-    assert not (world / "report.json").exists()
+    sidecar, routes = str(corpus / "history.sqlite"), str(corpus / "routes.json")
+    analyze = ("analyze", "--journals", str(named), "--sidecar", sidecar, "--routes", routes)
+    _refused_writing_nothing(world, "JOURNALS_UNREADABLE", *analyze)
 
 
 @pytest.mark.parametrize(
@@ -138,9 +127,7 @@ def test_an_unreadable_input_file_names_its_option(
         option: _unreadable(corpus / name),
     }
     args = [part for pair in inputs.items() for part in (pair[0], str(pair[1]))]
-    done = _run_unprivileged(world, "analyze", *args, "--out", "report.json")
-    _refused(done, "INPUT_INVALID", detail)
-    assert not (world / "report.json").exists()
+    _refused_writing_nothing(world, detail, "analyze", *args)
 
 
 def test_unreadable_routes_for_explore_is_routes_unreadable(world: Path) -> None:
