@@ -2,15 +2,20 @@
 without podman: which blocks run, and that what they say holds on hosts like these.
 
 The blocks themselves run in the sealed smoke (tools/container/smoke.sh), which needs podman
-and a built image; here only their extraction and the rules every runnable block keeps.
+and a built image; here their extraction, the rules every runnable block keeps, and the pages
+whose blocks need no container, run as written.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import subprocess
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,9 +56,73 @@ def test_every_shell_block_is_found_and_a_skip_says_why(tmp_path: Path) -> None:
     assert "echo one" in script
     assert "podman push x" not in script
     for page_name, blocks in BLOCKS.items():
-        assert len(_runnable(page_name)) >= 2, page_name
+        assert blocks, page_name
         for _line, _text, skip in blocks:
             assert skip is None or skip.strip(), page_name
+
+
+def test_a_skip_marker_without_a_reason_is_refused(tmp_path: Path) -> None:
+    """A skip marker with an empty or blank reason, or a misspelt one, fails extraction."""
+    for marker in ("skip ()", "skip (  )", "skipped (x)"):
+        page = tmp_path / "page.md"
+        page.write_text(f"<!-- doc-test: {marker} -->\n```sh\necho one\n```\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="must say why"):
+            RUNNER.shell_blocks(page)
+
+
+def _has_shell_fence(page: Path) -> bool:
+    return re.search(r"^```sh$", page.read_text(encoding="utf-8"), flags=re.MULTILINE) is not None
+
+
+def test_the_pages_run_are_every_page_with_a_shell_block(tmp_path: Path) -> None:
+    """The runner's pages are exactly README.md and the docs/*.md holding a ```sh fence, and a
+    page added with one is found without being listed."""
+    candidates = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    expected = {p.relative_to(ROOT).as_posix() for p in candidates if _has_shell_fence(p)}
+    assert set(RUNNER.PAGES) == expected
+    assert RUNNER.PAGES[0] == "README.md"
+    assert {"docs/explore.md", "docs/attestation.md", "docs/qualification.md"} <= expected
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("no shell here\n", encoding="utf-8")
+    (tmp_path / "docs/new.md").write_text("```sh\necho new\n```\n", encoding="utf-8")
+    (tmp_path / "docs/prose.md").write_text("```yaml\na: 1\n```\n", encoding="utf-8")
+    assert RUNNER.pages(tmp_path) == ("docs/new.md",)
+
+
+def _needs_no_container(page: str) -> bool:
+    return page != "README.md" and not any("podman" in text for text in _runnable(page))
+
+
+def test_pages_needing_no_container_run_as_written(tmp_path: Path) -> None:
+    """Each page whose runnable blocks use no container (explore, qualification) runs, in
+    order, in a scratch directory with the checkout's .venv/bin on PATH, as in the smoke."""
+    pages = [page for page in RUNNER.PAGES if _needs_no_container(page)]
+    assert {"docs/explore.md", "docs/qualification.md"} <= set(pages)
+    for name in ("home", "tmp"):
+        (tmp_path / name).mkdir()
+    env = dict(
+        os.environ,
+        PATH=f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
+        HOME=str(tmp_path / "home"),
+        TMPDIR=str(tmp_path / "tmp"),
+        CHECKOUT=str(ROOT),
+    )
+    for page in pages:
+        scratch = tmp_path / Path(page).stem
+        scratch.mkdir()
+        done = subprocess.run(
+            ["bash", "-c", RUNNER.script(page, BLOCKS[page])],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, (page, done.stderr[-2000:])
+        ran = [line for line, _text, skip in BLOCKS[page] if skip is None]
+        for line in ran:
+            assert f"doc-test: {page}:{line}\n" in done.stdout, (page, line)
 
 
 def test_runnable_blocks_need_no_containers_conf_and_set_the_limits() -> None:

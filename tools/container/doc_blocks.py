@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Run the shell blocks of README.md, docs/container.md and docs/ci.md as written, in order.
+"""Run the shell blocks of README.md and of every docs/*.md page as written, in order.
 
 CI runs this in its sealed smoke phase (tools/container/smoke.sh), after `make image`: every
 ```sh block of each page, in page order, in one bash process per page (`set -euo pipefail`,
 so the first failing command fails the run), the README's starting in the checkout (its
 install step runs there; its examples then `cd` into scratch directories of their own),
-docs/container.md's and docs/ci.md's each in a new scratch directory of its own. A block
-right after a line `<!-- doc-test: skip (REASON) -->` is not run; the reason is printed. Nothing else is changed in
+every other page's in a new scratch directory of its own. The pages are found, not listed:
+README.md and each docs/*.md holding a ```sh fence, so a new page is never left out. A block
+right after a line `<!-- doc-test: skip (REASON) -->` is not run; the reason is printed, and a
+marker without a reason fails the run. Nothing else is changed in
 what the blocks say: they run with the host's podman and without CONTAINERS_CONF, exactly as
 a reader copying them would (the build scripts' containers.conf is theirs alone).
 
@@ -15,7 +17,8 @@ The environment differs from a reader's in three ways only, none of which a bloc
   `pipx install` leave nothing behind;
 - with PODMAN_ROOT set (.ci/run builds into a throw-away storage), `podman` on PATH is a
   wrapper adding `--root`/`--runroot` for that storage, for podman-compose too;
-- CHECKOUT names the checkout, as the README's install step exports it for the later pages.
+- CHECKOUT names the checkout and PATH starts with its .venv/bin, as the README's install step
+  exports them for the later pages (each page runs in a bash process of its own).
 Prints `doc_blocks_<page>_seconds=...` and `doc_blocks=pass`; exits non-zero on a failure.
 """
 
@@ -32,8 +35,22 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PAGES = ("README.md", "docs/container.md", "docs/ci.md")
-SKIP = re.compile(r"^<!-- doc-test: skip \((.+)\) -->$")
+SKIP = re.compile(r"^<!-- doc-test: skip \((.*)\) -->$")
+FENCE = "```sh"
+
+
+def pages(repo: Path = REPO) -> tuple[str, ...]:
+    """README.md, then each docs/*.md in name order, of those holding a ```sh fence."""
+    candidates = [repo / "README.md", *sorted((repo / "docs").glob("*.md"))]
+    return tuple(
+        page.relative_to(repo).as_posix()
+        for page in candidates
+        if page.is_file()
+        and any(line.strip() == FENCE for line in page.read_text(encoding="utf-8").splitlines())
+    )
+
+
+PAGES = pages()
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 
 
@@ -43,10 +60,14 @@ def shell_blocks(page: Path) -> list[tuple[int, str, str | None]]:
     found: list[tuple[int, str, str | None]] = []
     index = 0
     while index < len(lines):
-        if lines[index].strip() == "```sh":
+        if lines[index].strip() == FENCE:
             start = index + 1
             end = lines.index("```", start)
-            marker = SKIP.match(lines[index - 1].strip()) if index else None
+            before = lines[index - 1].strip() if index else ""
+            marker = SKIP.match(before)
+            if before.startswith("<!-- doc-test:") and not (marker and marker.group(1).strip()):
+                where = f"{page.name}:{start}"
+                raise ValueError(f"{where}: a doc-test marker must say why: skip (REASON)")
             found.append((start + 1, "\n".join(lines[start:end]), marker and marker.group(1)))
             index = end
         index += 1
@@ -89,7 +110,7 @@ def main() -> int:
         _podman_wrapper(root / "bin")
         env = {k: v for k, v in os.environ.items() if k != "CONTAINERS_CONF"}
         env.update(
-            PATH=f"{root / 'bin'}:{env.get('PATH', '')}",
+            PATH=f"{root / 'bin'}:{REPO / '.venv' / 'bin'}:{env.get('PATH', '')}",
             HOME=str(root / "home"),
             TMPDIR=str(root / "tmp"),
             CHECKOUT=str(REPO),

@@ -26,7 +26,7 @@
 #     each exit 2 with their one fixed line (the text of the checkout's remedy table) and
 #     create, change or remove nothing; so does `qualify` in the analyzer image
 #     (NODE_NOT_IN_IMAGE).
-#  3. The shell blocks of README.md, docs/container.md and docs/ci.md run as written, in order
+#  3. The shell blocks of README.md and every docs/*.md page run as written, in order
 #     (tools/container/doc_blocks.py), with no containers.conf.
 # Needs the checkout's environment (`make setup`) and podman; ANALYZER_IMAGE (default
 # localhost/clearing-analysis:latest) and QUALIFIER_IMAGE (default
@@ -320,7 +320,7 @@ refused QUALIFIER_FAILED NODE_NOT_IN_IMAGE --network=none -v "$out:/out:rw" "$AN
 echo "smoke_refusals_seconds=$(elapsed "$start" "$(now)")"
 
 # --- 3. the documented commands, as written ------------------------------------------------
-# Every shell block of README.md, docs/container.md and docs/ci.md, in order, without
+# Every shell block of README.md and of each docs/*.md page, in order, without
 # CONTAINERS_CONF
 # (tools/container/doc_blocks.py): what a reader copies must run on this kind of host.
 start="$(now)"
