@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,19 @@ def test_the_usage_table_fits_an_80_column_terminal(
     assert "Recorded usage (tokens, as recorded)" in text
     widest = max(len(line) for line in text.splitlines())
     assert widest <= 80
+
+
+def test_the_list_price_cost_is_the_recorded_sums_at_the_route_prices(
+    corpus: tuple[Path, Path, bytes],
+) -> None:
+    """usage.listPriceCost is input, cache read, cache write and output at the route's list
+    prices per million tokens, and --details prints it to 4 decimals."""
+    sessions, _, data = corpus
+    sums = _recount(sessions)
+    prices = SEED_ROUTE["prices"]
+    fields = ("input", "cacheRead", "cacheWrite", "output")
+    expected = sum(Fraction(str(prices[f])) * sums[f] for f in fields) / 1_000_000
+    usage = json.loads(data)["perApi"][API]["usage"]
+    assert usage["listPriceCost"] == pytest.approx(float(expected), rel=1e-12)
+    text = render_text(decode_report(data), details=True)
+    assert _row(text, "list-price cost (route's prices)") == f"{float(expected):,.4f}"

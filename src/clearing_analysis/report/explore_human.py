@@ -94,6 +94,7 @@ def _usage_table(report: em.ApiExplore) -> RenderableType:
             ("cache read", number(usage.cache_read)),
             ("cache write", number(usage.cache_write)),
             ("output", number(usage.output)),
+            ("list-price cost (route's prices)", number(usage.list_price_cost, 4)),
         ],
     )
 
