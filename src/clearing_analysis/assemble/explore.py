@@ -28,15 +28,16 @@ from clearing_analysis.eligibility.reasons import (
     ExclusionReason,
 )
 from clearing_analysis.eligibility.totals import Totals
-from clearing_analysis.inputs.configs import Api, Routes
+from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
+from clearing_analysis.models.cost import View, Weights
 from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
+from clearing_analysis.simulation.totals import CategorySums, RequestSums, SimulationTotals
 from clearing_analysis.toolclass import ToolClass
 
 STATEMENTS = tuple(em.ExploreStatement)
@@ -72,6 +73,18 @@ def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolRes
     )
 
 
+def _recorded_list_price(requests: RequestSums, route: Route) -> Fraction:
+    """The recorded usage at the route's list prices (per million tokens): what the history
+    cost as recorded, without the fallback's estimate or any modeled summary (R-CM-1)."""
+    weights = Weights.for_view(route, View.LIST_PRICE)
+    return (
+        requests.input * weights.input
+        + requests.cache_read * weights.cache_read
+        + requests.cache_write * weights.cache_write
+        + requests.output * weights.output
+    )
+
+
 def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatIfPolicy, ...]]:
     """The API's part, and its informational what-ifs."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
@@ -87,6 +100,7 @@ def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatI
             output=requests.output,
             cache_read=requests.cache_read,
             cache_write=requests.cache_write,
+            list_price_cost=rounded(_recorded_list_price(requests, stages.routes.by_api[api])),
         ),
         prompt_turns=totals.boundaries,
         evidence=parts.evidence,

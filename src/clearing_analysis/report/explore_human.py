@@ -81,6 +81,24 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
     return tool_class_table(title, "eligible", cells, web_row)
 
 
+def _usage_table(report: em.ApiExplore) -> RenderableType:
+    """The usage the sessions recorded for this API, summed as recorded (R-CM-1): what the user
+    spent, in the counts a usage tracker shows."""
+    usage = report.usage
+    return pairs_table(
+        "Recorded usage (tokens, as recorded)",
+        [
+            ("requests", number(report.requests.requests)),
+            ("requests with recorded usage", number(usage.observed_requests)),
+            ("input", number(usage.input)),
+            ("cache read", number(usage.cache_read)),
+            ("cache write", number(usage.cache_write)),
+            ("output", number(usage.output)),
+            ("list-price cost (route's prices)", number(usage.list_price_cost, 4)),
+        ],
+    )
+
+
 def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     evidence = report.evidence
     sim = report.upper_bound_simulation
@@ -101,6 +119,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
             ],
         )
     )
+    parts.append(_usage_table(report))
     parts.append(
         pairs_table(
             "Simulation (UPPER BOUND, step by step)",

@@ -103,6 +103,9 @@ class ObservedUsage(_Part, frozen=True):
     output: Count
     cache_read: Count
     cache_write: Count
+    # These sums at the route's list prices (currency per million tokens): the history's cost
+    # as recorded, without the fallback's estimate or any modeled summary.
+    list_price_cost: Rounded
 
 
 class Sessions(_Part, frozen=True):
