@@ -130,3 +130,16 @@ def test_the_list_price_cost_is_the_recorded_sums_at_the_route_prices(
     assert usage["listPriceCost"] == pytest.approx(float(expected), rel=1e-12)
     text = render_text(decode_report(data), details=True)
     assert _row(text, "list-price cost (route's prices)") == f"{float(expected):,.4f}"
+
+
+def test_a_report_saved_before_the_cost_field_still_shows(
+    corpus: tuple[Path, Path, bytes],
+) -> None:
+    """An explore report written before usage.listPriceCost existed (same version) decodes,
+    and its usage table says the cost is not in the report instead of inventing one."""
+    report = json.loads(corpus[2])
+    del report["perApi"][API]["usage"]["listPriceCost"]
+    older = json.dumps(report, separators=(",", ":")).encode()
+    text = render_text(decode_report(older), details=True)
+    (line,) = [line for line in text.splitlines() if "list-price cost (route's prices)" in line]
+    assert line.split("list-price cost (route's prices)")[1].strip() == "not in this report"

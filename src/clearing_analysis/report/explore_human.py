@@ -81,6 +81,11 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
     return tool_class_table(title, "eligible", cells, web_row)
 
 
+def _recorded_cost(cost: float | None) -> str:
+    """The history's list-price cost, or why there is none (a report from before the field)."""
+    return "not in this report" if cost is None else number(cost, 4)
+
+
 def _usage_table(report: em.ApiExplore) -> RenderableType:
     """The usage the sessions recorded for this API, summed as recorded (R-CM-1): what the user
     spent, in the counts a usage tracker shows."""
@@ -94,7 +99,7 @@ def _usage_table(report: em.ApiExplore) -> RenderableType:
             ("cache read", number(usage.cache_read)),
             ("cache write", number(usage.cache_write)),
             ("output", number(usage.output)),
-            ("list-price cost (route's prices)", number(usage.list_price_cost, 4)),
+            ("list-price cost (route's prices)", _recorded_cost(usage.list_price_cost)),
         ],
     )
 

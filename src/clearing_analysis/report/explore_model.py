@@ -104,8 +104,10 @@ class ObservedUsage(_Part, frozen=True):
     cache_read: Count
     cache_write: Count
     # These sums at the route's list prices (currency per million tokens): the history's cost
-    # as recorded, without the fallback's estimate or any modeled summary.
-    list_price_cost: Rounded
+    # as recorded, without the fallback's estimate or any modeled summary. Absent from explore
+    # reports written before it existed (same version 3): `show` still reads those, and the
+    # view says the cost was not recorded.
+    list_price_cost: Rounded | None = None
 
 
 class Sessions(_Part, frozen=True):
