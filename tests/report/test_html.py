@@ -22,7 +22,7 @@ from clearing_analysis.report.encode import render as json_render
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html import charts
 from clearing_analysis.report.html import render as html_render
-from clearing_analysis.report.html.page import cell_text
+from clearing_analysis.report.html.page import ALL_ZERO, cell_text
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
@@ -178,8 +178,10 @@ class TestAnalysisPage:
         self, analysis: rm.Report
     ) -> None:
         """Each inline SVG is an image named by its own <title> and <desc>; ids are unique."""
-        parsed = Page(html_render(analysis).decode("utf-8"))
-        assert len(parsed.svgs) >= 12 * len(analysis.per_api)
+        page = html_render(analysis).decode("utf-8")
+        parsed = Page(page)
+        # A chart whose every value is zero is a sentence instead (test below).
+        assert len(parsed.svgs) + page.count(ALL_ZERO) >= 12 * len(analysis.per_api)
         for svg in parsed.svgs:
             assert svg["role"] == "img"
             labels = str(svg["aria-labelledby"]).split()
@@ -334,3 +336,28 @@ def test_a_chart_of_extreme_values_is_drawn(value: float) -> None:
         unit="tokens",
     )
     assert charts.svg(chart).startswith('<svg id="extreme"')
+
+
+def test_a_chart_whose_every_value_is_zero_is_one_sentence() -> None:
+    """A chart of zero-length bars is not drawn: the page says in one sentence that every
+    value is zero; a chart with one value above zero is still drawn."""
+    from clearing_analysis.report.html.page import _chart
+
+    def chart(values: tuple[float, ...]) -> charts.Chart:
+        return charts.Chart(
+            key="zeros",
+            title="Zeros",
+            description="all zero",
+            categories=("a", "b"),
+            series=(charts.Series("values", values, charts.Tone.NEUTRAL),),
+            unit="tokens",
+        )
+
+    assert charts.all_zero(chart((0.0, 0.0)))
+    assert _chart(chart((0.0, 0.0)), "") == (
+        f'<p class="note" id="zeros">Zeros: {escape(ALL_ZERO)}.</p>'
+    )
+    assert not charts.all_zero(chart((0.0, 1.0)))
+    assert _chart(chart((0.0, 1.0)), "").startswith("<figure>")
+    # The mixed golden report's page has such charts (the realistic demo had 24 of 56).
+    assert escape(ALL_ZERO) in html_render(_golden("report-mixed.json")).decode()

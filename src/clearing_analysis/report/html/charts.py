@@ -132,6 +132,12 @@ def drawable(chart: Chart) -> bool:
     )
 
 
+def all_zero(chart: Chart) -> bool:
+    """Whether every value of `chart` is zero: a chart of bars of no length says nothing a
+    sentence does not, so the page states it instead of drawing it."""
+    return all(value == 0 for series in chart.series for value in series.values)
+
+
 def svg(chart: Chart) -> str:
     """The chart as one `<svg>` element (no XML declaration, no namespace URI: it is parsed
     as HTML), deterministic for the same chart."""
@@ -169,4 +175,4 @@ def keyed(prefix: str, *parts: str) -> str:
     return "-".join(word.lower().replace("_", "-").replace(".", "-") for word in words)
 
 
-__all__ = ["Chart", "Series", "Tone", "drawable", "keyed", "svg"]
+__all__ = ["Chart", "Series", "Tone", "all_zero", "drawable", "keyed", "svg"]

@@ -30,7 +30,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
-from clearing_analysis.report.html.charts import Chart, drawable, keyed, svg
+from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, period_text
 from clearing_analysis.report.view import render_text
@@ -90,6 +90,8 @@ def _table(table: fig.Table) -> str:
 NOT_DRAWN = (
     "not drawn: no category, or a value beyond what a chart can scale (its numbers are below)"
 )
+# What stands in place of a chart whose every value is zero (`charts.all_zero`).
+ALL_ZERO = "every value is zero, so there is nothing to draw (its numbers are below)"
 
 
 def _chart(chart: Chart, title: str) -> str:
@@ -97,6 +99,9 @@ def _chart(chart: Chart, title: str) -> str:
     figure's table either way)."""
     if not drawable(chart):
         return f'<p class="note">{escape(chart.title)}: {escape(NOT_DRAWN)}.</p>'
+    if all_zero(chart):
+        # The note keeps the chart's id: a link to the chart still lands on its place.
+        return f'<p class="note" id="{chart.key}">{escape(chart.title)}: {escape(ALL_ZERO)}.</p>'
     return (
         f"<figure>{title}{svg(chart)}<figcaption>{escape(chart.description)}</figcaption></figure>"
     )
