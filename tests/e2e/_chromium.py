@@ -19,6 +19,7 @@ import struct
 import subprocess
 import tempfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,9 +121,12 @@ class _Pipe:
             os.close(self._answers)
 
 
-def screenshot(page: Path, *, width: int = 1200, height: int = 1600, dark: bool = False) -> bytes:
-    """A PNG of the page's top `height` CSS pixels at `width`, scaled by one half, JavaScript
-    disabled (and the system's dark theme emulated when `dark`)."""
+@contextlib.contextmanager
+def _loaded(
+    page: Path, *, width: int, height: int, dark: bool = False
+) -> Iterator[tuple[_Pipe, str]]:
+    """Chromium with `page` loaded at `width` x `height` CSS pixels, JavaScript disabled (and
+    the system's dark theme emulated when `dark`): its DevTools pipe and the page's session."""
     binary = chromium()
     with tempfile.TemporaryDirectory(prefix="clearing-chromium-") as profile:
         pipe = _Pipe(binary, Path(profile))
@@ -147,15 +151,31 @@ def screenshot(page: Path, *, width: int = 1200, height: int = 1600, dark: bool 
             pipe.call("Page.enable", session)
             pipe.call("Page.navigate", session, url=page.resolve().as_uri())
             pipe.wait_for("Page.loadEventFired")
-            shot = pipe.call(
-                "Page.captureScreenshot",
-                session,
-                format="png",
-                clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 0.5},
-            )
+            yield pipe, session
         finally:
             pipe.close()
+
+
+def screenshot(page: Path, *, width: int = 1200, height: int = 1600, dark: bool = False) -> bytes:
+    """A PNG of the page's top `height` CSS pixels at `width`, scaled by one half, JavaScript
+    disabled (and the system's dark theme emulated when `dark`)."""
+    with _loaded(page, width=width, height=height, dark=dark) as (pipe, session):
+        shot = pipe.call(
+            "Page.captureScreenshot",
+            session,
+            format="png",
+            clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 0.5},
+        )
     return base64.b64decode(shot["data"])
+
+
+def widths(page: Path, *, width: int) -> tuple[int, int]:
+    """The page's laid-out content width and the viewport's client width (without its
+    scroll bar), in CSS pixels, in a window `width` wide: content wider than the client
+    means the reader scrolls sideways. Read from the layout, no script run."""
+    with _loaded(page, width=width, height=900) as (pipe, session):
+        metrics = pipe.call("Page.getLayoutMetrics", session)
+    return int(metrics["cssContentSize"]["width"]), int(metrics["cssLayoutViewport"]["clientWidth"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from clearing_analysis.report.html import render
 from clearing_analysis.report.html.charts import Tone
 from clearing_analysis.synth import generate
 from clearing_analysis.synth.pi_export import export_sessions
-from tests.e2e._chromium import decode_png, screenshot
+from tests.e2e._chromium import decode_png, screenshot, widths
 from tests.e2e._cli import fixed_line, run_cli
 from tests.synth.corpora import corpus_options
 
@@ -230,3 +230,23 @@ def test_both_page_kinds_render_in_chromium_without_javascript(
     assert done.returncode == 0
     for page in (analysis, explore):
         _page_is_drawn(page, dark=dark)
+
+
+def test_no_page_scrolls_sideways_at_1280_pixels(
+    corpus: Path, sessions: Path, tmp_path: Path
+) -> None:
+    """Both demo pages, an analysis page and an explore page, laid out by headless Chromium
+    in a window 1,280 px wide: no content is wider than the viewport (before, the what-if
+    table's last column was cut: the demo pages were 1,348 and 1,402 px wide)."""
+    (tmp_path / "demo").mkdir()
+    assert run_cli(["demo", "--html", str(tmp_path / "demo")]).returncode == 0
+    pages = [tmp_path / "demo" / name for name in DEMO_PAGES]
+    analysis, explore = tmp_path / "analysis.html", tmp_path / "explore.html"
+    assert run_cli(["analyze", *corpus_options(corpus), "--html", str(analysis)]).returncode == 0
+    routes = str(corpus / "routes.json")
+    explored = ["explore", "--sessions", str(sessions), "--routes", routes, "--html", str(explore)]
+    assert run_cli(explored).returncode == 0
+    for page in [*pages, analysis, explore]:
+        content, client = widths(page, width=1280)
+        assert client > 1200, page.name
+        assert content <= client, page.name

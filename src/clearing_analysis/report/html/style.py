@@ -28,12 +28,13 @@ color:var(--bg)}
 .badge.stop{background:var(--stop)}
 table{border-collapse:collapse;margin:.4rem 0 1rem;font-size:13px}
 caption{text-align:left;padding:.2rem 0}
-th,td{border:1px solid var(--rule);padding:.15rem .5rem;text-align:left;vertical-align:top}
+th,td{border:1px solid var(--rule);padding:.15rem .5rem;text-align:left;vertical-align:top;
+overflow-wrap:anywhere}
 thead th{background:var(--panel)}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:.6rem 0}
 .chart-title{font-weight:600;margin:.8rem 0 .2rem}
-svg.chart{width:100%;max-width:46rem;height:auto;display:block}
+svg.chart{width:100%;height:auto;display:block}
 svg.chart text{fill:var(--fg)}
 svg.chart line{stroke:var(--rule)}
 details.data summary{cursor:pointer;color:var(--muted)}
