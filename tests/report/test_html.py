@@ -22,7 +22,7 @@ from clearing_analysis.report.encode import render as json_render
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html import charts
 from clearing_analysis.report.html import render as html_render
-from clearing_analysis.report.html.page import ALL_ZERO, cell_text
+from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
@@ -30,19 +30,21 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 class Page(HTMLParser):
-    """What the tests read from a page: table cells, ids, svg and their title/desc ids,
+    """What the tests read from a page: table cells as shown and as exact (a cell's `title`
+    holds the exact value of a number it shows rounded), ids, svg and their title/desc ids,
     every attribute value, and the text of each element kind."""
 
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
         self.cells: list[str] = []
+        self.exact: list[str] = []
         self.ids: list[str] = []
         self.svgs: list[dict[str, str | None]] = []
         self.titles: dict[str, str] = {}
         self.headings: list[str] = []
         self.metas: list[dict[str, str | None]] = []
         self.tags: set[str] = set()
-        self._open: list[tuple[str, str | None]] = []
+        self._open: list[tuple[str, str | None, str | None]] = []
         self._text: list[str] = []
         self.feed(html)
 
@@ -55,17 +57,20 @@ class Page(HTMLParser):
             self.svgs.append(named)
         if tag == "meta":
             self.metas.append(named)
-        self._open.append((tag, named.get("id")))
+        self._open.append((tag, named.get("id"), named.get("title")))
         self._text = []
 
     def handle_endtag(self, tag: str) -> None:
+        exact: str | None = None
+        ident: str | None = None
         while self._open:
-            open_tag, ident = self._open.pop()
+            open_tag, ident, exact = self._open.pop()
             if open_tag == tag:
                 break
         text = "".join(self._text).strip()
         if tag in {"td", "th"}:
             self.cells.append(text)
+            self.exact.append(exact if exact is not None else text)
         if tag in {"title", "desc"} and ident is not None:
             self.titles[ident] = text
         if tag in {"h2", "h3", "h4"}:
@@ -163,7 +168,7 @@ class TestAnalysisPage:
     def test_every_criterion_number_is_in_a_table(self, analysis: rm.Report) -> None:
         """Each API's criteria table: every measured value, threshold, logical conversations
         and minimum of the report appears among the page's table cells."""
-        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).cells)
+        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).exact)
         expected = {
             value
             for part in analysis.per_api.values()
@@ -192,7 +197,7 @@ class TestAnalysisPage:
     def test_the_figures_numbers_are_the_reports(self, analysis: rm.Report) -> None:
         """The tables behind the charts hold the report's histogram counts, pressure arms and
         cost components (each as the report holds it)."""
-        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).cells)
+        numbers = _numbers(Page(html_render(analysis).decode("utf-8")).exact)
         for part in analysis.per_api.values():
             wanted = {
                 *part.evidence.estimates.counts,
@@ -238,7 +243,7 @@ class TestAnalysisPage:
         assert any("informational, never gating" in h for h in parsed.headings)
         section = page[page.index('id="what-ifs"') :]
         assert escape(WHERE_EVALUATED) in section, "the model's limit beside the figures"
-        numbers = _numbers(parsed.cells)
+        numbers = _numbers(parsed.exact)
         for api, rows in analysis.what_ifs_informational.per_api.items():
             assert f"what-ifs-{api.value}-pressure" in parsed.ids
             names = {cell.removesuffix(" (reference)") for cell in parsed.cells}
@@ -292,34 +297,57 @@ class TestExplorePage:
 
     def test_tool_results_are_the_upper_bound_sets(self, explored: em.ExploreReport) -> None:
         """The tool-class table holds the upper-bound eligible and cleared counts."""
-        numbers = _numbers(Page(html_render(explored).decode("utf-8")).cells)
+        numbers = _numbers(Page(html_render(explored).decode("utf-8")).exact)
         for part in explored.per_api.values():
             for row in part.tool_results:
                 assert {row.results, row.upper_bound_eligible, row.upper_bound_cleared} <= numbers
 
 
 class TestCells:
-    """How a table cell prints a value."""
+    """How a table cell prints a value: shown to 4 significant digits, exact in its title."""
 
     @pytest.mark.parametrize(
-        ("value", "text"),
+        ("value", "exact", "shown"),
         [
-            (1234567, "1,234,567"),
-            (11.531357891791, "11.531357891791"),
-            (2.80185642583e-07, "0.000000280185642583"),
-            (0.375, "0.375"),
-            (None, "-"),
-            (True, "yes"),
-            ("COST_INCREASE", "COST_INCREASE"),
+            (1234567, "1,234,567", "1,234,567"),
+            (11.531357891791, "11.531357891791", "11.53"),
+            (2.80185642583e-07, "0.000000280185642583", "2.802e-7"),
+            (0.0287610619469, "0.0287610619469", "0.02876"),
+            (1234567.891, "1,234,567.891", "1,235,000"),
+            (0.375, "0.375", "0.375"),
+            (7.0, "7.0", "7"),
+            (0.0, "0.0", "0"),
+            (-0.0240017278847, "-0.0240017278847", "-0.024"),
+            (1.7e308, "170" + ",000" * 102, "1.7e+308"),
+            (None, "-", "-"),
+            (True, "yes", "yes"),
+            ("COST_INCREASE", "COST_INCREASE", "COST_INCREASE"),
         ],
     )
-    def test_numbers_keep_every_digit_the_report_holds(
-        self, value: int | float | bool | str | None, text: str
+    def test_numbers_show_four_digits_and_keep_every_digit_exact(
+        self, value: int | float | bool | str | None, exact: str, shown: str
     ) -> None:
-        """Integers thousands-separated; floats with every digit they were rounded to."""
-        assert cell_text(value) == text
+        """Integers thousands-separated and whole; floats shown to at most 4 significant
+        digits (an exponent past 1e15 or under 1e-6) and kept with every digit they were
+        rounded to as the exact text."""
+        assert exact_text(value) == exact
+        assert cell_text(value) == shown
         if isinstance(value, float):
-            assert float(text.replace(",", "")) == value
+            assert float(exact.replace(",", "")) == value
+            mantissa = shown.partition("e")[0]
+            digits = mantissa.lstrip("-").replace(",", "").replace(".", "")
+            assert len(digits.strip("0")) <= 4
+
+    def test_a_rounded_cell_carries_its_exact_value_as_its_title(self, analysis: rm.Report) -> None:
+        """Every cell shown rounded has the exact value in its title; the page's cells show
+        no float with more than 4 significant digits."""
+        parsed = Page(html_render(analysis).decode("utf-8"))
+        rounded = [(s, e) for s, e in zip(parsed.cells, parsed.exact, strict=True) if s != e]
+        assert rounded
+        for shown, exact in rounded:
+            assert float(shown.replace(",", "")) == pytest.approx(
+                float(exact.replace(",", "")), rel=5e-4
+            )
 
 
 @pytest.mark.parametrize("value", [4.000000000000005e26, 1.7e308, -1.7e308, 5e-324])

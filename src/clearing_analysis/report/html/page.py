@@ -52,9 +52,16 @@ def _csp() -> str:
     )
 
 
-def cell_text(value: fig.Cell) -> str:
-    """A table cell: a number exactly as the report holds it (thousands separated; a float
-    with every digit it was rounded to), a code or fixed text as it is, `-` for none."""
+# A float cell shows this many significant digits; its exact value is the cell's `title`.
+SHOWN_DIGITS = 4
+# Beyond these decimal exponents a shown float is written with one (1.235e+20, 2.802e-7).
+_PLAIN_EXPONENTS = range(-6, 15)
+
+
+def exact_text(value: fig.Cell) -> str:
+    """A table cell's exact text: a number exactly as the report holds it (thousands
+    separated; a float with every digit it was rounded to), a code or fixed text as it is,
+    `-` for none."""
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -64,6 +71,22 @@ def cell_text(value: fig.Cell) -> str:
     if isinstance(value, float):
         return f"{Decimal(repr(value)):,f}"
     return value
+
+
+def cell_text(value: fig.Cell) -> str:
+    """What a table cell shows: a float to `SHOWN_DIGITS` significant digits (trailing zeros
+    dropped), everything else as `exact_text` does."""
+    if not isinstance(value, float):
+        return exact_text(value)
+    if value == 0:
+        return "0"
+    exact = Decimal(repr(value))
+    shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - SHOWN_DIGITS + 1))
+    if exact.adjusted() not in _PLAIN_EXPONENTS:
+        mantissa = shown.scaleb(-shown.adjusted()).normalize()
+        return f"{mantissa}e{shown.adjusted():+d}"
+    text = f"{shown:,f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _table(table: fig.Table) -> str:
@@ -76,6 +99,9 @@ def _table(table: fig.Table) -> str:
             text = escape(cell_text(value))
             if index == 0:
                 cells.append(f'<th scope="row">{text}</th>')
+            elif isinstance(value, float) and cell_text(value) != exact_text(value):
+                exact = escape(exact_text(value), quote=True)
+                cells.append(f'<td class="num" title="{exact}">{text}</td>')
             else:
                 cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
