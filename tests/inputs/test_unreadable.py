@@ -1,9 +1,11 @@
-"""Unreadable inputs name their cause, run as an unprivileged user (root reads any file).
+"""Unreadable inputs name their cause, run without the privilege to read any file.
 
-Each case makes one input unreadable (mode 000) and runs the real console script as user
-`nobody` (through `setpriv` when the suite runs as root, directly otherwise): the failure line
-is the input's own UNREADABLE code, never USAGE_ERROR BAD_VALUE or "these files are invalid",
-exit 2, and nothing is written.
+Each case makes one input unreadable (mode 000) and runs the real console script without the
+capabilities that let root read it anyway (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, dropped
+through `setpriv` when the suite runs as root; an unprivileged user has neither): the failure
+line is the input's own UNREADABLE code, never USAGE_ERROR BAD_VALUE or "these files are
+invalid", exit 2, and nothing is written. The user stays the same, so the checkout may live
+anywhere (a private temporary directory included).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import pytest
 
 from clearing_analysis.synth import generate
 
-NOBODY = 65534
+# Root without these reads only what the mode bits allow its owner: nothing of mode 000.
+DROPPED = "-dac_override,-dac_read_search"
 SETPRIV = shutil.which("setpriv") or "setpriv"
 SCRIPT = Path(sys.executable).with_name("clearing-analysis")
 SESSION = (
@@ -29,7 +32,7 @@ SESSION = (
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() == 0 and shutil.which("setpriv") is None,
-    reason="running as root needs setpriv to drop to nobody",
+    reason="running as root needs setpriv to drop the capabilities that read any file",
 )
 
 
@@ -53,7 +56,7 @@ def _corpus(world: Path) -> Path:
 
 
 def _run_unprivileged(world: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    prefix = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    prefix = [SETPRIV, f"--bounding-set={DROPPED}", f"--inh-caps={DROPPED}"]
     command = [*(prefix if os.geteuid() == 0 else []), str(SCRIPT), *args]
     return subprocess.run(command, cwd=world, capture_output=True, check=False, timeout=120)
 
@@ -81,7 +84,7 @@ def _unreadable(path: Path) -> Path:
 
 @pytest.mark.parametrize("where", ["named", "inside-directory"])
 def test_an_unreadable_session_file_is_sessions_unreadable(world: Path, where: str) -> None:
-    """A session file nobody can read, named or met in the walk: SESSIONS_UNREADABLE."""
+    """A session file that cannot be read, named or met in the walk: SESSIONS_UNREADABLE."""
     corpus = _corpus(world)
     sessions = world / "sessions"
     sessions.mkdir(mode=0o755)
@@ -96,7 +99,7 @@ def test_an_unreadable_session_file_is_sessions_unreadable(world: Path, where: s
 
 @pytest.mark.parametrize("where", ["named", "inside-directory"])
 def test_an_unreadable_journal_file_is_journals_unreadable(world: Path, where: str) -> None:
-    """A journal nobody can read, named or met in the walk: JOURNALS_UNREADABLE."""
+    """A journal that cannot be read, named or met in the walk: JOURNALS_UNREADABLE."""
     corpus = _corpus(world)
     journal = _unreadable(sorted((corpus / "journals").glob("*.jsonl"))[0])
     named = journal if where == "named" else corpus / "journals"
@@ -117,7 +120,7 @@ def test_an_unreadable_journal_file_is_journals_unreadable(world: Path, where: s
 def test_an_unreadable_input_file_names_its_option(
     world: Path, option: str, name: str, detail: str
 ) -> None:
-    """Each other input file nobody can read is its option's UNREADABLE detail (typer's own
+    """Each other input file that cannot be read is its option's UNREADABLE detail (typer's own
     readability check, a USAGE_ERROR BAD_VALUE, is off for every input option)."""
     corpus = _corpus(world)
     inputs = {
@@ -131,7 +134,7 @@ def test_an_unreadable_input_file_names_its_option(
 
 
 def test_unreadable_routes_for_explore_is_routes_unreadable(world: Path) -> None:
-    """explore with a routes file nobody can read: ROUTES_UNREADABLE, not BAD_VALUE."""
+    """explore with a routes file that cannot be read: ROUTES_UNREADABLE, not BAD_VALUE."""
     corpus = _corpus(world)
     sessions = world / "sessions"
     sessions.mkdir(mode=0o755)
