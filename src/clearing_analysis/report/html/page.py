@@ -96,12 +96,12 @@ def _table(table: fig.Table) -> str:
         cells = []
         for index, value in enumerate(row):
             numeric = isinstance(value, int | float) and not isinstance(value, bool)
-            text = escape(cell_text(value))
+            shown, exact = cell_text(value), exact_text(value)
+            text = escape(shown)
             if index == 0:
                 cells.append(f'<th scope="row">{text}</th>')
-            elif isinstance(value, float) and cell_text(value) != exact_text(value):
-                exact = escape(exact_text(value), quote=True)
-                cells.append(f'<td class="num" title="{exact}">{text}</td>')
+            elif shown != exact:  # a float shown rounded: its exact value is the title
+                cells.append(f'<td class="num" title="{escape(exact, quote=True)}">{text}</td>')
             else:
                 cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
