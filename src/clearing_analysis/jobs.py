@@ -571,5 +571,5 @@ def read_saved_report(path: Path, *, html: Path | None = None) -> SavedReport:
                 check_output(html, identities)
             data = stream.read(limits().max_config_file_bytes + 1)
     except OSError:
-        raise InputInvalidError(InputInvalidDetail.REPORT_MISSING) from None
+        raise InputInvalidError(InputInvalidDetail.REPORT_UNREADABLE) from None
     return SavedReport(decode_report(data), identities)

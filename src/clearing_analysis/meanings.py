@@ -302,7 +302,10 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     (
         _INPUT,
         _I.REPORT_MISSING,
-    ): "the report given to `show` does not exist, is not a regular file or cannot be read",
+    ): "the report given to `show` does not exist or is not a regular file",
+    (_INPUT, _I.REPORT_UNREADABLE): (
+        "the report given to `show` exists but cannot be opened or read"
+    ),
     (_INPUT, _I.REPORT_TOO_LARGE): "a saved report is larger than `maxConfigFileBytes` (16 MiB)",
     (_INPUT, _I.REPORT_MALFORMED): (
         "a saved report is not strict JSON: not UTF-8, a syntax error, `NaN` or `Infinity`, a"

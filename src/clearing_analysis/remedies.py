@@ -161,6 +161,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     (_INPUT, _I.PERIOD_EMPTY): "give a --since earlier than --until",
     (_INPUT, _I.REPORT_MISSING): "pass the path of an existing report file",
+    (_INPUT, _I.REPORT_UNREADABLE): "make the report file readable by the user running show",
     (_INPUT, _I.REPORT_TOO_LARGE): "pass a report file clearing-analysis wrote: reports are small",
     (_INPUT, _I.REPORT_MALFORMED): "pass a report file clearing-analysis wrote, unedited",
     (_INPUT, _I.REPORT_NOT_A_REPORT): "pass a report written by this version of clearing-analysis",

@@ -143,3 +143,15 @@ def test_unreadable_routes_for_explore_is_routes_unreadable(world: Path) -> None
     routes = _unreadable(corpus / "routes.json")
     done = _run_unprivileged(world, "explore", "--sessions", str(sessions), "--routes", str(routes))
     _refused(done, "INPUT_INVALID", "ROUTES_UNREADABLE")
+
+
+def test_an_unreadable_saved_report_is_report_unreadable(world: Path) -> None:
+    """`show` of a report that exists but cannot be read: REPORT_UNREADABLE, not
+    REPORT_MISSING, and with --html no page is written."""
+    report = world / "report.json"
+    report.write_text("{}", encoding="utf-8")
+    _unreadable(report)
+    _refused(_run_unprivileged(world, "show", str(report)), "INPUT_INVALID", "REPORT_UNREADABLE")
+    done = _run_unprivileged(world, "show", str(report), "--html", "page.html")
+    _refused(done, "INPUT_INVALID", "REPORT_UNREADABLE")
+    assert not (world / "page.html").exists()
