@@ -28,6 +28,7 @@ from clearing_analysis.policy import (
     ClearableAtLeast,
     ClearingPoint,
     EffectiveAtLeastFraction,
+    EffectiveWithinOfTrigger,
     EstimateAtLeast,
     Keep,
     PressureBand,
@@ -48,6 +49,7 @@ from clearing_analysis.simulation.clearing import (
     usage_is_fallback,
 )
 from clearing_analysis.simulation.what_if import PolicyRun, PolicySums, TraceRow, _Thresholds
+from clearing_analysis.toolclass import ToolClass
 
 
 class JournalWalk:
@@ -486,6 +488,10 @@ class _Keeper:
             or result.turn_index >= self._recent_from
             or (keep.results_at_most_tokens > 0 and result.tokens <= keep.results_at_most_tokens)
             or result.tool_name in keep.tool_names
+            or (
+                keep.only_read_only_builtins
+                and result.tool_class is not ToolClass.READ_ONLY_BUILTIN
+            )
         )
 
 
@@ -661,14 +667,14 @@ class PolicySimulator:
             )
         if isinstance(trigger, EstimateAtLeast):
             return point.estimate >= trigger.tokens
-        if isinstance(trigger, EffectiveAtLeastFraction):
+        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
             return effective >= thresholds.low
         return True
 
     def _triggered(self, clearable_net: int) -> bool:
         """The rest of the trigger, once `_may_trigger` held: what is clearable."""
         trigger = self._policy.trigger
-        if isinstance(trigger, EffectiveAtLeastFraction):
+        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
             return clearable_net >= trigger.clearable_at_least_tokens
         if isinstance(trigger, ClearableAtLeast):
             return clearable_net >= trigger.tokens
