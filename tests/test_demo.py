@@ -19,6 +19,7 @@ from clearing_analysis.demo import (
     run_demo,
 )
 from clearing_analysis.gate import Verdict
+from clearing_analysis.report.usage_view import UsageBy
 from clearing_analysis.synth import generate
 from tests.cli._guarded import invoke, usage_line
 
@@ -146,3 +147,30 @@ def test_demo_refuses_an_unknown_profile_as_a_usage_error(
     assert (done.status, done.stdout) == (2, "")
     assert done.stderr == usage_line("BAD_VALUE", "--profile")
     assert "nopeprofile" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("by", "title"),
+    [
+        ("session", "Recorded usage by session"),
+        ("day", "Recorded usage by UTC day"),
+        ("model", "Recorded usage by model"),
+    ],
+)
+def test_demo_by_adds_each_parts_usage_table(tmp_path: Path, by: UsageBy, title: str) -> None:
+    """demo --by adds the named usage table to each part, with its total row, within 80
+    columns; the rest of the text is the plain demo's."""
+    (tmp_path / "a").mkdir()
+    text = run_demo(
+        tmp_path / "a",
+        seed=DEMO_SEED,
+        conversations=DEMO_CONVERSATIONS,
+        profile=DEMO_PROFILE,
+        by=by,
+    )
+    _lines_fit(text, WIDTH)
+    realistic, clearing = text.split("Part 2 of 2: clearing at work", 1)
+    for part in (realistic, clearing):
+        assert part.count(title) == 1
+        assert any(line.startswith("total ") for line in part[part.index(title) :].splitlines())
+    assert "Overall: DEFER" in realistic and "openai-responses: BUILD" in clearing

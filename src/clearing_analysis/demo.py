@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from clearing_analysis.inputs.output import NewFile
     from clearing_analysis.jobs import CompletedAnalysis
+    from clearing_analysis.report.usage_view import UsageBy
 
 # The CLI reads the constants below for its option defaults; everything heavy (polars, the
 # generator, the analysis) loads only when the demo runs, so `--help` starts fast.
@@ -77,8 +78,11 @@ def corpus_summary_text(journal_root: Path) -> str:
     return "\n".join(parts)
 
 
-def analyze_part(scratch: Path, part: DemoCorpus, record: Path | None) -> CompletedAnalysis:
-    """Generate the part's corpus under `scratch` and analyze it."""
+def analyze_part(
+    scratch: Path, part: DemoCorpus, record: Path | None, *, usage_by: bool = False
+) -> CompletedAnalysis:
+    """Generate the part's corpus under `scratch` and analyze it (`usage_by`: with the usage
+    tables of `--by` stored in the report)."""
     from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
     from clearing_analysis.synth import generate  # noqa: PLC0415
 
@@ -93,6 +97,7 @@ def analyze_part(scratch: Path, part: DemoCorpus, record: Path | None) -> Comple
         qualification=record,
         agent_config=corpus / "agent-config.json",
         app_allowlist=corpus / "app-allowlist.json",
+        usage_by=usage_by,
     )
 
 
@@ -177,6 +182,7 @@ def run_demo(
     details: bool = False,
     width: int = 80,
     html_dir: Path | None = None,
+    by: UsageBy | None = None,
 ) -> str:
     """Generate both corpora under `scratch`, analyze them and return the text to print
     (`seed`, `conversations` and `profile` choose the first part's corpus); with `html_dir`,
@@ -192,6 +198,7 @@ def run_demo(
         details=details,
         width=width,
         html_dir=html_dir,
+        by=by,
     )
     create_all(demo.pages, NO_INPUTS)
     return demo.text
@@ -206,9 +213,10 @@ def prepare_demo(
     details: bool = False,
     width: int = 80,
     html_dir: Path | None = None,
+    by: UsageBy | None = None,
 ) -> Demo:
     """`run_demo` up to its outputs: the text and the pages, for the CLI to write as one
-    whole (`inputs.output.create_all`, R-REL-6)."""
+    whole (`inputs.output.create_all`, R-REL-6); `by` adds each part's usage table (`--by`)."""
     from rich.text import Text  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
@@ -216,6 +224,7 @@ def prepare_demo(
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
     from clearing_analysis.report.human import plain_text  # noqa: PLC0415
     from clearing_analysis.report.summary import summary  # noqa: PLC0415
+    from clearing_analysis.report.usage_view import usage_by_table  # noqa: PLC0415
     from clearing_analysis.report.view import renderables  # noqa: PLC0415
     from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
@@ -230,8 +239,8 @@ def prepare_demo(
         (scratch / "qualification.json").write_bytes(encode_record(qualify()))
     except QualificationError:
         record = None  # Node or the harness is missing: shown as PAYLOAD_UNQUALIFIED / MISSING
-    first = analyze_part(scratch, realistic, record)
-    second = analyze_part(scratch, CLEARING, record)
+    first = analyze_part(scratch, realistic, record, usage_by=by is not None)
+    second = analyze_part(scratch, CLEARING, record, usage_by=by is not None)
     header = (
         "clearing-analysis demo: two synthetic corpora, generated, qualified and analyzed"
         " offline in a temporary directory. Every figure is modeled, not observed savings."
@@ -240,16 +249,18 @@ def prepare_demo(
     parts.extend([Text(), *_part_heading(1, realistic, width), Text()])
     if details:
         parts.append(Text(corpus_summary_text(scratch / realistic.profile / "journals")))
-    parts.extend(renderables(first.report, width, details=details))
+    parts.extend(renderables(first.report, width, details=details, by=by))
     if details:
         parts.append(Text(_explored(scratch, realistic, width)))
     parts.extend([Text(), *_part_heading(2, CLEARING, width), Text()])
     if details:
         parts.append(Text(corpus_summary_text(scratch / CLEARING.profile / "journals")))
-        parts.extend(renderables(second.report, width, details=True))
+        parts.extend(renderables(second.report, width, details=True, by=by))
     else:
         parts.extend([*summary(second.report, width, notes=False), Text()])
         parts.extend(_clearing_at_work(second))
+        if by is not None:
+            parts.extend([usage_by_table(second.report.usage_by, by), Text()])
         nextsteps = (
             "Next: clearing-analysis demo --details (every table, and the first corpus explored"
             ' as pi session files); clearing-analysis explain CODE; README, "Analyzing your own'

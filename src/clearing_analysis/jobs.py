@@ -361,6 +361,7 @@ def analyze_job(
     containerenv: Path = CONTAINERENV,
     since: str | None = None,
     until: str | None = None,
+    usage_by: bool = False,
 ) -> CompletedAnalysis:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
     image the runtime states in `containerenv`, if any).
@@ -369,7 +370,8 @@ def analyze_job(
     is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md).
-    `since` / `until` restrict it to a period (inputs.period)."""
+    `since` / `until` restrict it to a period (inputs.period); `usage_by` stores the usage
+    tables of `--by` in the report (docs/report.md)."""
     rate = _rate(retrieval_rate)
     period = parse_period(since, until)
     signed = None
@@ -425,6 +427,7 @@ def analyze_job(
             journal_bytes=sum(session.journal_sizes),
             image_id=stated.image_id,
             period=period,
+            usage_by=usage_by,
         )
     )
     data = encode_report(report)
@@ -472,10 +475,11 @@ def explore_job(
     between_snapshots: Callable[[], None] | None = None,
     since: str | None = None,
     until: str | None = None,
+    usage_by: bool = False,
 ) -> CompletedExplore:
     """Select, read and map the pi sessions, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
-    never yields BUILD / DEFER / STOP."""
+    never yields BUILD / DEFER / STOP. `usage_by` stores the usage tables of `--by`."""
     from clearing_analysis.assemble.explore import (  # noqa: PLC0415
         ExploreStages,
         build_explore,
@@ -526,6 +530,7 @@ def explore_job(
             retrieval_rate=rate,
             session_bytes=sum(session.journal_sizes),
             period=period,
+            usage_by=usage_by,
         )
     )
     data = encode_explore(explored)

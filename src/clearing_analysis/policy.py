@@ -403,6 +403,20 @@ def pi_ai_catalog() -> PiAiCatalog:
 
 
 @functools.cache
+def catalog_model_ids() -> frozenset[str]:
+    """Every model of the pinned pi-ai catalog as PROVIDER/ID: the only model names a report
+    may hold (docs/privacy.md); a recorded model not among them is reported as unlisted."""
+    return frozenset(f"{model.provider}/{model.id}" for model in pi_ai_catalog().models)
+
+
+def catalog_model_id(provider: str, model_id: str) -> str | None:
+    """`provider`/`model_id` if the pinned catalog lists it, else None (never the typed text
+    of a model it does not list)."""
+    key = f"{provider}/{model_id}"
+    return key if key in catalog_model_ids() else None
+
+
+@functools.cache
 def route_template_policy() -> RouteTemplatePolicy:
     """policy/route-template.json, decoded once."""
     return msgspec.json.decode(read_policy_bytes("route-template.json"), type=RouteTemplatePolicy)

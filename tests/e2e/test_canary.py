@@ -32,7 +32,7 @@ import pytest
 
 from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
-from clearing_analysis.policy import WhatIfId
+from clearing_analysis.policy import WhatIfId, catalog_model_ids
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._canary_pi import PiCanaryInputs, make_pi_canary_inputs
@@ -135,10 +135,12 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
     saved report (the summary, and with --details every table); only the outputs are
     created."""
     before = listing(canary_inputs.root)
-    to_stdout = run_cli(["analyze", *canary_inputs.args()])
+    # --by stores the usage tables (any value stores all three: the same bytes below).
+    to_stdout = run_cli(["analyze", *canary_inputs.args(), "--by", "day"])
     assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
     report = json.loads(to_stdout.stdout)
     assert report["format"] == "clearing-analysis-report"
+    assert all(report["usageBy"][table] for table in ("bySession", "byDay", "byModel"))
     assert report["perApi"]["anthropic-messages"]["eligibility"]["occurrences"] > 0
     _what_ifs_covered(report)
     canary_inputs.assert_private(to_stdout.stdout)
@@ -149,7 +151,7 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
     page = canary_inputs.out_dir / f"{names('analyze.html')}.html"
     shown_page = canary_inputs.out_dir / f"{names('show.html')}.html"
     args = [*canary_inputs.args(), "--workers", "2", "--out", str(out), "--log-file", str(log)]
-    to_file = run_cli(["analyze", *args, "--html", str(page)])
+    to_file = run_cli(["analyze", *args, "--html", str(page), "--by", "session"])
     try:
         assert to_file.returncode == 0
         assert (to_file.stdout, to_file.stderr) == (b"", b"")
@@ -171,6 +173,12 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
             assert (b"Details" in shown.stdout) == bool(details)
             assert b"What-ifs (informational" in shown.stdout
             assert (b"What-ifs: the pruning policies" in shown.stdout) == bool(details)
+            canary_inputs.assert_private(shown.stdout, names.values)
+        # The usage tables: sessions by ordinal, models only as the catalog names them.
+        for by in ("session", "day", "model"):
+            shown = run_cli(["show", str(out), "--by", by])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert b"Recorded usage by " in shown.stdout and b"total" in shown.stdout
             canary_inputs.assert_private(shown.stdout, names.values)
         # Every code the summary names, explained: only the tables' text comes out.
         summary = run_cli(["show", str(out)]).stdout.decode()
@@ -355,9 +363,15 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
     inputs = pi_canary_inputs
     base = ["explore", "--sessions", str(inputs.sessions), "--routes", str(inputs.routes)]
     before = listing(inputs.root)
-    to_stdout = run_cli([*base, "--workers", "1"])
+    to_stdout = run_cli([*base, "--workers", "1", "--by", "model"])
     assert (to_stdout.returncode, to_stdout.stderr) == (0, b"")
     report = json.loads(to_stdout.stdout)
+    # The canary model names are in no catalog: one row without a name; any named row is a
+    # pinned catalog model.
+    models = [row["model"] for row in report["usageBy"]["byModel"]]
+    assert models[-1] is None
+    assert set(models[:-1]) <= catalog_model_ids()
+    assert len(report["usageBy"]["bySession"]) > 1
     sessions = report["sessions"]
     assert sessions["sessionsRead"] == 4  # rich, branched, fork, version 1
     assert sessions["skippedSessions"] == {
@@ -391,7 +405,7 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
     log = inputs.out_dir / f"{names('explore.log')}.log"
     page = inputs.out_dir / f"{names('explore.html')}.html"
     outputs = ["--out", str(out), "--log-file", str(log), "--html", str(page)]
-    to_file = run_cli([*base, "--workers", "2", *outputs])
+    to_file = run_cli([*base, "--workers", "2", *outputs, "--by", "day"])
     try:
         assert (to_file.returncode, to_file.stdout, to_file.stderr) == (0, b"", b"")
         assert out.read_bytes() == to_stdout.stdout
@@ -407,6 +421,11 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
             assert (shown.returncode, shown.stderr) == (0, b"")
             assert (b"UPPER BOUND" in shown.stdout) == bool(details)
             assert (b"What-ifs: the pruning policies" in shown.stdout) == bool(details)
+            _pi_private(inputs, shown.stdout, names.values)
+        for by in ("session", "day", "model"):
+            shown = run_cli(["show", str(out), "--details", "--by", by])
+            assert (shown.returncode, shown.stderr) == (0, b"")
+            assert b"Recorded usage by " in shown.stdout and b"total" in shown.stdout
             _pi_private(inputs, shown.stdout, names.values)
         assert only_outputs_created(before, listing(inputs.root), inputs, out, log, page)  # type: ignore[arg-type]
     finally:

@@ -66,8 +66,9 @@ def test_no_verdict_can_be_written() -> None:
 
 def test_parts_that_mean_the_same_are_the_analysis_reports_structs() -> None:
     """Explore's per-API parts are the analysis report's structs wherever a field means the
-    same thing (no copied family): only sessions, usage and the upper-bound tool results are
-    explore's own, and the report-level `bound` says the figures are upper bounds."""
+    same thing (no copied family), the recorded usage included: only sessions and the
+    upper-bound tool results are explore's own, and the report-level `bound` says the figures
+    are upper bounds."""
     hints = typing.get_type_hints(em.ApiExplore)
 
     def module(hint: object) -> str:
@@ -85,7 +86,8 @@ def test_parts_that_mean_the_same_are_the_analysis_reports_structs() -> None:
         "upper_bound_pressure": rm.Pressure,
         "upper_bound_cost": rm.Cost,
         "upper_bound_escaping": rm.Escaping,
+        "usage": rm.ObservedUsage,
     }
     own = {name for name, hint in hints.items() if module(hint) == em.__name__}
-    assert own == {"usage"}
+    assert own == set()  # tool_results is a tuple of explore's own ToolResults
     assert em.EXPLORE_VERSION == 3

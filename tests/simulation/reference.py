@@ -41,6 +41,7 @@ from clearing_analysis.policy import (
 from clearing_analysis.replay.heuristic import text_tokens, tokens_for_units
 from clearing_analysis.replay.model import RequestUsage, ToolResult
 from clearing_analysis.simulation.clearing import (
+    MS_PER_DAY,
     Columns,
     ConversationState,
     is_cold,
@@ -309,6 +310,9 @@ class ConversationSimulator:
                     request.context_tokens,
                     request.message_tokens,
                     carried,
+                    boundary.journal,
+                    request.timestamp // MS_PER_DAY,
+                    request.catalog_model,
                 )
             )
 

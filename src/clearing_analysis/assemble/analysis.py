@@ -21,6 +21,8 @@ from clearing_analysis.assemble.parts import (
     requests_part,
     simulation_part,
     tool_version,
+    usage_breakdown,
+    usage_part,
     web_part,
 )
 from clearing_analysis.assemble.what_ifs import what_ifs_part
@@ -51,6 +53,7 @@ class Stages:
     journal_bytes: int
     image_id: str | None  # as the container runtime states it (container/runtime.py)
     period: Period = EVERYTHING  # --since / --until
+    usage_by: bool = False  # --by: store the usage tables (docs/report.md)
 
 
 def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
@@ -128,6 +131,7 @@ def _api_report(api: Api, stages: Stages) -> tuple[rm.ApiReport, tuple[rm.WhatIf
         requests=requests_part(requests),
         cost=parts.cost,
         qualification=_qualification(qualification),
+        usage=usage_part(requests, stages.routes.by_api[api]),
     )
     return report, parts.what_ifs
 
@@ -179,6 +183,9 @@ def build_report(stages: Stages) -> rm.Report:
         ),
         what_ifs_informational=what_ifs_part(
             {api: what_ifs for api, (_, what_ifs) in built.items()}
+        ),
+        usage_by=(
+            usage_breakdown(stages.simulation.usage, stages.routes) if stages.usage_by else None
         ),
     )
 

@@ -20,6 +20,8 @@ from clearing_analysis.assemble.parts import (
     requests_part,
     simulation_part,
     tool_version,
+    usage_breakdown,
+    usage_part,
     web_part,
 )
 from clearing_analysis.assemble.what_ifs import what_ifs_part
@@ -28,16 +30,15 @@ from clearing_analysis.eligibility.reasons import (
     ExclusionReason,
 )
 from clearing_analysis.eligibility.totals import Totals
-from clearing_analysis.inputs.configs import Api, Route, Routes
+from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
-from clearing_analysis.models.cost import View, Weights
 from clearing_analysis.numbers import rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.totals import CategorySums, RequestSums, SimulationTotals
+from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
 from clearing_analysis.toolclass import ToolClass
 
 STATEMENTS = tuple(em.ExploreStatement)
@@ -56,6 +57,7 @@ class ExploreStages:
     retrieval_rate: Fraction
     session_bytes: int
     period: Period = EVERYTHING  # --since / --until
+    usage_by: bool = False  # --by: store the usage tables (docs/report.md)
 
 
 def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolResults, ...]:
@@ -73,18 +75,6 @@ def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolRes
     )
 
 
-def _recorded_list_price(requests: RequestSums, route: Route) -> Fraction:
-    """The recorded usage at the route's list prices (per million tokens): what the history
-    cost as recorded, without the fallback's estimate or any modeled summary (R-CM-1)."""
-    weights = Weights.for_view(route, View.LIST_PRICE)
-    return (
-        requests.input * weights.input
-        + requests.cache_read * weights.cache_read
-        + requests.cache_write * weights.cache_write
-        + requests.output * weights.output
-    )
-
-
 def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatIfPolicy, ...]]:
     """The API's part, and its informational what-ifs."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
@@ -94,14 +84,7 @@ def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatI
         limitations=parts.limitations,
         route_trigger=parts.route_trigger,
         requests=requests_part(requests),
-        usage=em.ObservedUsage(
-            observed_requests=requests.requests - requests.fallback,
-            input=requests.input,
-            output=requests.output,
-            cache_read=requests.cache_read,
-            cache_write=requests.cache_write,
-            list_price_cost=rounded(_recorded_list_price(requests, stages.routes.by_api[api])),
-        ),
+        usage=usage_part(requests, stages.routes.by_api[api]),
         prompt_turns=totals.boundaries,
         evidence=parts.evidence,
         compactions=observed_part(parts.checkpoints),
@@ -168,6 +151,9 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         tool_results_all_apis=_tool_results(every.categories),
         what_ifs_informational=what_ifs_part(
             {api: what_ifs for api, (_, what_ifs) in built.items()}
+        ),
+        usage_by=(
+            usage_breakdown(stages.simulation.usage, stages.routes) if stages.usage_by else None
         ),
     )
 

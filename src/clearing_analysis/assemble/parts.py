@@ -9,10 +9,12 @@ per-API totals; each API is filtered separately, so no denominator is pooled acr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 import polars as pl
 
@@ -24,6 +26,7 @@ from clearing_analysis.gate import Evidence as GateEvidence
 from clearing_analysis.inputs.configs import Api, Route, Routes
 from clearing_analysis.inputs.period import Period
 from clearing_analysis.models import PressureInputs, PressureModel, pressure_model, sensitivities
+from clearing_analysis.models.cost import View, Weights
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
 from clearing_analysis.policy import gate_policy, histogram_edges
@@ -34,6 +37,7 @@ from clearing_analysis.simulation.totals import (
     CategorySums,
     RequestSums,
     SimulationTotals,
+    UsageKey,
 )
 
 
@@ -223,6 +227,87 @@ def requests_part(requests: RequestSums) -> rm.Requests:
         requests=requests.requests,
         fallback=requests.fallback,
         fallback_share=share(requests.fallback, requests.requests),
+    )
+
+
+def recorded_list_price(requests: RequestSums, route: Route) -> Fraction:
+    """The recorded usage at the route's list prices (per million tokens): what the history
+    cost as recorded, without the fallback's estimate or any modeled summary (R-CM-1)."""
+    weights = Weights.for_view(route, View.LIST_PRICE)
+    return (
+        requests.input * weights.input
+        + requests.cache_read * weights.cache_read
+        + requests.cache_write * weights.cache_write
+        + requests.output * weights.output
+    )
+
+
+def usage_part(requests: RequestSums, route: Route) -> rm.ObservedUsage:
+    """The usage recorded over one API's requests (each request on the API its own message
+    names, R-CM-8), summed as recorded, and its list-price cost (R-CM-1)."""
+    return rm.ObservedUsage(
+        observed_requests=requests.requests - requests.fallback,
+        input=requests.input,
+        output=requests.output,
+        cache_read=requests.cache_read,
+        cache_write=requests.cache_write,
+        list_price_cost=rounded(recorded_list_price(requests, route)),
+    )
+
+
+@dataclass
+class _UsageRow:
+    """One row of a usage table while it is summed: exact cost, rounded once at the end."""
+
+    sums: RequestSums = field(default_factory=RequestSums)
+    cost: Fraction = Fraction(0)
+
+    def columns(self) -> dict[str, Any]:
+        sums = self.sums
+        return {
+            "requests": sums.requests,
+            "input": sums.input,
+            "cache_read": sums.cache_read,
+            "cache_write": sums.cache_write,
+            "output": sums.output,
+            "list_price_cost": rounded(self.cost),
+        }
+
+
+def _utc_day(day: int) -> str:
+    """Days since 1970-01-01 as the UTC calendar day YYYY-MM-DD."""
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=day)).isoformat()
+
+
+def usage_breakdown(usage: Mapping[UsageKey, RequestSums], routes: Routes) -> rm.UsageBreakdown:
+    """The usage tables of `--by` (docs/report.md): the request sums by session, by UTC day and
+    by catalog model, each request priced at the route of its own API (R-CM-8), as
+    `usage_part` prices an API's. Sessions are numbered from 1 in journal order (merge order,
+    units in plan order: the same for any number of workers), days ascend, catalog models are
+    sorted with the unlisted ones last."""
+    sessions: dict[int, _UsageRow] = {}
+    days: dict[int, _UsageRow] = {}
+    models: dict[str | None, _UsageRow] = {}
+    for (api_value, journal, day, model), sums in usage.items():
+        cost = recorded_list_price(sums, routes.by_api[Api(api_value)])
+        rows = (
+            sessions.setdefault(journal, _UsageRow()),
+            days.setdefault(day, _UsageRow()),
+            models.setdefault(model, _UsageRow()),
+        )
+        for row in rows:
+            row.sums.add(sums)
+            row.cost += cost
+    return rm.UsageBreakdown(
+        by_session=tuple(
+            rm.SessionUsage(session=ordinal, **sessions[journal].columns())
+            for ordinal, journal in enumerate(sorted(sessions), start=1)
+        ),
+        by_day=tuple(rm.DayUsage(day=_utc_day(day), **days[day].columns()) for day in sorted(days)),
+        by_model=tuple(
+            rm.ModelUsage(model=model, **models[model].columns())
+            for model in sorted(models, key=lambda model: (model is None, model or ""))
+        ),
     )
 
 

@@ -12,6 +12,7 @@ The library and rich load only here, when the command runs, so that `--help` sta
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from clearing_analysis.jobs import ProgressCallback
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
+    from clearing_analysis.report.usage_view import UsageBy
 
 
 # `--details` of every command that prints a human view (analyze, explore, show, demo).
@@ -35,6 +37,37 @@ Details = Annotated[
         "--details",
         help="In the human view, follow the one-screen summary with every criterion, the"
         " evidence and the models' tables.",
+    ),
+]
+
+
+class UsageTable(enum.StrEnum):
+    """The usage tables `--by` shows (report.usage_view): per session, UTC day or model."""
+
+    SESSION = "session"
+    DAY = "day"
+    MODEL = "model"
+
+
+_TABLE_NAMES: dict[UsageTable, UsageBy] = {
+    UsageTable.SESSION: "session",
+    UsageTable.DAY: "day",
+    UsageTable.MODEL: "model",
+}
+
+
+def usage_table(by: UsageTable | None) -> UsageBy | None:
+    """The view's name of the table `--by` asked for (None: no table)."""
+    return None if by is None else _TABLE_NAMES[by]
+
+
+# `--by` of every command that prints a human view (analyze, explore, show, demo).
+By = Annotated[
+    UsageTable | None,
+    typer.Option(
+        "--by",
+        help="In the human view, add the recorded usage by session (by ordinal), UTC day or"
+        " model; analyze and explore also store the three tables in the report.",
     ),
 ]
 
@@ -69,6 +102,7 @@ def run_report_job(
     out: Path | None,
     json_output: bool,
     details: bool,
+    by: UsageTable | None = None,
 ) -> Job:
     """Run the job with progress on stderr, then write its outputs as one whole: the human
     view (on a terminal) or the JSON report on stdout, and every file (R-REL-6); returns the
@@ -79,13 +113,13 @@ def run_report_job(
         with replay_progress() as progress:
             job = start(progress)
         human = sys.stdout.isatty() and not json_output
-        job.write(out, view=_human_view(job.report, details) if human else None)
+        job.write(out, view=_human_view(job.report, details, by) if human else None)
     except AnalysisError as error:
         fatal(error)
     return job
 
 
-def _human_view(report: Report | ExploreReport, details: bool) -> bytes:
+def _human_view(report: Report | ExploreReport, details: bool, by: UsageTable | None) -> bytes:
     """The human view exactly as the terminal would show it (rich's console, captured), so
     that it is written with the run's files (`write`) rather than before or after them."""
     from rich.console import Console  # noqa: PLC0415
@@ -95,5 +129,5 @@ def _human_view(report: Report | ExploreReport, details: bool) -> bytes:
 
     console = Console()
     with console.capture() as captured:
-        print_view(report, console, details=details)
+        print_view(report, console, details=details, by=usage_table(by))
     return stdout_bytes(captured.get())

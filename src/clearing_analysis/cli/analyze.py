@@ -29,7 +29,7 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import FailOn, fatal, verdict_status
 from clearing_analysis.cli._period import Since, Until
-from clearing_analysis.cli._report_job import Details, Html, run_report_job
+from clearing_analysis.cli._report_job import By, Details, Html, run_report_job
 from clearing_analysis.errors import UsageDetail, UsageError
 
 
@@ -89,6 +89,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
     details: Details = False,
+    by: By = None,
     html: Html = None,
     log_file: Annotated[
         Path | None,
@@ -151,10 +152,12 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             progress=progress,
             since=since,
             until=until,
+            usage_by=by is not None,
         ),
         out=out,
         json_output=json_output,
         details=details,
+        by=by,
     )
     status = verdict_status(finished.report.verdict, fail_on)
     if status:

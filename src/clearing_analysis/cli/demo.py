@@ -20,14 +20,14 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import Details
+from clearing_analysis.cli._report_job import By, Details, usage_table
 from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, prepare_demo
 from clearing_analysis.errors import AnalysisError
 
 
 @app.command(cls=Command, short_help="Generate and analyze two small synthetic corpora.")
-def demo(
+def demo(  # noqa: PLR0917  (typer maps each option to a parameter)
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the first (realistic) corpus.")
     ] = DEMO_SEED,
@@ -40,6 +40,7 @@ def demo(
         typer.Option("--profile", help="Profile of the first corpus (docs/synthetic-corpus.md)."),
     ] = ProfileName[DEMO_PROFILE],
     details: Details = False,
+    by: By = None,
     html_dir: Annotated[
         Path | None,
         typer.Option(
@@ -64,6 +65,7 @@ def demo(
                 conversations=conversations,
                 profile=profile.value,
                 details=details,
+                by=usage_table(by),
                 width=width,
                 html_dir=html_dir,
             )

@@ -19,7 +19,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._period import Since, Until
-from clearing_analysis.cli._report_job import Details, Html, run_report_job
+from clearing_analysis.cli._report_job import By, Details, Html, run_report_job
 
 
 @app.command(
@@ -68,6 +68,7 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
         bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
     ] = False,
     details: Details = False,
+    by: By = None,
     html: Html = None,
     workers: Annotated[
         int | None,
@@ -97,8 +98,10 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
             progress=progress,
             since=since,
             until=until,
+            usage_by=by is not None,
         ),
         out=out,
         json_output=json_output,
         details=details,
+        by=by,
     )

@@ -18,7 +18,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import Details, Html
+from clearing_analysis.cli._report_job import By, Details, Html, usage_table
 from clearing_analysis.errors import AnalysisError
 
 
@@ -33,6 +33,7 @@ def show(
         ),
     ],
     details: Details = False,
+    by: By = None,
     html: Html = None,
 ) -> None:
     """Render a saved report as the human view: the verdicts with their deciding figures on
@@ -50,7 +51,8 @@ def show(
             return
     except AnalysisError as error:
         fatal(error)
+    table = usage_table(by)
     if sys.stdout.isatty():
-        print_view(saved.report, Console(), details=details)
+        print_view(saved.report, Console(), details=details, by=table)
     else:
-        sys.stdout.write(render_text(saved.report, details=details))
+        sys.stdout.write(render_text(saved.report, details=details, by=table))

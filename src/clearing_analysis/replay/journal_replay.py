@@ -50,6 +50,7 @@ from clearing_analysis.journal.records import (
     ToolCallStart,
     TurnStart,
 )
+from clearing_analysis.policy import catalog_model_id
 from clearing_analysis.replay import guard, heuristic
 from clearing_analysis.replay.model import (
     BoundarySkipReason,
@@ -309,6 +310,7 @@ class _JournalReplay:
                     len(self.checkpoints),
                     estimate,
                     len(turn.results),
+                    catalog_model_id(message.provider, message.model),
                 )
             )
             if turn.api is None:

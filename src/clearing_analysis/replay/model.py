@@ -192,6 +192,9 @@ class RequestUsage(msgspec.Struct, frozen=True, gc=False):
     # How many of the turn's tool results were placed before this request (the turn's results
     # a mid-turn clearing point sees in context).
     results_before: int
+    # The message's model as the pinned pi-ai catalog names it (PROVIDER/ID), None when the
+    # catalog does not list it: the usage tables by model (docs/privacy.md), never input text.
+    catalog_model: str | None = None
 
 
 class ReplayedBoundary(msgspec.Struct, frozen=True, gc=False):

@@ -25,6 +25,7 @@ from clearing_analysis.report.human import (
     pressure_lines,
     route_trigger_table,
     tool_class_table,
+    usage_table,
 )
 from clearing_analysis.report.what_ifs_view import tables
 
@@ -81,29 +82,6 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
     return tool_class_table(title, "eligible", cells, web_row)
 
 
-def _recorded_cost(cost: float | None) -> str:
-    """The history's list-price cost, or why there is none (a report from before the field)."""
-    return "not in this report" if cost is None else number(cost, 4)
-
-
-def _usage_table(report: em.ApiExplore) -> RenderableType:
-    """The usage the sessions recorded for this API, summed as recorded (R-CM-1): what the user
-    spent, in the counts a usage tracker shows."""
-    usage = report.usage
-    return pairs_table(
-        "Recorded usage (tokens, as recorded)",
-        [
-            ("requests", number(report.requests.requests)),
-            ("requests with recorded usage", number(usage.observed_requests)),
-            ("input", number(usage.input)),
-            ("cache read", number(usage.cache_read)),
-            ("cache write", number(usage.cache_write)),
-            ("output", number(usage.output)),
-            ("list-price cost (route's prices)", _recorded_cost(usage.list_price_cost)),
-        ],
-    )
-
-
 def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     evidence = report.evidence
     sim = report.upper_bound_simulation
@@ -124,7 +102,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
             ],
         )
     )
-    parts.append(_usage_table(report))
+    parts.append(usage_table(report.requests, report.usage))
     parts.append(
         pairs_table(
             "Simulation (UPPER BOUND, step by step)",

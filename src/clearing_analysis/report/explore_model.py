@@ -34,10 +34,12 @@ from clearing_analysis.report.model import (
     Evidence,
     FixedCode,
     Observed,
+    ObservedUsage,
     Pressure,
     Requests,
     RouteTrigger,
     Simulation,
+    UsageBreakdown,
     Version,
     WebYield,
     WhatIfs,
@@ -92,22 +94,6 @@ class BoundarySkip(enum.StrEnum):
     UNSUPPORTED_API = "UNSUPPORTED_API"
     DUPLICATE = "DUPLICATE"  # the same turn of the same lineage, first seen in another file
     OUTSIDE_PERIOD = "OUTSIDE_PERIOD"  # the turn's request lies outside --since / --until
-
-
-class ObservedUsage(_Part, frozen=True):
-    """Recorded usage summed over the requests whose usage counts (R-CM-1: some count recorded,
-    whatever the stopReason): the off arm's observed basis."""
-
-    observed_requests: Count
-    input: Count
-    output: Count
-    cache_read: Count
-    cache_write: Count
-    # These sums at the route's list prices (currency per million tokens): the history's cost
-    # as recorded, without the fallback's estimate or any modeled summary. Absent from explore
-    # reports written before it existed (same version 3): `show` still reads those, and the
-    # view says the cost was not recorded.
-    list_price_cost: Rounded | None = None
 
 
 class Sessions(_Part, frozen=True):
@@ -170,7 +156,7 @@ class ApiExplore(_Part, frozen=True):
     upper_bound_escaping: Escaping
 
 
-class ExploreReport(_Part, frozen=True):
+class ExploreReport(_Part, frozen=True, omit_defaults=True):
     """The whole explore report. It has no verdict field: `gating` is always false."""
 
     format: Literal["clearing-analysis-explore"]
@@ -186,6 +172,8 @@ class ExploreReport(_Part, frozen=True):
     per_api: dict[Api, ApiExplore]
     tool_results_all_apis: tuple[ToolResults, ...]
     what_ifs_informational: WhatIfs
+    # Only when the run was given --by (absent otherwise, not null).
+    usage_by: UsageBreakdown | None = None
 
 
 __all__ = [

@@ -329,6 +329,28 @@ def route_trigger_table(route: rm.RouteTrigger, trigger: int) -> Table:
     )
 
 
+def _recorded_cost(cost: float | None) -> str:
+    """The history's list-price cost, or why there is none (a report from before the field)."""
+    return "not in this report" if cost is None else number(cost, 4)
+
+
+def usage_table(requests: rm.Requests, usage: rm.ObservedUsage) -> Table:
+    """The usage the history recorded for one API, summed as recorded (R-CM-1): what the user
+    spent, in the counts a usage tracker shows."""
+    return pairs_table(
+        "Recorded usage (tokens, as recorded)",
+        [
+            ("requests", number(requests.requests)),
+            ("requests with recorded usage", number(usage.observed_requests)),
+            ("input", number(usage.input)),
+            ("cache read", number(usage.cache_read)),
+            ("cache write", number(usage.cache_write)),
+            ("output", number(usage.output)),
+            ("list-price cost (route's prices)", _recorded_cost(usage.list_price_cost)),
+        ],
+    )
+
+
 def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     gate = report.gate
     evidence = report.evidence
@@ -353,6 +375,8 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
+    if report.usage is not None:  # absent from reports written before it existed
+        parts.append(usage_table(report.requests, report.usage))
     parts.append(
         pairs_table(
             "Simulation (lower bound, step by step)",
@@ -569,4 +593,5 @@ __all__ = [
     "threshold_text",
     "tool_class_table",
     "undefined_reason",
+    "usage_table",
 ]

@@ -262,6 +262,71 @@ class Requests(_Part, frozen=True):
     fallback_share: Rounded | None
 
 
+class ObservedUsage(_Part, frozen=True):
+    """Recorded usage summed over the requests whose usage counts (R-CM-1: some count recorded,
+    whatever the stopReason): the off arm's observed basis."""
+
+    observed_requests: Count
+    input: Count
+    output: Count
+    cache_read: Count
+    cache_write: Count
+    # These sums at the route's list prices (currency per million tokens): the history's cost
+    # as recorded, without the fallback's estimate or any modeled summary. Absent from reports
+    # written before it existed (same version): `show` still reads those, and the view says
+    # the cost was not recorded.
+    list_price_cost: Rounded | None = None
+
+
+# A UTC calendar day, YYYY-MM-DD (docs/privacy.md: the days of the requests' timestamps).
+UtcDay = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", max_length=10)]
+# A model as the pinned pi-ai catalog names it, PROVIDER/ID; `show` refuses one the catalog
+# does not list (report.validate), so no recorded text can ride in it.
+CatalogModelId = Annotated[str, msgspec.Meta(pattern=r"^[^/\s]+/[^\s]+$", max_length=128)]
+
+
+class _UsageColumns(_Part, frozen=True):
+    """The usage columns of one row of a usage table: every request of the row's requests, and
+    the recorded usage of those whose usage counts (R-CM-1) with its list-price cost (each
+    request at the route of the API its own message names, R-CM-8)."""
+
+    requests: Count
+    input: Count
+    cache_read: Count
+    cache_write: Count
+    output: Count
+    list_price_cost: Rounded
+
+
+class SessionUsage(_UsageColumns, frozen=True):
+    """One session's (journal's) usage; `session` is its ordinal in the report's order (first
+    met, from 1), never its id or path."""
+
+    session: Annotated[int, msgspec.Meta(ge=1)]
+
+
+class DayUsage(_UsageColumns, frozen=True):
+    """One UTC calendar day's usage (the days of the requests' timestamps)."""
+
+    day: UtcDay
+
+
+class ModelUsage(_UsageColumns, frozen=True):
+    """One model's usage; `model` null: models the pinned catalog does not list, together."""
+
+    model: CatalogModelId | None
+
+
+class UsageBreakdown(_Part, frozen=True):
+    """The usage of every API's counted requests, by session, by UTC day and by model: the
+    tables of `--by`, stored only when the run was given `--by` (docs/report.md). Each table's
+    rows add up to the per-API usage summed over the APIs."""
+
+    by_session: tuple[SessionUsage, ...]
+    by_day: tuple[DayUsage, ...]
+    by_model: tuple[ModelUsage, ...]
+
+
 class RemovedDelta(_Part, frozen=True):
     """Removed tokens: observed (until the checkpoint that compacts them) + extension."""
 
@@ -410,6 +475,9 @@ class ApiReport(_Part, frozen=True):
     requests: Requests
     cost: Cost
     qualification: Qualification
+    # The usage the journals recorded for this API (R-CM-1, R-CM-8): what the history cost as
+    # recorded. Absent from reports written before it existed (same version 2).
+    usage: ObservedUsage | None = None
 
 
 class WhatIfAtRate(_Part, frozen=True):
@@ -458,7 +526,7 @@ class Overall(_Part, frozen=True):
     web: WebYield
 
 
-class Report(_Part, frozen=True):
+class Report(_Part, frozen=True, omit_defaults=True):
     """The whole report."""
 
     format: Literal["clearing-analysis-report"]
@@ -475,6 +543,8 @@ class Report(_Part, frozen=True):
     per_api: dict[Api, ApiReport]
     overall: Overall
     what_ifs_informational: WhatIfs
+    # Only when the run was given --by (absent otherwise, not null).
+    usage_by: UsageBreakdown | None = None
 
 
 _Part_T = TypeVar("_Part_T")
@@ -497,12 +567,15 @@ __all__ = [
     "Category",
     "Cost",
     "CostAtRate",
+    "DayUsage",
     "Delta",
     "Eligibility",
     "Escaping",
     "Evidence",
     "Histogram",
+    "ModelUsage",
     "Observed",
+    "ObservedUsage",
     "Overall",
     "Pressure",
     "PressureAtRate",
@@ -513,6 +586,7 @@ __all__ = [
     "Requests",
     "Retention",
     "RetrievalDelta",
+    "SessionUsage",
     "Simulation",
     "Snapshot",
     "Statement",
@@ -520,6 +594,7 @@ __all__ = [
     "SummaryInputFigures",
     "SummaryInputSensitivity",
     "UncachedAtRate",
+    "UsageBreakdown",
     "ViewFigures",
     "WarmRewrite",
     "WebYield",

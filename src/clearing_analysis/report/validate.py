@@ -26,7 +26,10 @@ of the renderer (R-REL-1):
   sensitivities are built (models.rates);
 - the informational what-ifs list, for each API, every reviewed policy exactly once, each with
   no more warm clearing events than clearing events, figures by rate in increasing rate order,
-  and figures exactly when its models are defined.
+  and figures exactly when its models are defined;
+- the usage tables of `--by` number their sessions 1, 2, ... in order, list each UTC day once
+  in ascending order, and name a model only as the pinned pi-ai catalog lists it (or null):
+  an edited report cannot carry a recorded model name, or any other text, in them.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import msgspec
 
 from clearing_analysis import ranges
 from clearing_analysis.gate import ApiGate, CriterionId
-from clearing_analysis.policy import WhatIfId
+from clearing_analysis.policy import WhatIfId, catalog_model_ids
 from clearing_analysis.report import model as rm
 
 # 2**53 - 1: beyond it a JSON number no longer holds every integer exactly (RFC 8259 §6).
@@ -113,6 +116,14 @@ def _part_consistent(part: msgspec.Struct) -> bool:
         return all(
             sorted(row.policy for row in rows) == sorted(WhatIfId) for rows in part.per_api.values()
         )
+    if isinstance(part, rm.ModelUsage):
+        # A model is named only as the pinned catalog names it (docs/privacy.md).
+        return part.model is None or part.model in catalog_model_ids()
+    if isinstance(part, rm.UsageBreakdown):
+        days = [row.day for row in part.by_day]
+        return [row.session for row in part.by_session] == list(
+            range(1, len(part.by_session) + 1)
+        ) and days == sorted(set(days))
     if isinstance(part, ApiGate):
         ids = [criterion.id for criterion in part.criteria]
         return len(ids) == len(CriterionId) and set(ids) == set(CriterionId)

@@ -14,15 +14,21 @@ from rich.text import Text
 from clearing_analysis.report import explore_human, explore_summary, human, summary
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.usage_view import UsageBy, usage_by_table
 
 # Plain text (files, pipes, tests, the demo's captured output) is laid out for 80 columns.
 PLAIN_WIDTH = 80
 
 
 def renderables(
-    report: rm.Report | em.ExploreReport, width: int, *, details: bool = False
+    report: rm.Report | em.ExploreReport,
+    width: int,
+    *,
+    details: bool = False,
+    by: UsageBy | None = None,
 ) -> list[RenderableType]:
-    """The view, top to bottom, for a terminal `width` columns wide."""
+    """The view, top to bottom, for a terminal `width` columns wide; with `by`, the usage
+    table it names last (`--by`)."""
     parts: list[RenderableType]
     if isinstance(report, em.ExploreReport):
         parts = list(explore_summary.summary(report, width))
@@ -33,14 +39,20 @@ def renderables(
     if more:
         parts.append(Text("\nDetails", style="bold"))
         parts.extend(more)
+    if by is not None:
+        parts.append(usage_by_table(report.usage_by, by))
     return parts
 
 
 def render_text(
-    report: rm.Report | em.ExploreReport, *, width: int = PLAIN_WIDTH, details: bool = False
+    report: rm.Report | em.ExploreReport,
+    *,
+    width: int = PLAIN_WIDTH,
+    details: bool = False,
+    by: UsageBy | None = None,
 ) -> str:
     """The view as plain text (no colour), whatever the terminal."""
-    return human.plain_text(renderables(report, width, details=details), width)
+    return human.plain_text(renderables(report, width, details=details, by=by), width)
 
 
 def render(report: rm.Report | em.ExploreReport) -> bytes:
@@ -49,10 +61,14 @@ def render(report: rm.Report | em.ExploreReport) -> bytes:
 
 
 def print_view(
-    report: rm.Report | em.ExploreReport, console: Console, *, details: bool = False
+    report: rm.Report | em.ExploreReport,
+    console: Console,
+    *,
+    details: bool = False,
+    by: UsageBy | None = None,
 ) -> None:
     """Print the view to a console, laid out for its width (colour when it is a terminal)."""
-    console.print(Group(*renderables(report, console.width, details=details)))
+    console.print(Group(*renderables(report, console.width, details=details, by=by)))
 
 
 __all__ = ["PLAIN_WIDTH", "print_view", "render", "render_text", "renderables"]

@@ -70,6 +70,7 @@ def in_pressure_band(tokens: int, trigger: int) -> bool:
 # How a column crosses the process boundary (`unit.compact`): INTS as a 64-bit integer array,
 # FLAGS as a byte array of 0 and 1, OTHER (text, or numbers that may be null) as a list.
 INTS = "q"
+MS_PER_DAY = 86_400_000
 FLAGS = "b"
 OTHER = ""
 
@@ -124,6 +125,11 @@ REQUEST_COLUMNS: dict[str, str] = {
     "context_tokens": INTS,
     "message_tokens": INTS,
     "cleared_tokens_carried": INTS,
+    # For the usage tables (`--by`): the request's journal, its UTC calendar day (days since
+    # 1970-01-01) and its catalog model id (None: not in the catalog).
+    "journal": INTS,
+    "day": INTS,
+    "model": OTHER,
 }
 
 
@@ -617,6 +623,9 @@ class ConversationSimulator:
                     request.context_tokens,
                     request.message_tokens,
                     carried,
+                    boundary.journal,
+                    request.timestamp // MS_PER_DAY,
+                    request.catalog_model,
                 )
             )
 
@@ -626,6 +635,7 @@ __all__ = [
     "CLEARED_COLUMNS",
     "FLAGS",
     "INTS",
+    "MS_PER_DAY",
     "OTHER",
     "REQUEST_COLUMNS",
     "ClearedInContext",

@@ -65,6 +65,9 @@ REQUEST_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "context_tokens": pl.Int64,
     "message_tokens": pl.Int64,
     "cleared_tokens_carried": pl.Int64,
+    "journal": pl.Int64,
+    "day": pl.Int64,  # UTC calendar days since 1970-01-01
+    "model": pl.String,  # the catalog model id; null: not in the catalog
 }
 CHECKPOINT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
     "journal": pl.Int64,

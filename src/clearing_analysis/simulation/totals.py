@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -33,6 +33,7 @@ from clearing_analysis.simulation.unit import (
     RequestSums,
     TableColumns,
     UnitSimulation,
+    UsageKey,
 )
 from clearing_analysis.simulation.what_if import PolicySums
 
@@ -47,6 +48,9 @@ class SimulationTotals:
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # informational (docs/model.md, section 9)
+    # Request sums by (API value, journal ordinal, UTC day, catalog model id): the usage
+    # tables of `--by`; journal ordinals shifted like the boundaries' (`Combiner.add`).
+    usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
 
 
 def _next(values: Column) -> int:
@@ -81,6 +85,7 @@ class Combiner:
         apis = tuple(apis)
         self._per_api = {api: ApiSimulation() for api in apis}
         self._what_ifs = {policy: {api: PolicySums() for api in apis} for policy in WhatIfId}
+        self._usage: dict[UsageKey, RequestSums] = {}
         self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
 
     def add(self, part: UnitSimulation) -> None:
@@ -99,6 +104,9 @@ class Combiner:
         _extend(self._checkpoints, part.checkpoints, {"journal": offsets["journal"]})
         for api, sums in part.per_api.items():
             self._per_api[api].add(sums)
+        for (api_value, journal, day, model), usage in part.usage.items():
+            key = (api_value, journal + offsets["journal"], day, model)
+            self._usage.setdefault(key, RequestSums()).add(usage)
         for policy, per_api in part.what_ifs.items():
             for api, policy_sums in per_api.items():
                 self._what_ifs[policy][api].add(policy_sums)
@@ -119,6 +127,7 @@ class Combiner:
             per_api=self._per_api,
             placeholder_tokens=placeholder,
             what_ifs=self._what_ifs,
+            usage=self._usage,
         )
 
 
@@ -138,5 +147,6 @@ __all__ = [
     "Combiner",
     "RequestSums",
     "SimulationTotals",
+    "UsageKey",
     "combine",
 ]

@@ -153,6 +153,8 @@ class UnitSimulation:
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]
+    # Request sums by usage key, in the order first met (the usage tables, `--by`).
+    usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
 
 
 def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
@@ -247,10 +249,35 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
     )
 
 
-def _request_sums(requests: Mapping[str, Column]) -> dict[str, RequestSums]:
-    """RequestSums by API value, from the request columns."""
+# The usage tables' key (`--by`): API value, journal (ordinal local to the unit), UTC day
+# (days since 1970-01-01), catalog model id (None: not in the catalog).
+UsageKey: TypeAlias = "tuple[str, int, int, str | None]"
+
+
+def _add_request(
+    one: RequestSums, fallback: bool, usage: tuple[int, int, int, int], carried: int
+) -> None:
+    """One request into `one`: recorded usage when it counts, else the fallback's inputs."""
+    prompt, read, write, output = usage
+    one.requests += 1
+    if fallback:
+        one.fallback += 1
+    else:
+        one.input += prompt
+        one.cache_read += read
+        one.cache_write += write
+        one.output += output
+        one.removed_observed += min(carried, prompt + read + write)
+
+
+def _request_sums(
+    requests: Mapping[str, Column],
+) -> tuple[dict[str, RequestSums], dict[UsageKey, RequestSums]]:
+    """RequestSums by API value, and the same by usage key (the usage tables), from the request
+    columns."""
     sums: dict[str, RequestSums] = {}
-    for api, fallback, prompt, read, write, output, context, message, carried in zip(
+    groups: dict[UsageKey, RequestSums] = {}
+    for api, fallback, prompt, read, write, output, context, message, carried, key in zip(
         requests["api"],
         requests["fallback"],
         requests["input"],
@@ -260,23 +287,22 @@ def _request_sums(requests: Mapping[str, Column]) -> dict[str, RequestSums]:
         requests["context_tokens"],
         requests["message_tokens"],
         requests["cleared_tokens_carried"],
+        zip(requests["api"], requests["journal"], requests["day"], requests["model"], strict=True),
         strict=True,
     ):
         one = sums.get(api)
         if one is None:
             one = sums[api] = RequestSums()
-        one.requests += 1
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = RequestSums()
+        usage = (prompt, read, write, output)
+        _add_request(one, fallback, usage, carried)
+        _add_request(group, fallback, usage, carried)
         if fallback:
-            one.fallback += 1
             one.fallback_context += context
             one.fallback_output += message
-        else:
-            one.input += prompt
-            one.cache_read += read
-            one.cache_write += write
-            one.output += output
-            one.removed_observed += min(carried, prompt + read + write)
-    return sums
+    return sums, groups
 
 
 def _category_sums(results: Mapping[str, Column]) -> dict[str, ApiSimulation]:
@@ -370,7 +396,7 @@ def _observed(
 
 def summarize(walked: Walked) -> UnitSimulation:
     """What the report needs of one unit's simulation."""
-    requests = _request_sums(walked.columns.requests.columns)
+    requests, usage = _request_sums(walked.columns.requests.columns)
     categories = _category_sums(walked.results)
     per_api: dict[str, ApiSimulation] = {}
     for api in walked.apis:
@@ -386,6 +412,7 @@ def summarize(walked: Walked) -> UnitSimulation:
         per_api={api: per_api[api.value] for api in walked.apis},
         placeholder_tokens=walked.placeholder_tokens,
         what_ifs=walked.what_ifs,
+        usage=usage,
     )
 
 
@@ -398,6 +425,7 @@ __all__ = [
     "RequestSums",
     "TableColumns",
     "UnitSimulation",
+    "UsageKey",
     "Walked",
     "compact",
     "summarize",
