@@ -20,6 +20,7 @@ from clearing_analysis.report.human import (
     cost_waterfall,
     histogram_table,
     limitation_lines,
+    money,
     number,
     pairs_table,
     pressure_lines,
@@ -83,7 +84,7 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
 
 def _recorded_cost(cost: float | None) -> str:
     """The history's list-price cost, or why there is none (a report from before the field)."""
-    return "not in this report" if cost is None else number(cost, 4)
+    return "not in this report" if cost is None else money(cost)
 
 
 def _usage_table(report: em.ApiExplore) -> RenderableType:

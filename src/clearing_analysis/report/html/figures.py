@@ -16,9 +16,9 @@ from fractions import Fraction
 
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.html.cells import Cell, Money, Ratio, Share, money_text, share_text
 from clearing_analysis.report.html.charts import Chart, Series, Tone, keyed
-
-Cell = str | int | float | bool | None
+from clearing_analysis.report.human import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +204,8 @@ def _percent_key(rate: float) -> str:
 
 
 def _rate_label(rate: float, labels: Sequence[str]) -> str:
-    return f"{rate:.0%} ({', '.join(labels)})"
+    """A retrieval rate with its labels, in percent as the summary writes it."""
+    return f"{percent(rate)} ({', '.join(labels)})"
 
 
 def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
@@ -212,7 +213,8 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
     title = titled("Compaction pressure, clearing off and on", bound)
     rows: list[tuple[Cell, ...]] = [("off", "-", model.off, None)]
     rows += [
-        ("on", _rate_label(at.rate, at.labels), at.on, at.reduction) for at in model.sensitivities
+        ("on", _rate_label(at.rate, at.labels), at.on, Share(at.reduction))
+        for at in model.sensitivities
     ]
     table = Table(
         caption=titled(
@@ -270,11 +272,26 @@ def _components(delta: rm.Delta) -> tuple[float, ...]:
     )
 
 
-_VIEWS = (("list-price", "list price"), ("quota-share", "quota share"))
+@dataclass(frozen=True, slots=True)
+class _View:
+    """One cost view as the page shows it: its figures' cell type, and its chart's scale and
+    unit (list price in US dollars; quota share in percent of the quota budget)."""
+
+    code: str
+    name: str
+    cell: type[Money] | type[Share]
+    scale: float
+    unit: str
 
 
-def _view(at: rm.CostAtRate, view: str) -> tuple[rm.ViewFigures, rm.Delta]:
-    if view == "list-price":
+_VIEWS = (
+    _View("list-price", "list price", Money, 1.0, "USD (list price)"),
+    _View("quota-share", "quota share", Share, 100.0, "% of the quota budget"),
+)
+
+
+def _view(at: rm.CostAtRate, view: _View) -> tuple[rm.ViewFigures, rm.Delta]:
+    if view.cell is Money:
         return at.list_price, at.list_delta
     return at.quota_share, at.quota_share_delta
 
@@ -287,28 +304,30 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
     charts: list[Chart] = []
     for at in model.sensitivities:
         rate = _rate_label(at.rate, at.labels)
-        for code, view in _VIEWS:
-            figures, delta = _view(at, code)
+        for view in _VIEWS:
+            figures, delta = _view(at, view)
             parts = _components(delta)
-            rows.append((view, rate, "off (observed)", figures.off))
+            worded = money_text if view.cell is Money else share_text
+            rows.append((view.name, rate, "off (observed)", view.cell(figures.off)))
             rows += [
-                (view, rate, name, value) for name, value in zip(_COMPONENTS, parts, strict=True)
+                (view.name, rate, name, view.cell(value))
+                for name, value in zip(_COMPONENTS, parts, strict=True)
             ]
-            rows.append((view, rate, "on - off", delta.total))
-            rows.append((view, rate, "on", figures.on))
-            rows.append((view, rate, "on / off", figures.ratio))
+            rows.append((view.name, rate, "on - off", view.cell(delta.total)))
+            rows.append((view.name, rate, "on", view.cell(figures.on)))
+            rows.append((view.name, rate, "on / off", Ratio(figures.ratio)))
             if not model.defined:
                 continue
-            values = (*parts, delta.total)
+            values = tuple(view.scale * v for v in (*parts, delta.total))
             charts.append(
                 Chart(
-                    key=keyed(key, "cost", code, _percent_key(at.rate)),
-                    title=titled(f"Cost waterfall, {view}, retrieval rate {rate}", bound),
+                    key=keyed(key, "cost", view.code, _percent_key(at.rate)),
+                    title=titled(f"Cost waterfall, {view.name}, retrieval rate {rate}", bound),
                     description=(
-                        f"The {view} view at retrieval rate {rate}: each signed component of"
-                        f" the on - off cost difference as a bar from zero (orange adds cost,"
-                        f" blue saves it) and their sum, {delta.total:,.6g}, on an off arm of"
-                        f" {figures.off:,.6g}."
+                        f"The {view.name} view at retrieval rate {rate}: each signed component"
+                        f" of the on - off cost difference as a bar from zero (orange adds cost,"
+                        f" blue saves it) and their sum, {worded(delta.total)}, on an off arm of"
+                        f" {worded(figures.off)}."
                     ),
                     categories=(*_COMPONENTS, "on - off (the sum)"),
                     series=(
@@ -320,13 +339,17 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
                             (*tuple(min(v, 0.0) for v in values[:-1]), 0.0),
                             Tone.COLD,
                         ),
-                        Series("on - off", (0.0,) * len(parts) + (delta.total,), Tone.TOTAL),
+                        Series("on - off", (0.0,) * len(parts) + (values[-1],), Tone.TOTAL),
                     ),
-                    unit=view,
+                    unit=view.unit,
                 )
             )
     table = Table(
-        caption=titled("Cost per view and retrieval rate: off, components, on", bound),
+        caption=titled(
+            "Cost per view and retrieval rate: off, components, on (list price in USD, quota"
+            " share in percent of the quota budget)",
+            bound,
+        ),
         headers=("view", "retrieval rate", "figure", "value"),
         rows=tuple(rows),
     )
@@ -418,7 +441,7 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
         name = row.policy.value + (" (reference)" if row.reference else "")
         counts: tuple[Cell, ...] = (
             row.clearing_events,
-            row.warm_share,
+            Share(row.warm_share),
             row.cleared_results,
             row.tokens_removed,
             row.rewritten_prefix_tokens,
@@ -431,10 +454,10 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
                     name,
                     _rate_label(at.rate, at.labels),
                     *counts,
-                    at.pressure_reduction,
+                    Share(at.pressure_reduction),
                     at.compactions_avoided,
-                    at.list_price_ratio,
-                    at.quota_share_ratio,
+                    Ratio(at.list_price_ratio),
+                    Ratio(at.quota_share_ratio),
                 )
             )
     table = Table(

@@ -15,10 +15,9 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from html import escape
 
-from clearing_analysis.gate import ApiGate
+from clearing_analysis.gate import ApiGate, Criterion
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.meanings import (
     API_LIMITATION,
@@ -30,9 +29,17 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
+from clearing_analysis.report.html.cells import (
+    Cell,
+    Share,
+    cell_text,
+    exact_text,
+    numeric,
+    share_text,
+)
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, period_text
+from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share, period_text
 from clearing_analysis.report.view import render_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
@@ -52,58 +59,22 @@ def _csp() -> str:
     )
 
 
-# A float cell shows this many significant digits; its exact value is the cell's `title`.
-SHOWN_DIGITS = 4
-# Beyond these decimal exponents a shown float is written with one (1.235e+20, 2.802e-7).
-_PLAIN_EXPONENTS = range(-6, 15)
-
-
-def exact_text(value: fig.Cell) -> str:
-    """A table cell's exact text: a number exactly as the report holds it (thousands
-    separated; a float with every digit it was rounded to), a code or fixed text as it is,
-    `-` for none."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{Decimal(repr(value)):,f}"
-    return value
-
-
-def cell_text(value: fig.Cell) -> str:
-    """What a table cell shows: a float to `SHOWN_DIGITS` significant digits (trailing zeros
-    dropped), everything else as `exact_text` does."""
-    if not isinstance(value, float):
-        return exact_text(value)
-    if value == 0:
-        return "0"
-    exact = Decimal(repr(value))
-    shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - SHOWN_DIGITS + 1))
-    if exact.adjusted() not in _PLAIN_EXPONENTS:
-        mantissa = shown.scaleb(-shown.adjusted()).normalize()
-        return f"{mantissa}e{shown.adjusted():+d}"
-    text = f"{shown:,f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def _table(table: fig.Table) -> str:
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in table.headers)
     body = []
     for row in table.rows:
         cells = []
         for index, value in enumerate(row):
-            numeric = isinstance(value, int | float) and not isinstance(value, bool)
             shown, exact = cell_text(value), exact_text(value)
             text = escape(shown)
             if index == 0:
                 cells.append(f'<th scope="row">{text}</th>')
-            elif shown != exact:  # a float shown rounded: its exact value is the title
+            elif shown != exact:  # a figure shown rounded: its exact value is the title
                 cells.append(f'<td class="num" title="{escape(exact, quote=True)}">{text}</td>')
             else:
-                cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
+                cells.append(
+                    f'<td class="num">{text}</td>' if numeric(value) else f"<td>{text}</td>"
+                )
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (
         f"<table><caption>{escape(table.caption)}</caption>"
@@ -158,6 +129,14 @@ def _codes(kind: str, codes: Iterable[str]) -> str:
     return f"<dl>{''.join(rows)}</dl>" if rows else ""
 
 
+def criterion_cell(criterion: Criterion, value: float | None) -> Cell:
+    """A criterion's measured value or threshold by what it counts, as the summary writes it:
+    a share in percent, a count (of boundaries, of unintended differences) as an integer."""
+    if value is None or is_share(criterion):
+        return Share(value)
+    return int(value) if value.is_integer() else value
+
+
 def _criteria(api: str, gate: ApiGate) -> str:
     table = fig.Table(
         caption=f"{api}: the six criteria against their thresholds",
@@ -176,9 +155,9 @@ def _criteria(api: str, gate: ApiGate) -> str:
             (
                 CRITERION_LABEL[c.id],
                 c.id.value,
-                c.measured,
+                criterion_cell(c, c.measured),
                 c.comparison.value,
-                c.threshold,
+                criterion_cell(c, c.threshold),
                 "not evaluated" if c.passed is None else c.passed,
                 c.lineages,
                 c.min_lineages,
@@ -346,7 +325,7 @@ def analysis_page(report: rm.Report) -> str:
         f"<h1>clearing-analysis: {report.verdict.value}</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
         f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
-        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every figure is"
+        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every figure is"
         " modeled, not observed savings.</p>"
     )
     sections = [_analysis_api(api, part) for api, part in rm.in_api_order(report.per_api)]
@@ -367,7 +346,8 @@ def explore_page(report: em.ExploreReport) -> str:
     header = (
         f"<h1>clearing-analysis explore: {UPPER}, never a verdict</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
-        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every opportunity,"
+        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every"
+        " opportunity,"
         " pressure and cost figure is an upper bound.</p>"
     )
     sections = [_explore_api(api, part) for api, part in rm.in_api_order(report.per_api)]
@@ -385,4 +365,4 @@ def explore_page(report: em.ExploreReport) -> str:
     )
 
 
-__all__ = ["analysis_page", "cell_text", "explore_page"]
+__all__ = ["analysis_page", "cell_text", "criterion_cell", "exact_text", "explore_page"]
