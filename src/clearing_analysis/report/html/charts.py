@@ -46,6 +46,7 @@ class Tone(enum.StrEnum):
 
     NEUTRAL = "#8c8c8c"
     BAND = "#e67e22"  # the pressure band 0.75·T-T, cost that is added
+    BAND_EDGE = "#f5cba7"  # a bucket across an edge of the pressure band
     ABOVE = "#c0392b"  # at or above T
     COLD = "#2e86c1"  # cold, cost that is saved, what clearing removes
     PALE = "#aed6f1"  # all results, behind what was cleared

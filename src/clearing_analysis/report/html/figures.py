@@ -87,40 +87,81 @@ def _band_low(trigger: int) -> Fraction:
     return Fraction(str(simulation_policy().pressure_low_fraction)) * trigger
 
 
-def _against_band(bucket: Bucket, trigger: int) -> str:
-    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) (R-SIM-2)."""
-    if bucket.high is not None and bucket.high <= _band_low(trigger):
-        return "below the band"
+BELOW_BAND = "below the band"
+IN_BAND = "in the band"
+PARTLY_IN_BAND = "partly in the band"
+AT_OR_ABOVE_T = "at or above T"
+
+
+def against_band(bucket: Bucket, trigger: int) -> str:
+    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) that the summary
+    counts pressured boundaries in (R-SIM-2, `simulation.clearing.in_pressure_band`): wholly
+    below it, wholly in it (every boundary it counts is pressured), wholly at or above T, or
+    across one of its edges (some of its boundaries are pressured, some not: the histogram's
+    fixed edges cannot say how many)."""
+    low = _band_low(trigger)
+    if bucket.high is not None and bucket.high <= low:
+        return BELOW_BAND
     if bucket.low is not None and bucket.low >= trigger:
-        return "at or above T"
-    return "overlaps the band"
+        return AT_OR_ABOVE_T
+    if bucket.low is None or bucket.high is None:  # open on a side that reaches into the band
+        return PARTLY_IN_BAND
+    return IN_BAND if low <= bucket.low and bucket.high <= trigger else PARTLY_IN_BAND
 
 
 # (group, legend name, colour): legend names stay short, the description says the rest.
 _BAND_GROUPS = (
-    ("below the band", "below the band", Tone.NEUTRAL),
-    ("overlaps the band", "in the band", Tone.BAND),
-    ("at or above T", ">= T", Tone.ABOVE),
+    (BELOW_BAND, BELOW_BAND, Tone.NEUTRAL),
+    (PARTLY_IN_BAND, PARTLY_IN_BAND, Tone.BAND_EDGE),
+    (IN_BAND, IN_BAND, Tone.BAND),
+    (AT_OR_ABOVE_T, ">= T", Tone.ABOVE),
 )
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) -> Figure:
     """E at each counted boundary against T with the pressure band 0.75·T-T marked, cold and
-    warm boundaries apart (two charts, one table)."""
+    warm boundaries apart (two charts, one table). A bar is orange only when every boundary
+    it counts is pressured, as the summary counts them; a bucket across a band edge has a
+    colour of its own, and the exact pressured counts (`evidence.pressured`,
+    `evidence.coldPressured`) are stated in each description and in the table."""
     every = buckets(evidence.estimates, "tok")
     cold = buckets(evidence.cold_estimates, "tok", below=bool(evidence.estimates.below))
-    where = [_against_band(bucket, trigger) for bucket in every]
+    where = [against_band(bucket, trigger) for bucket in every]
     warm = [
         Bucket(a.label, a.low, a.high, a.count - c.count) for a, c in zip(every, cold, strict=True)
     ]
     band = f"{float(_band_low(trigger)):,.0f} to {trigger:,} tokens"
+    pressured = {
+        "cold": evidence.cold_pressured,
+        "warm": evidence.pressured - evidence.cold_pressured,
+    }
+
+    def described(part: str, what: str, rows: Sequence[Bucket]) -> str:
+        inside = sum(r.count for r, w in zip(rows, where, strict=True) if w == IN_BAND)
+        across = sum(r.count for r, w in zip(rows, where, strict=True) if w == PARTLY_IN_BAND)
+        counted = _plural(pressured[part], "boundary is", "boundaries are")
+        text = (
+            f"Counted {what} boundaries by their estimate E in tokens, one bar per bucket:"
+            f" {counted} in the pressure band ({band}: 0.75·T <= E < T), as the summary counts"
+            f" them; orange bars lie wholly in the band ({inside:,}), red bars at or above"
+            f" T = {trigger:,}, grey bars below the band."
+        )
+        if across:
+            text += (
+                f" Light orange bars straddle a band edge: {pressured[part] - inside:,} of their"
+                f" {across:,} are in the band."
+            )
+        return text
+
     charts = tuple(
         Chart(
             key=keyed(key, "estimates", part),
             title=titled(f"E of the {what} boundaries against T", bound),
-            description=f"Counted {what} boundaries by their estimate E in tokens, one bar per"
-            f" bucket: orange bars overlap the pressure band ({band}: 0.75·T to T), red bars are"
-            f" at or above T = {trigger:,}, grey bars are below the band.",
+            description=described(part, what, rows),
             categories=tuple(row.label for row in rows),
             series=_grouped(rows, _BAND_GROUPS, where),
             unit="boundaries",
@@ -141,6 +182,13 @@ def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) 
                 evidence.cold_estimates.unknown,
                 evidence.estimates.unknown - evidence.cold_estimates.unknown,
                 evidence.estimates.unknown,
+            ),
+            (
+                "pressured: 0.75·T <= E < T",
+                "the summary's count",
+                pressured["cold"],
+                pressured["warm"],
+                evidence.pressured,
             ),
         ),
     )
