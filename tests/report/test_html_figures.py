@@ -97,3 +97,73 @@ def test_the_band_bars_never_exceed_the_summarys_count(name: str) -> None:
         cold, warm = fig.estimates(evidence, part.pressure.trigger, "api", None).charts
         assert sum(_series(cold, Tone.BAND)) <= evidence.cold_pressured
         assert sum(_series(warm, Tone.BAND)) <= evidence.pressured - evidence.cold_pressured
+
+
+# What each series of the page means, and the one colour that means it (docs/report.md, "One
+# colour, one meaning"). A new series must be added here with its meaning's colour.
+MEANING: dict[str, Tone] = {
+    "below the band": Tone.NEUTRAL,
+    "warm": Tone.NEUTRAL,
+    "never cold": Tone.NEUTRAL,
+    "clearing off": Tone.NEUTRAL,
+    "in the band": Tone.BAND,
+    "partly in the band": Tone.BAND_EDGE,
+    ">= T": Tone.ABOVE,
+    "cold": Tone.COLD,
+    "holds the cold gap": Tone.COLD_EDGE,
+    "adds cost": Tone.WORSE,
+    "adds pressure": Tone.WORSE,
+    "saves cost": Tone.BETTER,
+    "reduces pressure": Tone.BETTER,
+    "on - off": Tone.NET,
+    "all results": Tone.ALL,
+    "lower-bound class": Tone.ELIGIBLE,
+    "upper-bound eligible": Tone.ELIGIBLE,
+    "cleared": Tone.CLEARING,
+    "clearing on": Tone.CLEARING,
+}
+# The sign a series' values must have for its meaning (a saving is drawn below zero, a
+# pressure reduction above it).
+SIGN = {"adds cost": 1, "saves cost": -1, "reduces pressure": 1, "adds pressure": -1}
+
+
+def _charts(report: rm.Report) -> list[Chart]:
+    """Every chart both page kinds draw for `report`'s parts (the explore page draws the same
+    figures of the same structs, its eligible set named "upper-bound eligible")."""
+    found: list[Chart] = []
+    for api, part in report.per_api.items():
+        key = api.value
+        figures = [
+            fig.estimates(part.evidence, part.pressure.trigger, key, None),
+            fig.request_gaps(part.evidence, key, None),
+            fig.pressure(part.pressure, key, None),
+            fig.cost(part.cost, key, None),
+        ]
+        rows = [
+            fig.ToolClassRow(c.tool_class.value, c.results, c.lower_bound_class, c.cleared, 1, 0)
+            for c in part.categories
+        ]
+        for eligible in ("lower-bound class", "upper-bound eligible"):
+            figures.append(fig.tool_classes(rows, eligible, key, None))
+        for figure in figures:
+            found.extend(figure.charts)
+    for api, policies in report.what_ifs_informational.per_api.items():
+        found.extend(fig.what_ifs(api.value, policies, None).charts)
+    return found
+
+
+@pytest.mark.parametrize("name", ["report-mixed.json", "report-build.json"])
+def test_one_colour_means_one_thing_on_every_chart(name: str) -> None:
+    """Every series of every chart is drawn in the colour of its meaning, and each colour
+    stands for one meaning: a saving is never drawn in the colour of an added cost, a
+    pressure band never in the colour of a cost."""
+    charts = _charts(_golden(name))
+    drawn = {series.name for chart in charts for series in chart.series}
+    assert drawn <= MEANING.keys(), drawn - MEANING.keys()
+    assert {"adds cost", "saves cost", "in the band", "cold", "reduces pressure"} <= drawn
+    for chart in charts:
+        for series in chart.series:
+            assert series.tone is MEANING[series.name], (chart.key, series.name)
+            sign = SIGN.get(series.name)
+            if sign is not None:
+                assert all(sign * value >= 0 for value in series.values), (chart.key, series)

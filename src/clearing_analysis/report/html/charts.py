@@ -42,16 +42,21 @@ FRAME_HEIGHT = 96  # title-less frame: legend, axis labels and margins
 
 
 class Tone(enum.StrEnum):
-    """Series colours, chosen to read on a light and on a dark background alike."""
+    """Series colours, each meaning one thing on every chart of the page (docs/report.md, "One
+    colour, one meaning"), chosen to read on a light and on a dark background alike."""
 
-    NEUTRAL = "#8c8c8c"
-    BAND = "#e67e22"  # the pressure band 0.75·T-T, cost that is added
+    NEUTRAL = "#8c8c8c"  # the baseline: below the band, a warm gap, never cold, clearing off
+    BAND = "#e67e22"  # wholly in the pressure band 0.75·T-T
     BAND_EDGE = "#f5cba7"  # a bucket across an edge of the pressure band
     ABOVE = "#c0392b"  # at or above T
-    COLD = "#2e86c1"  # cold, cost that is saved, what clearing removes
-    PALE = "#aed6f1"  # all results, behind what was cleared
-    MID = "#5dade2"
-    TOTAL = "#7d3c98"
+    COLD = "#2e86c1"  # a cold gap: beyond the cache lifetime + margin
+    COLD_EDGE = "#aed6f1"  # the gap bucket that holds the cold gap
+    WORSE = "#ad1457"  # clearing adds: more cost, more pressure
+    BETTER = "#1e8449"  # clearing saves: less cost, less pressure
+    NET = "#7d3c98"  # a net sum: on - off
+    ALL = "#d5d8dc"  # every result: the whole, behind its parts
+    ELIGIBLE = "#76d7c4"  # the eligible set: the results clearing may take
+    CLEARING = "#117a65"  # what clearing does: the results it cleared, the arm with it on
 
 
 @dataclass(frozen=True, slots=True)

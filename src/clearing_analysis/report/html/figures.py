@@ -208,7 +208,7 @@ def _against_cold_gap(bucket: Bucket, cold_gap: int | None) -> str:
 
 _GAP_GROUPS = (
     ("warm", "warm", Tone.NEUTRAL),
-    ("holds the cold gap", "holds the cold gap", Tone.MID),
+    ("holds the cold gap", "holds the cold gap", Tone.COLD_EDGE),
     ("cold", "cold", Tone.COLD),
     ("never cold (lifetime unknown)", "never cold", Tone.NEUTRAL),
 )
@@ -228,7 +228,7 @@ def request_gaps(evidence: rm.Evidence, key: str, bound: str | None) -> Figure:
         title=titled("Request gaps against the cache lifetime + margin", bound),
         description="Counted boundaries by the gap in milliseconds since the previous request,"
         f" one bar per bucket; a gap strictly beyond the cache lifetime + margin ({gap}) is"
-        " cold: dark bars are cold, grey bars warm, a mid-blue bar holds the cold gap itself.",
+        " cold: blue bars are cold, grey bars warm, a light-blue bar holds the cold gap itself.",
         categories=tuple(row.label for row in rows),
         series=_grouped(rows, [g for g in _GAP_GROUPS if g[0] in where], where),
         unit="boundaries",
@@ -290,7 +290,7 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
         categories=categories,
         series=(
             Series("clearing off", (model.off, *([0.0] * count)), Tone.NEUTRAL),
-            Series("clearing on", (0.0, *(at.on for at in model.sensitivities)), Tone.COLD),
+            Series("clearing on", (0.0, *(at.on for at in model.sensitivities)), Tone.CLEARING),
         ),
         unit="compaction cycles",
     )
@@ -346,7 +346,7 @@ def _view(at: rm.CostAtRate, view: _View) -> tuple[rm.ViewFigures, rm.Delta]:
 
 def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
     """The cost waterfall per view at each rate: the signed components of on - off (each
-    bar from zero: orange adds cost, blue saves it) and their sum."""
+    bar from zero: an added cost in Tone.WORSE, a saving in Tone.BETTER) and their sum."""
     title = titled("Cost waterfall: what clearing adds and saves", bound)
     rows: list[tuple[Cell, ...]] = []
     charts: list[Chart] = []
@@ -373,21 +373,21 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
                     title=titled(f"Cost waterfall, {view.name}, retrieval rate {rate}", bound),
                     description=(
                         f"The {view.name} view at retrieval rate {rate}: each signed component"
-                        f" of the on - off cost difference as a bar from zero (orange adds cost,"
-                        f" blue saves it) and their sum, {worded(delta.total)}, on an off arm of"
+                        f" of the on - off cost difference as a bar from zero (magenta adds cost,"
+                        f" green saves it) and their sum, {worded(delta.total)}, on an off arm of"
                         f" {worded(figures.off)}."
                     ),
                     categories=(*_COMPONENTS, "on - off (the sum)"),
                     series=(
                         Series(
-                            "adds cost", (*tuple(max(v, 0.0) for v in values[:-1]), 0.0), Tone.BAND
+                            "adds cost", (*tuple(max(v, 0.0) for v in values[:-1]), 0.0), Tone.WORSE
                         ),
                         Series(
                             "saves cost",
                             (*tuple(min(v, 0.0) for v in values[:-1]), 0.0),
-                            Tone.COLD,
+                            Tone.BETTER,
                         ),
-                        Series("on - off", (0.0,) * len(parts) + (values[-1],), Tone.TOTAL),
+                        Series("on - off", (0.0,) * len(parts) + (values[-1],), Tone.NET),
                     ),
                     unit=view.unit,
                 )
@@ -428,13 +428,13 @@ def tool_classes(
         key=keyed(key, "tool-bytes"),
         title=titled("Tool-result text bytes by tool class: all and cleared", bound),
         description=(
-            "Text bytes of the unique tool results of each tool class (pale) and of those the"
-            " simulation cleared (dark, drawn over them)."
+            "Text bytes of the unique tool results of each tool class (light grey) and of those"
+            " the simulation cleared (dark green, drawn over them)."
         ),
         categories=classes,
         series=(
-            Series("all results", tuple(float(r.text_bytes) for r in rows), Tone.PALE),
-            Series("cleared", tuple(float(r.cleared_text_bytes) for r in rows), Tone.COLD),
+            Series("all results", tuple(float(r.text_bytes) for r in rows), Tone.ALL),
+            Series("cleared", tuple(float(r.cleared_text_bytes) for r in rows), Tone.CLEARING),
         ),
         unit="bytes",
     )
@@ -442,14 +442,15 @@ def tool_classes(
         key=keyed(key, "tool-results"),
         title=titled(f"Tool results by tool class: all, {eligible}, cleared", bound),
         description=(
-            f"Unique tool results of each tool class (pale), those of the {eligible} set"
-            " (mid) and those the simulation cleared (dark), each drawn over the one before."
+            f"Unique tool results of each tool class (light grey), those of the {eligible} set"
+            " (light green) and those the simulation cleared (dark green), each drawn over the"
+            " one before."
         ),
         categories=classes,
         series=(
-            Series("all results", tuple(float(r.results) for r in rows), Tone.PALE),
-            Series(eligible, tuple(float(r.eligible) for r in rows), Tone.MID),
-            Series("cleared", tuple(float(r.cleared) for r in rows), Tone.COLD),
+            Series("all results", tuple(float(r.results) for r in rows), Tone.ALL),
+            Series(eligible, tuple(float(r.eligible) for r in rows), Tone.ELIGIBLE),
+            Series("cleared", tuple(float(r.cleared) for r in rows), Tone.CLEARING),
         ),
         unit="results",
     )
@@ -478,6 +479,17 @@ __all__ = [
     "titled",
     "tool_classes",
 ]
+
+
+def _signed(
+    values: tuple[float, ...], *, worse: str, better: str, better_when_positive: bool
+) -> tuple[Series, Series]:
+    """Signed values as two series, so that a change is drawn in the colour of what it means
+    (a saving never in the colour of an added cost): the worse part, then the better."""
+    positive = tuple(max(v, 0.0) for v in values)
+    negative = tuple(min(v, 0.0) for v in values)
+    good, bad = (positive, negative) if better_when_positive else (negative, positive)
+    return Series(worse, bad, Tone.WORSE), Series(better, good, Tone.BETTER)
 
 
 def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Figure:
@@ -548,12 +560,11 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
             " at 5% retrieval; the seed's own policy is the reference."
         ),
         categories=categories,
-        series=(
-            Series(
-                "pressure reduction",
-                tuple(100 * at.pressure_reduction for _, at in drawn),
-                Tone.COLD,
-            ),
+        series=_signed(
+            tuple(100 * at.pressure_reduction for _, at in drawn),
+            worse="adds pressure",
+            better="reduces pressure",
+            better_when_positive=True,
         ),
         unit="% fewer compactions",
     )
@@ -566,15 +577,14 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
             " drawn as 0 and shown as - in the table."
         ),
         categories=categories,
-        series=(
-            Series(
-                "cost change",
-                tuple(
-                    0.0 if at.list_price_ratio is None else 100 * (at.list_price_ratio - 1)
-                    for _, at in drawn
-                ),
-                Tone.BAND,
+        series=_signed(
+            tuple(
+                0.0 if at.list_price_ratio is None else 100 * (at.list_price_ratio - 1)
+                for _, at in drawn
             ),
+            worse="adds cost",
+            better="saves cost",
+            better_when_positive=False,
         ),
         unit="% cost change",
     )
