@@ -21,6 +21,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.encode import render as json_render
+from clearing_analysis.report.explore_summary import upper_bound_figures
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html import cells, charts
 from clearing_analysis.report.html import render as html_render
@@ -28,7 +29,9 @@ from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.human import CRITERION_LABEL, percent
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
+from clearing_analysis.report.summary import api_head
+from clearing_analysis.report.summary import figures as summary_figures
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -279,15 +282,25 @@ class TestAnalysisPage:
             }
             assert wanted - numbers == set()
 
-    def test_the_summary_is_the_terminal_summary(self, analysis: rm.Report) -> None:
-        """The first screen holds the one-screen summary exactly as `show` prints it."""
+    def test_the_summary_is_html_with_the_terminals_facts(self, analysis: rm.Report) -> None:
+        """The first section holds the summary's facts as HTML: the overall verdict, each
+        API's verdict line and the figures behind it, the what-if line; none of the
+        terminal's hints (--details, explain CODE), nor its preformatted text."""
         page = html_render(analysis).decode("utf-8")
-        text = render(analysis, ReportFormat.TEXT).decode("utf-8")
-        summary = re.search(r'<pre class="summary">(.*?)</pre>', page, re.DOTALL)
-        assert summary is not None
-        from html import unescape
-
-        assert unescape(summary.group(1)) == text
+        section = page[page.index('id="summary"') : page.index('id="apis"')]
+        assert "<pre" not in page
+        for hint in ("--details", "run with", "clearing-analysis explain"):
+            assert hint not in page, hint
+        verdict = analysis.verdict.value
+        assert f'Overall: <span class="badge {verdict.lower()}">{verdict}</span>' in section
+        for api, part in rm.in_api_order(analysis.per_api):
+            head, _ = api_head(analysis, api, part)
+            assert escape(head.partition(part.gate.verdict.value)[2]) in section
+            for figure in summary_figures(part):
+                assert f"<li>{escape(figure)}</li>" in section
+        what_if = summary_line(analysis.what_ifs_informational, hint="")
+        assert escape(what_if) in section
+        assert section.index("Overall:") < section.index(escape(what_if))
 
     def test_every_figure_carries_its_unit(self, analysis: rm.Report) -> None:
         """Each figure is written by what it means: list-price costs in USD, quota-share
@@ -357,6 +370,20 @@ class TestExplorePage:
         assert html_render(decode_report(json_render(explored))) == page
         lowered = page.decode("utf-8").lower()
         assert "http:" not in lowered and "https:" not in lowered and "<script" not in lowered
+
+    def test_the_summary_is_html_without_the_terminals_hints(
+        self, explored: em.ExploreReport
+    ) -> None:
+        """The explore summary as HTML: the never-a-verdict statement, each API's upper-bound
+        figures as list items, the what-if line; no --details or explain hint."""
+        page = html_render(explored).decode("utf-8")
+        section = page[page.index('id="summary"') : page.index('id="apis"')]
+        assert "--details" not in page and "clearing-analysis explain" not in page
+        assert "never a verdict" in section
+        for part in explored.per_api.values():
+            for figure in upper_bound_figures(part):
+                assert f"<li>{escape(figure)}</li>" in section
+        assert escape(summary_line(explored.what_ifs_informational, hint="")) in section
 
     def test_tool_results_are_the_upper_bound_sets(self, explored: em.ExploreReport) -> None:
         """The tool-class table holds the upper-bound eligible and cleared counts."""

@@ -1,8 +1,9 @@
 """The HTML page of a report: one self-contained file (docs/report.md, "The HTML page").
 
 Layout, for both report kinds: a header with the versions, the rate and the overall verdict
-(an explore report: the statement that it never gives one); the one-screen summary exactly as
-the terminal prints it; per API its verdict and criteria table (analysis only), then its
+(an explore report: the statement that it never gives one); the one-screen summary's facts as
+HTML (`html.summary`, the terminal's hints left out); per API its verdict and criteria table
+(analysis only), then its
 figures, each a chart drawn by `charts` with the table of every number behind it; the fixed
 statements and limitations with their meanings. The page holds only what the report holds:
 fixed codes, counts and modeled numbers, and fixed prose (R-OUT-1). Its bytes depend on the
@@ -39,8 +40,8 @@ from clearing_analysis.report.html.cells import (
 )
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
+from clearing_analysis.report.html.summary import analysis_summary, explore_summary
 from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share, period_text
-from clearing_analysis.report.view import render_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
@@ -299,7 +300,7 @@ def _document(
         '<li><a href="#notes">statements and limitations</a></li></ul></nav>'
         "<main>"
         f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
-        f'<pre class="summary">{escape(summary)}</pre></section>'
+        f"{summary}</section>"
         f'<section id="apis"><h2>Per API</h2>{"".join(sections)}</section>'
         f"{what_ifs}"
         f'<section id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Statements and'
@@ -334,7 +335,7 @@ def analysis_page(report: rm.Report) -> str:
     return _document(
         f"clearing-analysis report: {report.verdict.value}",
         header,
-        render_text(report),
+        analysis_summary(report),
         sections,
         notes=notes,
         what_ifs=_what_ifs(report.what_ifs_informational, None),
@@ -358,7 +359,7 @@ def explore_page(report: em.ExploreReport) -> str:
     return _document(
         "clearing-analysis explore: upper bound",
         header,
-        render_text(report),
+        explore_summary(report),
         sections,
         notes=notes,
         what_ifs=_what_ifs(report.what_ifs_informational, UPPER),
