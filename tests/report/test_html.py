@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import xml.etree.ElementTree as ET
 from decimal import Decimal
 from html import escape
 from html.parser import HTMLParser
@@ -484,3 +485,24 @@ def test_a_chart_whose_every_value_is_zero_is_one_sentence() -> None:
     assert _chart(chart((0.0, 1.0)), "").startswith("<figure>")
     # The mixed golden report's page has such charts (the realistic demo had 24 of 56).
     assert escape(ALL_ZERO) in html_render(_golden("report-mixed.json")).decode()
+
+
+def test_chart_coordinates_are_rounded_to_two_decimals(analysis: rm.Report) -> None:
+    """leather writes unrounded floats (111.9499999999999886313162278384): every number in a
+    chart's attributes has at most 2 decimals, so pages are smaller and their bytes stable;
+    the text of labels and titles is untouched."""
+    element = ET.fromstring(
+        '<g transform="translate(123.456789012 -0.001)"><rect x="2.5e-07" width="10.005"'
+        ' fill="#8c8c8c"/><text x="1.999">0.123456</text></g>'
+    )
+    charts.round_coordinates(element)
+    assert ET.tostring(element, encoding="unicode") == (
+        '<g transform="translate(123.46 0)"><rect x="0" width="10.01" fill="#8c8c8c" />'
+        '<text x="2">0.123456</text></g>'
+    )
+    page = html_render(analysis).decode("utf-8")
+    drawn = re.findall(r"<svg.*?</svg>", page, re.DOTALL)
+    assert drawn
+    for svg in drawn:
+        for value in re.findall(r'="([^"]*)"', svg):
+            assert not re.search(r"\d\.\d{3,}", value), value

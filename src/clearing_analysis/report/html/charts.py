@@ -15,6 +15,7 @@ from __future__ import annotations
 import decimal
 import enum
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -144,6 +145,26 @@ def all_zero(chart: Chart) -> bool:
     return all(value == 0 for series in chart.series for value in series.values)
 
 
+# SVG coordinates are written to this many decimals: a hundredth of a user unit is far below a
+# pixel at any width the page is shown at, and leather's unrounded floats (123.456789012)
+# would make pages larger and their bytes hang on the last bit of a float.
+COORDINATE_DECIMALS = 2
+_DECIMAL_NUMBER = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+
+def _rounded_number(match: re.Match[str]) -> str:
+    text = f"{float(match.group()):.{COORDINATE_DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def round_coordinates(element: ET.Element) -> None:
+    """Every decimal number in the attributes of `element` and its descendants rounded to
+    `COORDINATE_DECIMALS` (trailing zeros dropped); text (tick labels, titles) is untouched."""
+    for node in element.iter():
+        for name, value in node.attrib.items():
+            node.set(name, _DECIMAL_NUMBER.sub(_rounded_number, value))
+
+
 def svg(chart: Chart) -> str:
     """The chart as one `<svg>` element (no XML declaration, no namespace URI: it is parsed
     as HTML), deterministic for the same chart."""
@@ -157,6 +178,7 @@ def svg(chart: Chart) -> str:
     with decimal.localcontext() as context:
         context.prec = _decimal_digits(chart)
         group = drawn.to_svg_group(WIDTH, height)
+    round_coordinates(group)
     root = ET.Element(
         "svg",
         {
@@ -181,4 +203,14 @@ def keyed(prefix: str, *parts: str) -> str:
     return "-".join(word.lower().replace("_", "-").replace(".", "-") for word in words)
 
 
-__all__ = ["Chart", "Series", "Tone", "all_zero", "drawable", "keyed", "svg"]
+__all__ = [
+    "COORDINATE_DECIMALS",
+    "Chart",
+    "Series",
+    "Tone",
+    "all_zero",
+    "drawable",
+    "keyed",
+    "round_coordinates",
+    "svg",
+]
