@@ -386,6 +386,21 @@ class TestExplorePage:
                 assert f"<li>{escape(figure)}</li>" in section
         assert escape(summary_line(explored.what_ifs_informational, hint="")) in section
 
+    def test_the_recorded_usage_and_its_cost_in_usd(self, explored: em.ExploreReport) -> None:
+        """Each API's section shows the usage the sessions recorded and its list-price cost
+        with its currency, the exact cost in the cell's title."""
+        parsed = Page(html_render(explored).decode("utf-8"))
+        costs = [row for row in parsed.rows if row[0] == "list-price cost (route's prices)"]
+        assert len(costs) == len(explored.per_api)
+        for row, part in zip(costs, rm.in_api_order(explored.per_api), strict=True):
+            cost = part[1].usage.list_price_cost
+            assert cost is not None
+            assert row[1].endswith(" USD")
+            assert _value(row[1]) == pytest.approx(cost, rel=5e-4)
+        numbers = _numbers(parsed.exact)
+        for part in explored.per_api.values():
+            assert {part.usage.input, part.usage.cache_read, part.usage.output} <= numbers
+
     def test_tool_results_are_the_upper_bound_sets(self, explored: em.ExploreReport) -> None:
         """The tool-class table holds the upper-bound eligible and cleared counts."""
         numbers = _numbers(Page(html_render(explored).decode("utf-8")).exact)

@@ -32,6 +32,7 @@ from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STA
 from clearing_analysis.report.html import figures as fig
 from clearing_analysis.report.html.cells import (
     Cell,
+    Money,
     Share,
     cell_text,
     exact_text,
@@ -248,9 +249,34 @@ def _analysis_api(api: Api, part: rm.ApiReport) -> str:
     return _section(api, key, body, figures)
 
 
+def _usage(part: em.ApiExplore) -> str:
+    """What the sessions recorded for this API, as recorded (observed, not modeled): the
+    requests, the token sums and their cost at the route's list prices, in USD."""
+    usage = part.usage
+    table = fig.Table(
+        caption="Recorded usage, as the sessions recorded it (observed, not an upper bound)",
+        headers=("", "value"),
+        rows=(
+            ("requests", part.requests.requests),
+            ("requests with recorded usage", usage.observed_requests),
+            ("input tokens", usage.input),
+            ("cache read tokens", usage.cache_read),
+            ("cache write tokens", usage.cache_write),
+            ("output tokens", usage.output),
+            (
+                "list-price cost (route's prices)",
+                "not in this report"
+                if usage.list_price_cost is None
+                else Money(usage.list_price_cost),
+            ),
+        ),
+    )
+    return f'<div class="usage">{_table(table)}</div>'
+
+
 def _explore_api(api: Api, part: em.ApiExplore) -> str:
     key = api.value
-    body = [_codes(API_LIMITATION, (code.value for code in part.limitations))]
+    body = [_codes(API_LIMITATION, (code.value for code in part.limitations)), _usage(part)]
     tools = fig.tool_classes(
         _explore_tool_rows(part.tool_results), "upper-bound eligible", key, UPPER
     )
