@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,17 +16,23 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from clearing_analysis.gate import CriterionId
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.encode import render as json_render
+from clearing_analysis.report.explore_summary import upper_bound_figures
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.html import charts
+from clearing_analysis.report.html import cells, charts
 from clearing_analysis.report.html import render as html_render
+from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
+from clearing_analysis.report.human import CRITERION_LABEL, percent
+from clearing_analysis.report.summary import api_head
+from clearing_analysis.report.summary import figures as summary_figures
+from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -37,6 +45,8 @@ class Page(HTMLParser):
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
         self.cells: list[str] = []
+        self.rows: list[list[str]] = []  # each table row's cells as shown
+        self._row: list[str] = []
         self.exact: list[str] = []
         self.ids: list[str] = []
         self.svgs: list[dict[str, str | None]] = []
@@ -70,7 +80,11 @@ class Page(HTMLParser):
         text = "".join(self._text).strip()
         if tag in {"td", "th"}:
             self.cells.append(text)
+            self._row.append(text)
             self.exact.append(exact if exact is not None else text)
+        if tag == "tr":
+            self.rows.append(self._row)
+            self._row = []
         if tag in {"title", "desc"} and ident is not None:
             self.titles[ident] = text
         if tag in {"h2", "h3", "h4"}:
@@ -106,15 +120,28 @@ def explored(tmp_path_factory: pytest.TempPathFactory) -> em.ExploreReport:
     return explore_job([root / "sessions"], routes=root / "corpus" / "routes.json").report
 
 
+def _value(cell: str) -> float | None:
+    """A cell's figure read back in the report's unit (thousands separators dropped, a
+    percentage as its fraction, a cost without its currency, a ratio without its x), or None
+    for a cell that is no figure."""
+    text = cell.replace(",", "").removesuffix(" USD")
+    share = text.endswith("%")
+    text = text.removesuffix("%").removeprefix("x")
+    try:
+        exact = Decimal(text)
+    except ArithmeticError:
+        return None
+    return float(exact.scaleb(-2) if share else exact)
+
+
+def _share_criteria() -> set[CriterionId]:
+    """The criteria that measure a share (the summary writes them in percent)."""
+    return {CriterionId.ADMITTING_SHARE, CriterionId.PRESSURE_REDUCTION, CriterionId.COST_INCREASE}
+
+
 def _numbers(cells: list[str]) -> set[float]:
-    """Every cell that is a number, read back as one (thousands separators dropped)."""
-    found = set()
-    for cell in cells:
-        try:
-            found.add(float(cell.replace(",", "")))
-        except ValueError:
-            continue
-    return found
+    """Every cell that is a figure, read back in the report's unit."""
+    return {value for value in map(_value, cells) if value is not None}
 
 
 class TestAnalysisPage:
@@ -256,15 +283,65 @@ class TestAnalysisPage:
             }
             assert wanted - numbers == set()
 
-    def test_the_summary_is_the_terminal_summary(self, analysis: rm.Report) -> None:
-        """The first screen holds the one-screen summary exactly as `show` prints it."""
+    def test_the_summary_is_html_with_the_terminals_facts(self, analysis: rm.Report) -> None:
+        """The first section holds the summary's facts as HTML: the overall verdict, each
+        API's verdict line and the figures behind it, the what-if line; none of the
+        terminal's hints (--details, explain CODE), nor its preformatted text."""
         page = html_render(analysis).decode("utf-8")
-        text = render(analysis, ReportFormat.TEXT).decode("utf-8")
-        summary = re.search(r'<pre class="summary">(.*?)</pre>', page, re.DOTALL)
-        assert summary is not None
-        from html import unescape
+        section = page[page.index('id="summary"') : page.index('id="apis"')]
+        assert "<pre" not in page
+        for hint in ("--details", "run with", "clearing-analysis explain"):
+            assert hint not in page, hint
+        verdict = analysis.verdict.value
+        assert f'Overall: <span class="badge {verdict.lower()}">{verdict}</span>' in section
+        for api, part in rm.in_api_order(analysis.per_api):
+            head, _ = api_head(analysis, api, part)
+            assert escape(head.partition(part.gate.verdict.value)[2]) in section
+            for figure in summary_figures(part):
+                assert f"<li>{escape(figure)}</li>" in section
+        what_if = summary_line(analysis.what_ifs_informational, hint="")
+        assert escape(what_if) in section
+        assert section.index("Overall:") < section.index(escape(what_if))
 
-        assert unescape(summary.group(1)) == text
+    def test_every_figure_carries_its_unit(self, analysis: rm.Report) -> None:
+        """Each figure is written by what it means: list-price costs in USD, quota-share
+        costs and every share (reductions, warm shares, share criteria, the retrieval rate) in
+        percent as the summary writes them, ratios as multiples, count criteria as integers."""
+        page = html_render(analysis).decode("utf-8")
+        rows = Page(page).rows
+        cost = [row for row in rows if len(row) == 4 and row[0] in {"list price", "quota share"}]
+        assert cost
+        for view, _rate, figure, value in cost:
+            if value == "-":
+                continue
+            if figure == "on / off":
+                assert value.startswith("x"), value
+            elif view == "list price":
+                assert value.endswith(" USD"), value
+            else:
+                assert value.endswith("%"), value
+        reductions = [row[3] for row in rows if len(row) == 4 and row[0] == "on"]
+        assert reductions and all(r.endswith("%") or r == "-" for r in reductions)
+        percent_criteria = {CRITERION_LABEL[c] for c in _share_criteria()}
+        for row in rows:
+            if row and row[0] in CRITERION_LABEL.values():
+                measured, threshold = row[2], row[4]
+                for value in (measured, threshold):
+                    if row[0] in percent_criteria:
+                        assert value.endswith("%") or value == "-", row
+                    else:
+                        assert re.fullmatch(r"-|[0-9,]+", value), row
+        what_ifs = [row for row in rows if len(row) == 11 and row[0] != "policy"]
+        assert what_ifs
+        for row in what_ifs:
+            assert all(v.endswith("%") or v == "-" for v in (row[3], row[7])), row
+            assert all(v.startswith("x") or v == "-" for v in (row[9], row[10])), row
+        rate = share_text(analysis.retrieval_rate)
+        assert f"retrieval rate {rate};" in page
+        assert f"retrieval rate {percent(analysis.retrieval_rate)}" in render(
+            analysis, ReportFormat.TEXT
+        ).decode("utf-8")
+        assert _value(rate) == analysis.retrieval_rate
 
     def test_dark_theme_and_print_styles(self) -> None:
         """The style sheet follows the system's dark theme and has print rules."""
@@ -295,6 +372,35 @@ class TestExplorePage:
         lowered = page.decode("utf-8").lower()
         assert "http:" not in lowered and "https:" not in lowered and "<script" not in lowered
 
+    def test_the_summary_is_html_without_the_terminals_hints(
+        self, explored: em.ExploreReport
+    ) -> None:
+        """The explore summary as HTML: the never-a-verdict statement, each API's upper-bound
+        figures as list items, the what-if line; no --details or explain hint."""
+        page = html_render(explored).decode("utf-8")
+        section = page[page.index('id="summary"') : page.index('id="apis"')]
+        assert "--details" not in page and "clearing-analysis explain" not in page
+        assert "never a verdict" in section
+        for part in explored.per_api.values():
+            for figure in upper_bound_figures(part):
+                assert f"<li>{escape(figure)}</li>" in section
+        assert escape(summary_line(explored.what_ifs_informational, hint="")) in section
+
+    def test_the_recorded_usage_and_its_cost_in_usd(self, explored: em.ExploreReport) -> None:
+        """Each API's section shows the usage the sessions recorded and its list-price cost
+        with its currency, the exact cost in the cell's title."""
+        parsed = Page(html_render(explored).decode("utf-8"))
+        costs = [row for row in parsed.rows if row[0] == "list-price cost (route's prices)"]
+        assert len(costs) == len(explored.per_api)
+        for row, part in zip(costs, rm.in_api_order(explored.per_api), strict=True):
+            cost = part[1].usage.list_price_cost
+            assert cost is not None
+            assert row[1].endswith(" USD")
+            assert _value(row[1]) == pytest.approx(cost, rel=5e-4)
+        numbers = _numbers(parsed.exact)
+        for part in explored.per_api.values():
+            assert {part.usage.input, part.usage.cache_read, part.usage.output} <= numbers
+
     def test_tool_results_are_the_upper_bound_sets(self, explored: em.ExploreReport) -> None:
         """The tool-class table holds the upper-bound eligible and cleared counts."""
         numbers = _numbers(Page(html_render(explored).decode("utf-8")).exact)
@@ -320,21 +426,28 @@ class TestCells:
             (-0.0240017278847, "-0.0240017278847", "-0.024"),
             (1.7e308, "170" + ",000" * 102, "1.7e+308"),
             (None, "-", "-"),
+            (cells.Share(0.153123456), "15.3123456%", "15.31%"),
+            (cells.Share(0.05), "5%", "5%"),
+            (cells.Share(None), "-", "-"),
+            (cells.Money(1234.56789), "1,234.56789 USD", "1,235 USD"),
+            (cells.Money(-0.000123456), "-0.000123456 USD", "-0.0001235 USD"),
+            (cells.Ratio(1.13533637325), "x1.13533637325", "x1.135"),
+            (cells.Ratio(None), "-", "-"),
             (True, "yes", "yes"),
             ("COST_INCREASE", "COST_INCREASE", "COST_INCREASE"),
         ],
     )
     def test_numbers_show_four_digits_and_keep_every_digit_exact(
-        self, value: int | float | bool | str | None, exact: str, shown: str
+        self, value: cells.Cell, exact: str, shown: str
     ) -> None:
         """Integers thousands-separated and whole; floats shown to at most 4 significant
         digits (an exponent past 1e15 or under 1e-6) and kept with every digit they were
         rounded to as the exact text."""
         assert exact_text(value) == exact
         assert cell_text(value) == shown
-        if isinstance(value, float):
-            assert float(exact.replace(",", "")) == value
-            mantissa = shown.partition("e")[0]
+        if isinstance(value, float | cells.Share | cells.Money | cells.Ratio):
+            assert _value(exact) == getattr(value, "value", value)
+            mantissa = shown.partition("e")[0].removesuffix(" USD").strip("x%")
             digits = mantissa.lstrip("-").replace(",", "").replace(".", "")
             assert len(digits.strip("0")) <= 4
 
@@ -345,9 +458,7 @@ class TestCells:
         rounded = [(s, e) for s, e in zip(parsed.cells, parsed.exact, strict=True) if s != e]
         assert rounded
         for shown, exact in rounded:
-            assert float(shown.replace(",", "")) == pytest.approx(
-                float(exact.replace(",", "")), rel=5e-4
-            )
+            assert _value(shown) == pytest.approx(_value(exact), rel=5e-4)
 
 
 @pytest.mark.parametrize("value", [4.000000000000005e26, 1.7e308, -1.7e308, 5e-324])
@@ -389,3 +500,24 @@ def test_a_chart_whose_every_value_is_zero_is_one_sentence() -> None:
     assert _chart(chart((0.0, 1.0)), "").startswith("<figure>")
     # The mixed golden report's page has such charts (the realistic demo had 24 of 56).
     assert escape(ALL_ZERO) in html_render(_golden("report-mixed.json")).decode()
+
+
+def test_chart_coordinates_are_rounded_to_two_decimals(analysis: rm.Report) -> None:
+    """leather writes unrounded floats (111.9499999999999886313162278384): every number in a
+    chart's attributes has at most 2 decimals, so pages are smaller and their bytes stable;
+    the text of labels and titles is untouched."""
+    element = ET.fromstring(
+        '<g transform="translate(123.456789012 -0.001)"><rect x="2.5e-07" width="10.005"'
+        ' fill="#8c8c8c"/><text x="1.999">0.123456</text></g>'
+    )
+    charts.round_coordinates(element)
+    assert ET.tostring(element, encoding="unicode") == (
+        '<g transform="translate(123.46 0)"><rect x="0" width="10.01" fill="#8c8c8c" />'
+        '<text x="2">0.123456</text></g>'
+    )
+    page = html_render(analysis).decode("utf-8")
+    drawn = re.findall(r"<svg.*?</svg>", page, re.DOTALL)
+    assert drawn
+    for svg in drawn:
+        for value in re.findall(r'="([^"]*)"', svg):
+            assert not re.search(r"\d\.\d{3,}", value), value

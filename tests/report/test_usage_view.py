@@ -120,7 +120,7 @@ def test_the_list_price_cost_is_the_recorded_sums_at_the_route_prices(
     corpus: tuple[Path, Path, bytes],
 ) -> None:
     """usage.listPriceCost is input, cache read, cache write and output at the route's list
-    prices per million tokens, and --details prints it to 4 decimals."""
+    prices per million tokens, and --details prints it to 4 decimals in USD."""
     sessions, _, data = corpus
     sums = _recount(sessions)
     prices = SEED_ROUTE["prices"]
@@ -129,7 +129,9 @@ def test_the_list_price_cost_is_the_recorded_sums_at_the_route_prices(
     usage = json.loads(data)["perApi"][API]["usage"]
     assert usage["listPriceCost"] == pytest.approx(float(expected), rel=1e-12)
     text = render_text(decode_report(data), details=True)
-    assert _row(text, "list-price cost (route's prices)") == f"{float(expected):,.4f}"
+    (line,) = [line for line in text.splitlines() if "list-price cost (route's prices)" in line]
+    shown = line.split("list-price cost (route's prices)")[1].strip()
+    assert shown == f"{float(expected):,.4f} USD"
 
 
 def test_a_report_saved_before_the_cost_field_still_shows(

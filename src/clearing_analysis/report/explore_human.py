@@ -20,6 +20,7 @@ from clearing_analysis.report.human import (
     cost_waterfall,
     histogram_table,
     limitation_lines,
+    money,
     number,
     pairs_table,
     pressure_lines,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import view_policy
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
@@ -27,7 +28,7 @@ def _counted(count: int, one: str, many: str) -> str:
     return f"{number(count)} {one if count == 1 else many}"
 
 
-def _upper_bound(part: em.ApiExplore) -> list[str]:
+def upper_bound_figures(part: em.ApiExplore) -> list[str]:
     """What the upper-bound simulation cleared, and its pressure and cost at the supplied rate."""
     sim, pressure, cost = (
         part.upper_bound_simulation,
@@ -52,6 +53,38 @@ def _upper_bound(part: em.ApiExplore) -> list[str]:
     return [cleared, models]
 
 
+def sessions_line(report: em.ExploreReport) -> str:
+    """How many sessions were read (and their bytes) and skipped."""
+    sessions = report.sessions
+    skipped = sum(sessions.skipped_sessions.values())
+    return (
+        f"sessions read {number(sessions.sessions_read)} ({number(sessions.session_bytes)} bytes),"
+        f" skipped {number(skipped)}"
+    )
+
+
+def api_head(api: Api, part: em.ApiExplore) -> str:
+    """The API's line: its pressure evidence and its prominent limitations, unwrapped."""
+    evidence = part.evidence
+    conversations = _counted(evidence.logical_conversations, "conversation", "conversations")
+    head = (
+        f"{api.value}: {number(evidence.pressured)} pressured boundaries,"
+        f" {number(evidence.cold_pressured)} cold, in {conversations}"
+    )
+    marked = view_policy().prominent_limitations
+    limitations = [
+        limitation_label(code.value, part.route_trigger)
+        for code in part.limitations
+        if code.value in marked
+    ]
+    if limitations:
+        head += "; limitations " + " ".join(limitations)
+    return head
+
+
+UPPER_BOUND_NOTE = "Every figure is an upper bound: identity and retention are assumed."
+
+
 def summary(report: em.ExploreReport, width: int) -> list[Text]:
     """The summary's lines for a terminal `width` columns wide (see the module docstring)."""
     heading = (
@@ -64,34 +97,14 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     lines = [Text(line) for line in wrap(heading, width)]
     banner = STATEMENT_TEXT[em.ExploreStatement.NEVER_A_VERDICT]
     lines.extend(Text(line, style="bold yellow") for line in wrap(banner, width))
-    sessions = report.sessions
-    skipped = sum(sessions.skipped_sessions.values())
-    read = (
-        f"sessions read {number(sessions.sessions_read)} ({number(sessions.session_bytes)} bytes),"
-        f" skipped {number(skipped)}"
-    )
-    lines.extend(Text(line) for line in wrap(read, width))
+    lines.extend(Text(line) for line in wrap(sessions_line(report), width))
     lines.append(Text())
     for api, part in rm.in_api_order(report.per_api):
-        evidence = part.evidence
-        conversations = _counted(evidence.logical_conversations, "conversation", "conversations")
-        head = (
-            f"{api.value}: {number(evidence.pressured)} pressured boundaries,"
-            f" {number(evidence.cold_pressured)} cold, in {conversations}"
-        )
-        marked = view_policy().prominent_limitations
-        limitations = [
-            limitation_label(code.value, part.route_trigger)
-            for code in part.limitations
-            if code.value in marked
-        ]
-        if limitations:
-            head += "; limitations " + " ".join(limitations)
-        lines.extend(Text(line) for line in wrap(head, width))
-        for figure in _upper_bound(part):
+        lines.extend(Text(line) for line in wrap(api_head(api, part), width))
+        for figure in upper_bound_figures(part):
             lines.extend(Text(line) for line in wrap(figure, width, INDENT, INDENT * 2))
     notes = (
-        "Every figure is an upper bound: identity and retention are assumed.",
+        UPPER_BOUND_NOTE,
         "Every table and the sessions read: --details.",
         "What a code means and what to do: clearing-analysis explain CODE",
     )
@@ -101,4 +114,4 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     return lines
 
 
-__all__ = ["summary"]
+__all__ = ["UPPER_BOUND_NOTE", "api_head", "sessions_line", "summary", "upper_bound_figures"]

@@ -68,6 +68,16 @@ def number(value: float | int | None, digits: int = 0) -> str:
     return f"{value:,.{digits}f}"
 
 
+# The currency of list prices: the route's prices are currency per million tokens, and the
+# catalog they come from states US dollars (docs/formats/routes.md).
+CURRENCY = "USD"
+
+
+def money(value: float | None, digits: int = 4) -> str:
+    """A list-price cost with its currency ("12.3400 USD")."""
+    return "-" if value is None else f"{number(value, digits)} {CURRENCY}"
+
+
 def percent(value: float | None) -> str:
     """A share as a percentage with one decimal; a non-zero share that one decimal would show
     as 0.0% (or -0.0%) keeps two significant digits, so its size and sign stay visible."""
@@ -79,7 +89,8 @@ def percent(value: float | None) -> str:
     return f"{scaled:.1f}%"
 
 
-def _is_fraction(criterion: Criterion) -> bool:
+def is_share(criterion: Criterion) -> bool:
+    """Whether a criterion measures a share (written in percent), not a count."""
     return criterion.id in {
         CriterionId.ADMITTING_SHARE,
         CriterionId.PRESSURE_REDUCTION,
@@ -89,7 +100,7 @@ def _is_fraction(criterion: Criterion) -> bool:
 
 def shown(criterion: Criterion, value: float | None) -> str:
     """A criterion's value in its unit (a share in percent, a count as a number)."""
-    return percent(value) if _is_fraction(criterion) else number(value)
+    return percent(value) if is_share(criterion) else number(value)
 
 
 def threshold_text(criterion: Criterion) -> str:
@@ -331,7 +342,7 @@ def route_trigger_table(route: rm.RouteTrigger, trigger: int) -> Table:
 
 def _recorded_cost(cost: float | None) -> str:
     """The history's list-price cost, or why there is none (a report from before the field)."""
-    return "not in this report" if cost is None else number(cost, 4)
+    return "not in this report" if cost is None else money(cost)
 
 
 def usage_table(requests: rm.Requests, usage: rm.ObservedUsage) -> Table:

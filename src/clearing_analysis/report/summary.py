@@ -171,10 +171,11 @@ def _styled(lines: list[str], word: str, style: str) -> list[Text]:
     return texts
 
 
-def _api_lines(
-    report: rm.Report, api: Api, part: rm.ApiReport, width: int, prominent: frozenset[str] | None
-) -> tuple[list[Text], bool]:
-    """The API's verdict line(s), its figures, and whether it would STOP once sufficient."""
+def api_head(
+    report: rm.Report, api: Api, part: rm.ApiReport, prominent: frozenset[str] | None = None
+) -> tuple[str, bool]:
+    """The API's verdict line (its reasons, what it would STOP on, its prominent limitations)
+    unwrapped, and whether it would STOP once evidence suffices."""
     gate = part.gate
     if gate.verdict is Verdict.BUILD:
         head = f"{api.value}: BUILD, all six criteria pass"
@@ -189,10 +190,23 @@ def _api_lines(
     limitations = prominent_limitations(report, api, prominent)
     if limitations:
         head += "; limitations " + " ".join(limitations)
-    lines = _styled(wrap(head, width), gate.verdict.value, VERDICT_STYLE[gate.verdict])
+    return head, would_stop
+
+
+def _api_lines(
+    report: rm.Report, api: Api, part: rm.ApiReport, width: int, prominent: frozenset[str] | None
+) -> tuple[list[Text], bool]:
+    """The API's verdict line(s), its figures, and whether it would STOP once sufficient."""
+    head, would_stop = api_head(report, api, part, prominent)
+    verdict = part.gate.verdict
+    lines = _styled(wrap(head, width), verdict.value, VERDICT_STYLE[verdict])
     for figure in figures(part):
         lines.extend(Text(line) for line in wrap(figure, width, INDENT, INDENT * 2))
     return lines, would_stop
+
+
+OVERALL_RULE = "BUILD only when every API builds; otherwise STOP over DEFER"
+PRECEDENCE = 'DEFER takes precedence over STOP; "would STOP" applies once evidence suffices.'
 
 
 def summary(
@@ -212,10 +226,7 @@ def summary(
     if period is not None:
         heading += f"   {period}"
     lines = [Text(line) for line in wrap(heading, width)]
-    overall = (
-        f"Overall: {report.verdict.value} (BUILD only when every API builds; otherwise STOP"
-        " over DEFER)"
-    )
+    overall = f"Overall: {report.verdict.value} ({OVERALL_RULE})"
     lines.extend(_styled(wrap(overall, width), report.verdict.value, "bold"))
     any_would_stop = False
     for api, part in rm.in_api_order(report.per_api):
@@ -225,9 +236,7 @@ def summary(
     if notes:
         closing = []
         if any_would_stop:
-            closing.append(
-                'DEFER takes precedence over STOP; "would STOP" applies once evidence suffices.'
-            )
+            closing.append(PRECEDENCE)
         closing.append(
             "Figures are modeled. Codes: clearing-analysis explain CODE. Tables: --details"
         )
@@ -245,6 +254,9 @@ def summary_text(report: rm.Report, width: int) -> str:
 
 
 __all__ = [
+    "OVERALL_RULE",
+    "PRECEDENCE",
+    "api_head",
     "api_limitations",
     "criterion_figure",
     "figures",

@@ -35,7 +35,7 @@ _TITLE: dict[UsageBy, str] = {
     "model": "Recorded usage by model (pi-ai catalog id)",
 }
 # Two-line headers keep the seven columns within 80 with every figure whole.
-_HEADERS = ("requests", "input", "cache\nread", "cache\nwrite", "output", "list-price\ncost")
+_HEADERS = ("requests", "input", "cache\nread", "cache\nwrite", "output", "list-price\ncost (USD)")
 
 
 def _key(row: rm.SessionUsage | rm.DayUsage | rm.ModelUsage) -> str:

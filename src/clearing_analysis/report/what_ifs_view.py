@@ -40,10 +40,11 @@ def _within_cost_limit(at: rm.WhatIfAtRate) -> bool:
     return all(ratio is not None and exact(ratio) <= limit for ratio in ratios)
 
 
-def summary_line(part: rm.WhatIfs) -> str:
+def summary_line(part: rm.WhatIfs, *, hint: str = " (--details)") -> str:
     """Which policy reduces pressure most (at the default retrieval rate, over every API)
     among those within the cost limit, and its cost ratio in both views; or plainly that none
-    reduces pressure, or that every one that does costs more."""
+    reduces pressure, or that every one that does costs more; `hint` closes it (where the
+    tables are)."""
     defined = False
     any_reduces = False
     best: tuple[float, Api, rm.WhatIfPolicy, rm.WhatIfAtRate] | None = None
@@ -61,24 +62,24 @@ def summary_line(part: rm.WhatIfs) -> str:
     limit = percent(gate_policy().max_cost_increase)
     default = percent(gate_policy().default_retrieval_rate)
     if not defined:
-        return "What-ifs (informational): no API has a defined pressure model (--details)"
+        return f"What-ifs (informational): no API has a defined pressure model{hint}"
     if not any_reduces:
         # The first row of a tie at zero is no answer: say that none reduces pressure.
         return (
             "What-ifs (informational, never gating): no policy reduces pressure on this"
-            " history (--details)"
+            f" history{hint}"
         )
     if best is None:
         return (
             "What-ifs (informational, never gating): every policy that reduces pressure"
-            f" costs more than the {limit} limit at {default} retrieval (--details)"
+            f" costs more than the {limit} limit at {default} retrieval{hint}"
         )
     _, api, row, at = best
     return (
         f"What-ifs (informational, never gating): within the {limit} cost limit,"
         f" {row.policy.value} reduces pressure most, {percent(at.pressure_reduction)} on"
         f" {api.value} at {percent(at.rate)} retrieval, cost x{number(at.list_price_ratio, 4)}"
-        f" list price, x{number(at.quota_share_ratio, 4)} quota (--details)"
+        f" list price, x{number(at.quota_share_ratio, 4)} quota{hint}"
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import decimal
 import enum
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,15 +43,21 @@ FRAME_HEIGHT = 96  # title-less frame: legend, axis labels and margins
 
 
 class Tone(enum.StrEnum):
-    """Series colours, chosen to read on a light and on a dark background alike."""
+    """Series colours, each meaning one thing on every chart of the page (docs/report.md, "One
+    colour, one meaning"), chosen to read on a light and on a dark background alike."""
 
-    NEUTRAL = "#8c8c8c"
-    BAND = "#e67e22"  # the pressure band 0.75·T-T, cost that is added
+    NEUTRAL = "#8c8c8c"  # the baseline: below the band, a warm gap, never cold, clearing off
+    BAND = "#e67e22"  # wholly in the pressure band 0.75·T-T
+    BAND_EDGE = "#f5cba7"  # a bucket across an edge of the pressure band
     ABOVE = "#c0392b"  # at or above T
-    COLD = "#2e86c1"  # cold, cost that is saved, what clearing removes
-    PALE = "#aed6f1"  # all results, behind what was cleared
-    MID = "#5dade2"
-    TOTAL = "#7d3c98"
+    COLD = "#2e86c1"  # a cold gap: beyond the cache lifetime + margin
+    COLD_EDGE = "#aed6f1"  # the gap bucket that holds the cold gap
+    WORSE = "#ad1457"  # clearing adds: more cost, more pressure
+    BETTER = "#1e8449"  # clearing saves: less cost, less pressure
+    NET = "#7d3c98"  # a net sum: on - off
+    ALL = "#d5d8dc"  # every result: the whole, behind its parts
+    ELIGIBLE = "#76d7c4"  # the eligible set: the results clearing may take
+    CLEARING = "#117a65"  # what clearing does: the results it cleared, the arm with it on
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +145,26 @@ def all_zero(chart: Chart) -> bool:
     return all(value == 0 for series in chart.series for value in series.values)
 
 
+# SVG coordinates are written to this many decimals: a hundredth of a user unit is far below a
+# pixel at any width the page is shown at, and leather's unrounded floats (123.456789012)
+# would make pages larger and their bytes hang on the last bit of a float.
+COORDINATE_DECIMALS = 2
+_DECIMAL_NUMBER = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+
+def _rounded_number(match: re.Match[str]) -> str:
+    text = f"{float(match.group()):.{COORDINATE_DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def round_coordinates(element: ET.Element) -> None:
+    """Every decimal number in the attributes of `element` and its descendants rounded to
+    `COORDINATE_DECIMALS` (trailing zeros dropped); text (tick labels, titles) is untouched."""
+    for node in element.iter():
+        for name, value in node.attrib.items():
+            node.set(name, _DECIMAL_NUMBER.sub(_rounded_number, value))
+
+
 def svg(chart: Chart) -> str:
     """The chart as one `<svg>` element (no XML declaration, no namespace URI: it is parsed
     as HTML), deterministic for the same chart."""
@@ -151,6 +178,7 @@ def svg(chart: Chart) -> str:
     with decimal.localcontext() as context:
         context.prec = _decimal_digits(chart)
         group = drawn.to_svg_group(WIDTH, height)
+    round_coordinates(group)
     root = ET.Element(
         "svg",
         {
@@ -175,4 +203,14 @@ def keyed(prefix: str, *parts: str) -> str:
     return "-".join(word.lower().replace("_", "-").replace(".", "-") for word in words)
 
 
-__all__ = ["Chart", "Series", "Tone", "all_zero", "drawable", "keyed", "svg"]
+__all__ = [
+    "COORDINATE_DECIMALS",
+    "Chart",
+    "Series",
+    "Tone",
+    "all_zero",
+    "drawable",
+    "keyed",
+    "round_coordinates",
+    "svg",
+]

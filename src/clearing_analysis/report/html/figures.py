@@ -16,9 +16,9 @@ from fractions import Fraction
 
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.html.cells import Cell, Money, Ratio, Share, money_text, share_text
 from clearing_analysis.report.html.charts import Chart, Series, Tone, keyed
-
-Cell = str | int | float | bool | None
+from clearing_analysis.report.human import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,40 +87,81 @@ def _band_low(trigger: int) -> Fraction:
     return Fraction(str(simulation_policy().pressure_low_fraction)) * trigger
 
 
-def _against_band(bucket: Bucket, trigger: int) -> str:
-    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) (R-SIM-2)."""
-    if bucket.high is not None and bucket.high <= _band_low(trigger):
-        return "below the band"
+BELOW_BAND = "below the band"
+IN_BAND = "in the band"
+PARTLY_IN_BAND = "partly in the band"
+AT_OR_ABOVE_T = "at or above T"
+
+
+def against_band(bucket: Bucket, trigger: int) -> str:
+    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) that the summary
+    counts pressured boundaries in (R-SIM-2, `simulation.clearing.in_pressure_band`): wholly
+    below it, wholly in it (every boundary it counts is pressured), wholly at or above T, or
+    across one of its edges (some of its boundaries are pressured, some not: the histogram's
+    fixed edges cannot say how many)."""
+    low = _band_low(trigger)
+    if bucket.high is not None and bucket.high <= low:
+        return BELOW_BAND
     if bucket.low is not None and bucket.low >= trigger:
-        return "at or above T"
-    return "overlaps the band"
+        return AT_OR_ABOVE_T
+    if bucket.low is None or bucket.high is None:  # open on a side that reaches into the band
+        return PARTLY_IN_BAND
+    return IN_BAND if low <= bucket.low and bucket.high <= trigger else PARTLY_IN_BAND
 
 
 # (group, legend name, colour): legend names stay short, the description says the rest.
 _BAND_GROUPS = (
-    ("below the band", "below the band", Tone.NEUTRAL),
-    ("overlaps the band", "in the band", Tone.BAND),
-    ("at or above T", ">= T", Tone.ABOVE),
+    (BELOW_BAND, BELOW_BAND, Tone.NEUTRAL),
+    (PARTLY_IN_BAND, PARTLY_IN_BAND, Tone.BAND_EDGE),
+    (IN_BAND, IN_BAND, Tone.BAND),
+    (AT_OR_ABOVE_T, ">= T", Tone.ABOVE),
 )
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) -> Figure:
     """E at each counted boundary against T with the pressure band 0.75·T-T marked, cold and
-    warm boundaries apart (two charts, one table)."""
+    warm boundaries apart (two charts, one table). A bar is orange only when every boundary
+    it counts is pressured, as the summary counts them; a bucket across a band edge has a
+    colour of its own, and the exact pressured counts (`evidence.pressured`,
+    `evidence.coldPressured`) are stated in each description and in the table."""
     every = buckets(evidence.estimates, "tok")
     cold = buckets(evidence.cold_estimates, "tok", below=bool(evidence.estimates.below))
-    where = [_against_band(bucket, trigger) for bucket in every]
+    where = [against_band(bucket, trigger) for bucket in every]
     warm = [
         Bucket(a.label, a.low, a.high, a.count - c.count) for a, c in zip(every, cold, strict=True)
     ]
     band = f"{float(_band_low(trigger)):,.0f} to {trigger:,} tokens"
+    pressured = {
+        "cold": evidence.cold_pressured,
+        "warm": evidence.pressured - evidence.cold_pressured,
+    }
+
+    def described(part: str, what: str, rows: Sequence[Bucket]) -> str:
+        inside = sum(r.count for r, w in zip(rows, where, strict=True) if w == IN_BAND)
+        across = sum(r.count for r, w in zip(rows, where, strict=True) if w == PARTLY_IN_BAND)
+        counted = _plural(pressured[part], "boundary is", "boundaries are")
+        text = (
+            f"Counted {what} boundaries by their estimate E in tokens, one bar per bucket:"
+            f" {counted} in the pressure band ({band}: 0.75·T <= E < T), as the summary counts"
+            f" them; orange bars lie wholly in the band ({inside:,}), red bars at or above"
+            f" T = {trigger:,}, grey bars below the band."
+        )
+        if across:
+            text += (
+                f" Light orange bars straddle a band edge: {pressured[part] - inside:,} of their"
+                f" {across:,} are in the band."
+            )
+        return text
+
     charts = tuple(
         Chart(
             key=keyed(key, "estimates", part),
             title=titled(f"E of the {what} boundaries against T", bound),
-            description=f"Counted {what} boundaries by their estimate E in tokens, one bar per"
-            f" bucket: orange bars overlap the pressure band ({band}: 0.75·T to T), red bars are"
-            f" at or above T = {trigger:,}, grey bars are below the band.",
+            description=described(part, what, rows),
             categories=tuple(row.label for row in rows),
             series=_grouped(rows, _BAND_GROUPS, where),
             unit="boundaries",
@@ -142,6 +183,13 @@ def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) 
                 evidence.estimates.unknown - evidence.cold_estimates.unknown,
                 evidence.estimates.unknown,
             ),
+            (
+                "pressured: 0.75·T <= E < T",
+                "the summary's count",
+                pressured["cold"],
+                pressured["warm"],
+                evidence.pressured,
+            ),
         ),
     )
     return Figure(titled("Boundary estimate E against the trigger T", bound), charts, table)
@@ -160,7 +208,7 @@ def _against_cold_gap(bucket: Bucket, cold_gap: int | None) -> str:
 
 _GAP_GROUPS = (
     ("warm", "warm", Tone.NEUTRAL),
-    ("holds the cold gap", "holds the cold gap", Tone.MID),
+    ("holds the cold gap", "holds the cold gap", Tone.COLD_EDGE),
     ("cold", "cold", Tone.COLD),
     ("never cold (lifetime unknown)", "never cold", Tone.NEUTRAL),
 )
@@ -180,7 +228,7 @@ def request_gaps(evidence: rm.Evidence, key: str, bound: str | None) -> Figure:
         title=titled("Request gaps against the cache lifetime + margin", bound),
         description="Counted boundaries by the gap in milliseconds since the previous request,"
         f" one bar per bucket; a gap strictly beyond the cache lifetime + margin ({gap}) is"
-        " cold: dark bars are cold, grey bars warm, a mid-blue bar holds the cold gap itself.",
+        " cold: blue bars are cold, grey bars warm, a light-blue bar holds the cold gap itself.",
         categories=tuple(row.label for row in rows),
         series=_grouped(rows, [g for g in _GAP_GROUPS if g[0] in where], where),
         unit="boundaries",
@@ -204,7 +252,8 @@ def _percent_key(rate: float) -> str:
 
 
 def _rate_label(rate: float, labels: Sequence[str]) -> str:
-    return f"{rate:.0%} ({', '.join(labels)})"
+    """A retrieval rate with its labels, in percent as the summary writes it."""
+    return f"{percent(rate)} ({', '.join(labels)})"
 
 
 def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
@@ -212,7 +261,8 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
     title = titled("Compaction pressure, clearing off and on", bound)
     rows: list[tuple[Cell, ...]] = [("off", "-", model.off, None)]
     rows += [
-        ("on", _rate_label(at.rate, at.labels), at.on, at.reduction) for at in model.sensitivities
+        ("on", _rate_label(at.rate, at.labels), at.on, Share(at.reduction))
+        for at in model.sensitivities
     ]
     table = Table(
         caption=titled(
@@ -240,7 +290,7 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
         categories=categories,
         series=(
             Series("clearing off", (model.off, *([0.0] * count)), Tone.NEUTRAL),
-            Series("clearing on", (0.0, *(at.on for at in model.sensitivities)), Tone.COLD),
+            Series("clearing on", (0.0, *(at.on for at in model.sensitivities)), Tone.CLEARING),
         ),
         unit="compaction cycles",
     )
@@ -270,63 +320,84 @@ def _components(delta: rm.Delta) -> tuple[float, ...]:
     )
 
 
-_VIEWS = (("list-price", "list price"), ("quota-share", "quota share"))
+@dataclass(frozen=True, slots=True)
+class _View:
+    """One cost view as the page shows it: its figures' cell type, and its chart's scale and
+    unit (list price in US dollars; quota share in percent of the quota budget)."""
+
+    code: str
+    name: str
+    cell: type[Money] | type[Share]
+    scale: float
+    unit: str
 
 
-def _view(at: rm.CostAtRate, view: str) -> tuple[rm.ViewFigures, rm.Delta]:
-    if view == "list-price":
+_VIEWS = (
+    _View("list-price", "list price", Money, 1.0, "USD (list price)"),
+    _View("quota-share", "quota share", Share, 100.0, "% of the quota budget"),
+)
+
+
+def _view(at: rm.CostAtRate, view: _View) -> tuple[rm.ViewFigures, rm.Delta]:
+    if view.cell is Money:
         return at.list_price, at.list_delta
     return at.quota_share, at.quota_share_delta
 
 
 def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
     """The cost waterfall per view at each rate: the signed components of on - off (each
-    bar from zero: orange adds cost, blue saves it) and their sum."""
+    bar from zero: an added cost in Tone.WORSE, a saving in Tone.BETTER) and their sum."""
     title = titled("Cost waterfall: what clearing adds and saves", bound)
     rows: list[tuple[Cell, ...]] = []
     charts: list[Chart] = []
     for at in model.sensitivities:
         rate = _rate_label(at.rate, at.labels)
-        for code, view in _VIEWS:
-            figures, delta = _view(at, code)
+        for view in _VIEWS:
+            figures, delta = _view(at, view)
             parts = _components(delta)
-            rows.append((view, rate, "off (observed)", figures.off))
+            worded = money_text if view.cell is Money else share_text
+            rows.append((view.name, rate, "off (observed)", view.cell(figures.off)))
             rows += [
-                (view, rate, name, value) for name, value in zip(_COMPONENTS, parts, strict=True)
+                (view.name, rate, name, view.cell(value))
+                for name, value in zip(_COMPONENTS, parts, strict=True)
             ]
-            rows.append((view, rate, "on - off", delta.total))
-            rows.append((view, rate, "on", figures.on))
-            rows.append((view, rate, "on / off", figures.ratio))
+            rows.append((view.name, rate, "on - off", view.cell(delta.total)))
+            rows.append((view.name, rate, "on", view.cell(figures.on)))
+            rows.append((view.name, rate, "on / off", Ratio(figures.ratio)))
             if not model.defined:
                 continue
-            values = (*parts, delta.total)
+            values = tuple(view.scale * v for v in (*parts, delta.total))
             charts.append(
                 Chart(
-                    key=keyed(key, "cost", code, _percent_key(at.rate)),
-                    title=titled(f"Cost waterfall, {view}, retrieval rate {rate}", bound),
+                    key=keyed(key, "cost", view.code, _percent_key(at.rate)),
+                    title=titled(f"Cost waterfall, {view.name}, retrieval rate {rate}", bound),
                     description=(
-                        f"The {view} view at retrieval rate {rate}: each signed component of"
-                        f" the on - off cost difference as a bar from zero (orange adds cost,"
-                        f" blue saves it) and their sum, {delta.total:,.6g}, on an off arm of"
-                        f" {figures.off:,.6g}."
+                        f"The {view.name} view at retrieval rate {rate}: each signed component"
+                        f" of the on - off cost difference as a bar from zero (magenta adds cost,"
+                        f" green saves it) and their sum, {worded(delta.total)}, on an off arm of"
+                        f" {worded(figures.off)}."
                     ),
                     categories=(*_COMPONENTS, "on - off (the sum)"),
                     series=(
                         Series(
-                            "adds cost", (*tuple(max(v, 0.0) for v in values[:-1]), 0.0), Tone.BAND
+                            "adds cost", (*tuple(max(v, 0.0) for v in values[:-1]), 0.0), Tone.WORSE
                         ),
                         Series(
                             "saves cost",
                             (*tuple(min(v, 0.0) for v in values[:-1]), 0.0),
-                            Tone.COLD,
+                            Tone.BETTER,
                         ),
-                        Series("on - off", (0.0,) * len(parts) + (delta.total,), Tone.TOTAL),
+                        Series("on - off", (0.0,) * len(parts) + (values[-1],), Tone.NET),
                     ),
-                    unit=view,
+                    unit=view.unit,
                 )
             )
     table = Table(
-        caption=titled("Cost per view and retrieval rate: off, components, on", bound),
+        caption=titled(
+            "Cost per view and retrieval rate: off, components, on (list price in USD, quota"
+            " share in percent of the quota budget)",
+            bound,
+        ),
         headers=("view", "retrieval rate", "figure", "value"),
         rows=tuple(rows),
     )
@@ -357,13 +428,13 @@ def tool_classes(
         key=keyed(key, "tool-bytes"),
         title=titled("Tool-result text bytes by tool class: all and cleared", bound),
         description=(
-            "Text bytes of the unique tool results of each tool class (pale) and of those the"
-            " simulation cleared (dark, drawn over them)."
+            "Text bytes of the unique tool results of each tool class (light grey) and of those"
+            " the simulation cleared (dark green, drawn over them)."
         ),
         categories=classes,
         series=(
-            Series("all results", tuple(float(r.text_bytes) for r in rows), Tone.PALE),
-            Series("cleared", tuple(float(r.cleared_text_bytes) for r in rows), Tone.COLD),
+            Series("all results", tuple(float(r.text_bytes) for r in rows), Tone.ALL),
+            Series("cleared", tuple(float(r.cleared_text_bytes) for r in rows), Tone.CLEARING),
         ),
         unit="bytes",
     )
@@ -371,14 +442,15 @@ def tool_classes(
         key=keyed(key, "tool-results"),
         title=titled(f"Tool results by tool class: all, {eligible}, cleared", bound),
         description=(
-            f"Unique tool results of each tool class (pale), those of the {eligible} set"
-            " (mid) and those the simulation cleared (dark), each drawn over the one before."
+            f"Unique tool results of each tool class (light grey), those of the {eligible} set"
+            " (light green) and those the simulation cleared (dark green), each drawn over the"
+            " one before."
         ),
         categories=classes,
         series=(
-            Series("all results", tuple(float(r.results) for r in rows), Tone.PALE),
-            Series(eligible, tuple(float(r.eligible) for r in rows), Tone.MID),
-            Series("cleared", tuple(float(r.cleared) for r in rows), Tone.COLD),
+            Series("all results", tuple(float(r.results) for r in rows), Tone.ALL),
+            Series(eligible, tuple(float(r.eligible) for r in rows), Tone.ELIGIBLE),
+            Series("cleared", tuple(float(r.cleared) for r in rows), Tone.CLEARING),
         ),
         unit="results",
     )
@@ -409,6 +481,17 @@ __all__ = [
 ]
 
 
+def _signed(
+    values: tuple[float, ...], *, worse: str, better: str, better_when_positive: bool
+) -> tuple[Series, Series]:
+    """Signed values as two series, so that a change is drawn in the colour of what it means
+    (a saving never in the colour of an added cost): the worse part, then the better."""
+    positive = tuple(max(v, 0.0) for v in values)
+    negative = tuple(min(v, 0.0) for v in values)
+    good, bad = (positive, negative) if better_when_positive else (negative, positive)
+    return Series(worse, bad, Tone.WORSE), Series(better, good, Tone.BETTER)
+
+
 def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Figure:
     """The reviewed pruning policies on one API (informational, never gating): the pressure
     reduction and the cost change of each at the default retrieval rate, and every figure."""
@@ -418,7 +501,7 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
         name = row.policy.value + (" (reference)" if row.reference else "")
         counts: tuple[Cell, ...] = (
             row.clearing_events,
-            row.warm_share,
+            Share(row.warm_share),
             row.cleared_results,
             row.tokens_removed,
             row.rewritten_prefix_tokens,
@@ -431,10 +514,10 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
                     name,
                     _rate_label(at.rate, at.labels),
                     *counts,
-                    at.pressure_reduction,
+                    Share(at.pressure_reduction),
                     at.compactions_avoided,
-                    at.list_price_ratio,
-                    at.quota_share_ratio,
+                    Ratio(at.list_price_ratio),
+                    Ratio(at.quota_share_ratio),
                 )
             )
     table = Table(
@@ -477,12 +560,11 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
             " at 5% retrieval; the seed's own policy is the reference."
         ),
         categories=categories,
-        series=(
-            Series(
-                "pressure reduction",
-                tuple(100 * at.pressure_reduction for _, at in drawn),
-                Tone.COLD,
-            ),
+        series=_signed(
+            tuple(100 * at.pressure_reduction for _, at in drawn),
+            worse="adds pressure",
+            better="reduces pressure",
+            better_when_positive=True,
         ),
         unit="% fewer compactions",
     )
@@ -495,15 +577,14 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
             " drawn as 0 and shown as - in the table."
         ),
         categories=categories,
-        series=(
-            Series(
-                "cost change",
-                tuple(
-                    0.0 if at.list_price_ratio is None else 100 * (at.list_price_ratio - 1)
-                    for _, at in drawn
-                ),
-                Tone.BAND,
+        series=_signed(
+            tuple(
+                0.0 if at.list_price_ratio is None else 100 * (at.list_price_ratio - 1)
+                for _, at in drawn
             ),
+            worse="adds cost",
+            better="saves cost",
+            better_when_positive=False,
         ),
         unit="% cost change",
     )

@@ -1,8 +1,9 @@
 """The HTML page of a report: one self-contained file (docs/report.md, "The HTML page").
 
 Layout, for both report kinds: a header with the versions, the rate and the overall verdict
-(an explore report: the statement that it never gives one); the one-screen summary exactly as
-the terminal prints it; per API its verdict and criteria table (analysis only), then its
+(an explore report: the statement that it never gives one); the one-screen summary's facts as
+HTML (`html.summary`, the terminal's hints left out); per API its verdict and criteria table
+(analysis only), then its
 figures, each a chart drawn by `charts` with the table of every number behind it; the fixed
 statements and limitations with their meanings. The page holds only what the report holds:
 fixed codes, counts and modeled numbers, and fixed prose (R-OUT-1). Its bytes depend on the
@@ -15,10 +16,9 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from html import escape
 
-from clearing_analysis.gate import ApiGate
+from clearing_analysis.gate import ApiGate, Criterion
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.meanings import (
     API_LIMITATION,
@@ -30,10 +30,19 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
+from clearing_analysis.report.html.cells import (
+    Cell,
+    Money,
+    Share,
+    cell_text,
+    exact_text,
+    numeric,
+    share_text,
+)
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, period_text
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.html.summary import analysis_summary, explore_summary
+from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share, period_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
@@ -52,58 +61,22 @@ def _csp() -> str:
     )
 
 
-# A float cell shows this many significant digits; its exact value is the cell's `title`.
-SHOWN_DIGITS = 4
-# Beyond these decimal exponents a shown float is written with one (1.235e+20, 2.802e-7).
-_PLAIN_EXPONENTS = range(-6, 15)
-
-
-def exact_text(value: fig.Cell) -> str:
-    """A table cell's exact text: a number exactly as the report holds it (thousands
-    separated; a float with every digit it was rounded to), a code or fixed text as it is,
-    `-` for none."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{Decimal(repr(value)):,f}"
-    return value
-
-
-def cell_text(value: fig.Cell) -> str:
-    """What a table cell shows: a float to `SHOWN_DIGITS` significant digits (trailing zeros
-    dropped), everything else as `exact_text` does."""
-    if not isinstance(value, float):
-        return exact_text(value)
-    if value == 0:
-        return "0"
-    exact = Decimal(repr(value))
-    shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - SHOWN_DIGITS + 1))
-    if exact.adjusted() not in _PLAIN_EXPONENTS:
-        mantissa = shown.scaleb(-shown.adjusted()).normalize()
-        return f"{mantissa}e{shown.adjusted():+d}"
-    text = f"{shown:,f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def _table(table: fig.Table) -> str:
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in table.headers)
     body = []
     for row in table.rows:
         cells = []
         for index, value in enumerate(row):
-            numeric = isinstance(value, int | float) and not isinstance(value, bool)
             shown, exact = cell_text(value), exact_text(value)
             text = escape(shown)
             if index == 0:
                 cells.append(f'<th scope="row">{text}</th>')
-            elif shown != exact:  # a float shown rounded: its exact value is the title
+            elif shown != exact:  # a figure shown rounded: its exact value is the title
                 cells.append(f'<td class="num" title="{escape(exact, quote=True)}">{text}</td>')
             else:
-                cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
+                cells.append(
+                    f'<td class="num">{text}</td>' if numeric(value) else f"<td>{text}</td>"
+                )
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (
         f"<table><caption>{escape(table.caption)}</caption>"
@@ -158,6 +131,14 @@ def _codes(kind: str, codes: Iterable[str]) -> str:
     return f"<dl>{''.join(rows)}</dl>" if rows else ""
 
 
+def criterion_cell(criterion: Criterion, value: float | None) -> Cell:
+    """A criterion's measured value or threshold by what it counts, as the summary writes it:
+    a share in percent, a count (of boundaries, of unintended differences) as an integer."""
+    if value is None or is_share(criterion):
+        return Share(value)
+    return int(value) if value.is_integer() else value
+
+
 def _criteria(api: str, gate: ApiGate) -> str:
     table = fig.Table(
         caption=f"{api}: the six criteria against their thresholds",
@@ -176,9 +157,9 @@ def _criteria(api: str, gate: ApiGate) -> str:
             (
                 CRITERION_LABEL[c.id],
                 c.id.value,
-                c.measured,
+                criterion_cell(c, c.measured),
                 c.comparison.value,
-                c.threshold,
+                criterion_cell(c, c.threshold),
                 "not evaluated" if c.passed is None else c.passed,
                 c.lineages,
                 c.min_lineages,
@@ -268,9 +249,34 @@ def _analysis_api(api: Api, part: rm.ApiReport) -> str:
     return _section(api, key, body, figures)
 
 
+def _usage(part: em.ApiExplore) -> str:
+    """What the sessions recorded for this API, as recorded (observed, not modeled): the
+    requests, the token sums and their cost at the route's list prices, in USD."""
+    usage = part.usage
+    table = fig.Table(
+        caption="Recorded usage, as the sessions recorded it (observed, not an upper bound)",
+        headers=("", "value"),
+        rows=(
+            ("requests", part.requests.requests),
+            ("requests with recorded usage", usage.observed_requests),
+            ("input tokens", usage.input),
+            ("cache read tokens", usage.cache_read),
+            ("cache write tokens", usage.cache_write),
+            ("output tokens", usage.output),
+            (
+                "list-price cost (route's prices)",
+                "not in this report"
+                if usage.list_price_cost is None
+                else Money(usage.list_price_cost),
+            ),
+        ),
+    )
+    return f'<div class="usage">{_table(table)}</div>'
+
+
 def _explore_api(api: Api, part: em.ApiExplore) -> str:
     key = api.value
-    body = [_codes(API_LIMITATION, (code.value for code in part.limitations))]
+    body = [_codes(API_LIMITATION, (code.value for code in part.limitations)), _usage(part)]
     tools = fig.tool_classes(
         _explore_tool_rows(part.tool_results), "upper-bound eligible", key, UPPER
     )
@@ -320,7 +326,7 @@ def _document(
         '<li><a href="#notes">statements and limitations</a></li></ul></nav>'
         "<main>"
         f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
-        f'<pre class="summary">{escape(summary)}</pre></section>'
+        f"{summary}</section>"
         f'<section id="apis"><h2>Per API</h2>{"".join(sections)}</section>'
         f"{what_ifs}"
         f'<section id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Statements and'
@@ -346,7 +352,7 @@ def analysis_page(report: rm.Report) -> str:
         f"<h1>clearing-analysis: {report.verdict.value}</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
         f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
-        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every figure is"
+        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every figure is"
         " modeled, not observed savings.</p>"
     )
     sections = [_analysis_api(api, part) for api, part in rm.in_api_order(report.per_api)]
@@ -355,7 +361,7 @@ def analysis_page(report: rm.Report) -> str:
     return _document(
         f"clearing-analysis report: {report.verdict.value}",
         header,
-        render_text(report),
+        analysis_summary(report),
         sections,
         notes=notes,
         what_ifs=_what_ifs(report.what_ifs_informational, None),
@@ -367,7 +373,8 @@ def explore_page(report: em.ExploreReport) -> str:
     header = (
         f"<h1>clearing-analysis explore: {UPPER}, never a verdict</h1>"
         f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
-        f" {escape(cell_text(report.retrieval_rate))};{_period(report.period)} every opportunity,"
+        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every"
+        " opportunity,"
         " pressure and cost figure is an upper bound.</p>"
     )
     sections = [_explore_api(api, part) for api, part in rm.in_api_order(report.per_api)]
@@ -378,11 +385,11 @@ def explore_page(report: em.ExploreReport) -> str:
     return _document(
         "clearing-analysis explore: upper bound",
         header,
-        render_text(report),
+        explore_summary(report),
         sections,
         notes=notes,
         what_ifs=_what_ifs(report.what_ifs_informational, UPPER),
     )
 
 
-__all__ = ["analysis_page", "cell_text", "explore_page"]
+__all__ = ["analysis_page", "cell_text", "criterion_cell", "exact_text", "explore_page"]

@@ -19,8 +19,10 @@ h4{font-size:1rem;margin:1.4rem 0 .3rem}
 .meta,.note,figcaption,caption{color:var(--muted)}
 nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem}
 a{color:inherit}
-pre.summary{background:var(--panel);border:1px solid var(--rule);padding:.8rem 1rem;
-overflow-x:auto;font:13px/1.35 ui-monospace,"DejaVu Sans Mono","Liberation Mono",monospace}
+#summary{background:var(--panel);border:1px solid var(--rule);padding:.2rem 1rem .6rem}
+#summary h2{border-bottom:none}#summary ul.apis{padding-left:1.2rem}
+#summary ul.apis>li{margin:.4rem 0}#summary ul.apis ul{color:var(--muted);margin:.1rem 0}
+p.overall{font-size:1.05rem}
 code{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",monospace;font-size:.92em}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:.3rem;font-weight:700;
 color:var(--bg)}
@@ -43,6 +45,5 @@ dt{margin-top:.4rem}dd{margin-left:1.5rem;color:var(--muted)}
 body{max-width:none;padding:0;font-size:11pt}nav{display:none}
 details.data>summary{display:none}
 section.figure,figure,table{break-inside:avoid}
-section.api{break-before:page}
-pre.summary{white-space:pre-wrap}}
+section.api{break-before:page}}
 """
