@@ -10,8 +10,8 @@ as `clearing_analysis/_policy`.
 - limits.json: decoding limits for untrusted input;
 - eligibility.json: protection windows (R-SIM-8), the heuristic's divisor and per-image charge
   (R-SIM-1), the retention coverage floor (R-RT-3);
-- tools.json: built-in tool classes of the native agent, of the pi-based agents and of Claude
-  Code's releases, each with its public source (R-EL-6, docs/formats/tools.md);
+- tools.json: built-in tool classes of the native agent, of the pi-based agents, of Claude
+  Code's releases and of Codex, each with its public source (R-EL-6, docs/formats/tools.md);
 - simulation.json, gate.json: the simulation's constants and the gate's fixed thresholds;
 - histograms.json: the report's bucket edges; placeholder.txt: the cleared-result placeholder;
 - view.json: what the human view's one-screen summary shows beside each verdict;
@@ -178,6 +178,8 @@ class ToolClasses(_Policy, frozen=True):
     # Claude Code names an MCP server's tool `mcp__<server>__<tool>` (docs/formats/tools.md).
     mcp_tool_prefix: ToolName
     claude_code_agents: tuple[PiAgent, ...]
+    # Codex CLI's built-ins; Codex names an MCP tool with the same prefix (docs/formats/tools.md).
+    codex_agents: tuple[PiAgent, ...]
 
     def __post_init__(self) -> None:
         classes = (
@@ -197,6 +199,9 @@ class ToolClasses(_Policy, frozen=True):
         claude_code = _agent_classes(self.claude_code_agents, self.kind_classes)
         if any(name.startswith(self.mcp_tool_prefix) for name in claude_code):
             raise ValueError("a Claude Code built-in has the MCP prefix in policy/tools.json")
+        codex = _agent_classes(self.codex_agents, self.kind_classes)
+        if any(name.startswith(self.mcp_tool_prefix) for name in codex):
+            raise ValueError("a Codex built-in has the MCP prefix in policy/tools.json")
 
     @property
     def pi_classes(self) -> dict[str, BuiltinClass]:
@@ -217,6 +222,16 @@ class ToolClasses(_Policy, frozen=True):
     def claude_code_web(self) -> frozenset[str]:
         """The Claude Code built-ins that read the web."""
         return _agent_web(self.claude_code_agents)
+
+    @property
+    def codex_classes(self) -> dict[str, BuiltinClass]:
+        """Every Codex built-in name with its class."""
+        return _agent_classes(self.codex_agents, self.kind_classes)
+
+    @property
+    def codex_web(self) -> frozenset[str]:
+        """The Codex built-ins that read the web."""
+        return _agent_web(self.codex_agents)
 
 
 class SimulationPolicy(_Policy, frozen=True):
