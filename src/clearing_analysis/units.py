@@ -55,10 +55,10 @@ from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from clearing_analysis.journal.header import PHYSICAL_KEY_PREFIX, grouping_keys
+from clearing_analysis.replay.imported import replay_imported
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
-from clearing_analysis.replay.model import HistorySource, JournalOutcome
-from clearing_analysis.replay.pi_replay import replay_pi_session
+from clearing_analysis.replay.model import IMPORTED_HISTORY, HistorySource, JournalOutcome
 
 if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
     from clearing_analysis.simulation.totals import Combiner, SimulationTotals
@@ -163,9 +163,9 @@ class UnitOutput:
 def _replayed(
     unit: Unit, settings: Settings, sidecar: SidecarView | None
 ) -> Iterator[JournalOutcome]:
-    if settings.source is HistorySource.PI_SESSION:
-        for path in unit.paths:
-            yield replay_pi_session(path, settings.routes, settings.period)
+    if settings.source in IMPORTED_HISTORY:
+        for path in unit.paths:  # pi sessions and Codex rollouts, by format (replay.imported)
+            yield replay_imported(path, settings.routes, settings.period)
         return
     if sidecar is None:
         raise RuntimeError("native journals are replayed against the sidecar")

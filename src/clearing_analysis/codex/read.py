@@ -38,6 +38,7 @@ import msgspec
 from clearing_analysis import strictjson
 from clearing_analysis.codex import lines as cl
 from clearing_analysis.codex.outcome import Outcome, outcome_of
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.journal.messages import MAX_SAFE_INTEGER
 from clearing_analysis.policy import limits
 
@@ -189,15 +190,12 @@ class TurnEnd:
 Item = ContextMessage | Prompt | Request | ToolOutput | Compaction | TurnEnd
 
 
-class Api(enum.StrEnum):
-    """The pi-ai API a rollout's requests belong to (docs/formats/codex.md)."""
-
-    OPENAI_CODEX_RESPONSES = "openai-codex-responses"
-    OPENAI_RESPONSES = "openai-responses"
-
-
-# pi-ai's provider of each API.
-PROVIDER_OF = {Api.OPENAI_CODEX_RESPONSES: "openai-codex", Api.OPENAI_RESPONSES: "openai"}
+# The two APIs a rollout's requests can belong to (docs/formats/codex.md), with pi-ai's
+# provider of each.
+PROVIDER_OF: dict[Api, str] = {
+    Api.OPENAI_CODEX_RESPONSES: "openai-codex",
+    Api.OPENAI_RESPONSES: "openai",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,6 +563,23 @@ def read_rollout(path: Path) -> RolloutRead:
         return RejectedRollout(RolloutOutcome.INVALID, RolloutInvalid.EMPTY_FILE)
 
 
+def thread_id_of(path: Path) -> str | None:
+    """The thread id of a rollout's first line under the reader's own rules, or None (kept in
+    memory only: it groups files, never printed)."""
+    try:
+        with path.open("rb") as stream:
+            raw = stream.readline(limits().max_journal_line_bytes + 2)
+    except OSError:
+        return None
+    if not raw.endswith(b"\n") or raw.startswith(ZSTD_MAGIC):
+        return None
+    try:
+        meta, _ = _first(raw[:-1])
+    except _Rejected:
+        return None
+    return meta.id
+
+
 __all__ = [
     "LOCAL_SHELL_NAME",
     "PROVIDER_OF",
@@ -588,4 +603,5 @@ __all__ = [
     "millis_of",
     "read_rollout",
     "read_stream",
+    "thread_id_of",
 ]

@@ -52,6 +52,7 @@ from clearing_analysis.journal.records import (
 )
 from clearing_analysis.replay import guard, heuristic
 from clearing_analysis.replay.model import (
+    IMPORTED_HISTORY,
     BoundarySkipReason,
     BrokenReference,
     CapturedOrigin,
@@ -76,6 +77,7 @@ _SUPPORTED_APIS = frozenset(api.value for api in Api)
 _TOOL_NAMES = {
     HistorySource.NATIVE_JOURNAL: ToolNames.NATIVE,
     HistorySource.PI_SESSION: ToolNames.PI_FAMILY,
+    HistorySource.CODEX_ROLLOUT: ToolNames.CODEX,
 }
 _ENCODER = msgspec.json.Encoder()
 
@@ -400,7 +402,7 @@ class _JournalReplay:
             self.results[slot].context_until = len(self.turns)
             self.results[slot].compacted_by = len(self.checkpoints)
         tokens_after = record.tokens_after
-        if self.source is HistorySource.PI_SESSION:
+        if self.source in IMPORTED_HISTORY:
             # Not recorded by pi: the compacted context's estimate, the E the next boundary
             # starts from (R-SIM-9), so G's span and its drains are in the same units.
             tokens_after = self.context.total
@@ -564,7 +566,7 @@ def _local_skip(
     *,
     period: Period,
 ) -> BoundarySkipReason | None:
-    if source is HistorySource.PI_SESSION:
+    if source in IMPORTED_HISTORY:
         # No owner is recorded and there is no capture window without a sidecar (HistorySource).
         if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
             return BoundarySkipReason.UNSUPPORTED_API
@@ -660,7 +662,7 @@ def _freeze_heap_once() -> None:
 
 
 def _check_source(sidecar: SidecarView | None, source: HistorySource) -> None:
-    if (sidecar is None) != (source is HistorySource.PI_SESSION):
+    if (sidecar is None) != (source in IMPORTED_HISTORY):
         raise RuntimeError("a native journal needs the sidecar; a pi session has none")
 
 

@@ -36,6 +36,13 @@ class HistorySource(enum.StrEnum):
 
     NATIVE_JOURNAL = "NATIVE_JOURNAL"
     PI_SESSION = "PI_SESSION"
+    # A Codex rollout mapped onto journal records (docs/formats/codex.md): the PI_SESSION rules,
+    # with Codex's tool names; Codex records no tokens after a compaction either.
+    CODEX_ROLLOUT = "CODEX_ROLLOUT"
+
+
+# Histories imported from another agent's format: no sidecar, the imported-history rules.
+IMPORTED_HISTORY = frozenset({HistorySource.PI_SESSION, HistorySource.CODEX_ROLLOUT})
 
 
 class JournalSkipReason(enum.StrEnum):

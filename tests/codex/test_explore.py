@@ -1,0 +1,209 @@
+"""Codex rollouts through the mapping, the replay and `explore` (docs/formats/codex.md): the
+records a rollout maps to, outcomes and classes of its results, rollouts mixed with pi
+sessions, and nothing of a rollout's text, paths, ids or MCP server names in any output."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from clearing_analysis.codex import ReadRollout, read_stream
+from clearing_analysis.codex.mapping import UNPAIRED_RESULT_TOOL, map_rollout
+from clearing_analysis.inputs.configs import load_routes
+from clearing_analysis.journal import messages as jm
+from clearing_analysis.journal import records as jr
+from clearing_analysis.replay.codex_replay import replay_codex_rollout
+from clearing_analysis.replay.model import JournalSkipReason, ReplayedJournal, SkippedJournal
+from clearing_analysis.toolclass import ToolClass
+from tests._seed_route import SEED_ROUTE
+from tests.codex.builder import Rollout
+from tests.e2e._cli import run_cli
+from tests.pisession.builder import Session
+
+CANARY = "zz-canary-c0d3x"
+CODEX_ROUTE = {**SEED_ROUTE, "api": "openai-codex-responses"}
+
+
+def _read(rollout: Rollout) -> ReadRollout:
+    read = read_stream(io.BytesIO(rollout.text().encode()))
+    assert isinstance(read, ReadRollout), read
+    return read
+
+
+def _routes(tmp_path: Path) -> Path:
+    path = tmp_path / f"routes-{CANARY}.json"
+    path.write_text(json.dumps([SEED_ROUTE, CODEX_ROUTE]))
+    return path
+
+
+def _session(rollout: Rollout) -> Rollout:
+    """Three prompt turns of read-only, shell and MCP calls with documented and undocumented
+    outcomes."""
+    for turn in range(3):
+        rollout.prompt(f"prompt {CANARY} {turn}")
+        rollout.call(f"a{turn}", "exec_command").call(f"b{turn}", "read_file")
+        rollout.call(f"m{turn}", f"mcp__{CANARY}__lookup")
+        rollout.request(20_000 * (turn + 1), 10_000 * turn, 300, text=f"reply {CANARY}")
+        rollout.output(
+            f"a{turn}", f"Chunk ID: 1\nProcess exited with code {turn}\nOutput:\n{CANARY}"
+        )
+        rollout.output(f"b{turn}", f"L1: {CANARY} " * 50)
+        rollout.output(f"m{turn}", json.dumps({"server": CANARY}))
+        rollout.repeat()
+        rollout.request(30_000 * (turn + 1), 20_000, 100, text=f"done {CANARY}")
+        rollout.event({"type": "task_complete", "turn_id": CANARY})
+    return rollout
+
+
+def test_a_rollout_maps_onto_journal_records() -> None:
+    """Prompts start turns, requests are assistant messages with usage input - cached /
+    cacheRead cached, API and provider from the plan windows; results end their calls with
+    the outcome their exit status states (unknown: not successful); a compaction is a
+    checkpoint; an aborted turn ends its run aborted."""
+    rollout = Rollout().prompt().call("c1").request(1_000, 600, 50)
+    rollout.output("c1", "Exit code: 0\nWall time: 1 seconds\nOutput:\n")
+    rollout.call("c2", "apply_patch").request(2_000, 1_500, 20).output("c2", "Success.")
+    rollout.line("compacted", {"message": "summary", "replacement_history": []})
+    rollout.prompt().event({"type": "turn_aborted", "reason": "interrupted"})
+    rollout.output("nobody", "x")
+    records = map_rollout(_read(rollout)).records
+    assistants = [
+        r.message
+        for r in records
+        if isinstance(r, jr.MessageRecord) and isinstance(r.message, jm.AssistantMessage)
+    ]
+    assert [(a.usage.input, a.usage.cache_read, a.usage.output) for a in assistants] == [
+        (400, 600, 50),
+        (500, 1_500, 20),
+    ]
+    assert {(a.api, a.provider, a.model) for a in assistants} == {
+        ("openai-codex-responses", "openai-codex", "gpt-5.3-codex")
+    }
+    ends = [r.status for r in records if isinstance(r, jr.ToolCallEnd)]
+    assert ends == ["success", "aborted", "aborted"]
+    (checkpoint,) = (r for r in records if isinstance(r, jr.Checkpoint))
+    assert (checkpoint.tokens_before, checkpoint.first_kept_seq) == (2_020, None)
+    # The unpaired result after the aborted turn opens a turn of its own (no request).
+    statuses = [r.status for r in records if isinstance(r, jr.RunEnd)]
+    assert statuses == ["completed", "aborted", "completed"]
+    starts = [r.tool_name for r in records if isinstance(r, jr.ToolCallStart)]
+    assert starts == ["exec_command", "apply_patch", UNPAIRED_RESULT_TOOL]
+
+
+def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> None:
+    """exec_command is effectful, read_file read-only, an mcp__ name an app tool; an exit
+    code 0 is a successful call, another an error, an output stating none not successful."""
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_session(Rollout()).text())
+    routes = load_routes(_routes(tmp_path))
+    replayed = replay_codex_rollout(path, routes)
+    assert isinstance(replayed, ReplayedJournal)
+    results = {(r.tool_class, r.call_status, r.is_error) for r in replayed.results}
+    assert results == {
+        (ToolClass.EFFECTFUL_BUILTIN, "success", False),
+        (ToolClass.EFFECTFUL_BUILTIN, "error", True),
+        (ToolClass.READ_ONLY_BUILTIN, "aborted", False),
+        (ToolClass.APP, "aborted", False),
+    }
+    assert len(replayed.results) == 9
+
+
+def test_refused_rollouts_are_skipped_with_their_detail(tmp_path: Path) -> None:
+    """A compressed rollout is INVALID COMPRESSED, another provider's INVALID
+    UNSUPPORTED_PROVIDER, the pre-envelope format UNSUPPORTED_VERSION."""
+    routes = load_routes(_routes(tmp_path))
+    zst = tmp_path / "rollout.jsonl.zst"
+    zst.write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 64)
+    other = tmp_path / "other.jsonl"
+    other.write_text(Rollout(provider="azure").prompt().request(5).text())
+    old = tmp_path / "old.jsonl"
+    old.write_text(
+        json.dumps({"id": "x", "timestamp": "2025-04-01T00:00:00Z", "instructions": ""}) + "\n"
+    )
+    assert replay_codex_rollout(zst, routes) == SkippedJournal(
+        JournalSkipReason.INVALID, "COMPRESSED"
+    )
+    assert replay_codex_rollout(other, routes) == SkippedJournal(
+        JournalSkipReason.INVALID, "UNSUPPORTED_PROVIDER"
+    )
+    assert replay_codex_rollout(old, routes) == SkippedJournal(
+        JournalSkipReason.UNSUPPORTED_VERSION, None
+    )
+
+
+def test_explore_reads_rollouts_mixed_with_pi_sessions(tmp_path: Path) -> None:
+    """A selection of a pi session and two rollouts (one a copy of the other, a DUPLICATE)
+    is read whole: each API's requests are its own format's, counted once."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    pi = Session(session_id="pi-1")
+    pi.turn(["read"], text="hello")
+    pi.write(sessions / "pi.jsonl")
+    text = _session(Rollout()).text()
+    (sessions / "rollout-a.jsonl").write_text(text)
+    (sessions / "rollout-b.jsonl").write_text(text)
+    out = tmp_path / "report.json"
+    done = run_cli(
+        [
+            "explore",
+            "--sessions",
+            str(sessions),
+            "--routes",
+            str(_routes(tmp_path)),
+            "--out",
+            str(out),
+        ]
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_bytes())
+    assert report["sessions"]["sessionsRead"] == 2
+    assert report["sessions"]["skippedSessions"]["DUPLICATE"] == 1
+    usage = {api: body["usage"]["observedRequests"] for api, body in report["perApi"].items()}
+    assert usage["openai-codex-responses"] == 6
+    assert usage["anthropic-messages"] == 2  # the pi turn: its tool call, then its reply
+
+
+def test_nothing_of_a_rollout_reaches_any_output(tmp_path: Path) -> None:
+    """With a canary in every string of a rollout (thread id, paths, prompts, replies, tool
+    outputs, call ids, the MCP server's name, the model) and in its path, neither stdout,
+    stderr, the report, the log nor the page holds it."""
+    folder = tmp_path / f"dir-{CANARY}"
+    folder.mkdir()
+    rollout = _session(Rollout())
+    rollout.lines[0]["payload"].update({"id": f"thread-{CANARY}", "cwd": f"/home/{CANARY}"})
+    for line in rollout.lines:
+        if line["type"] == "turn_context":
+            line["payload"]["model"] = f"model-{CANARY}"
+    (folder / f"rollout-{CANARY}.jsonl").write_text(rollout.text())
+    out, log, page = (
+        tmp_path / f"{name}-{CANARY}" for name in ("report.json", "log.jsonl", "page.html")
+    )
+    done = run_cli(
+        [
+            "explore",
+            "--sessions",
+            str(folder),
+            "--routes",
+            str(_routes(tmp_path)),
+            "--out",
+            str(out),
+            "--log-file",
+            str(log),
+            "--html",
+            str(page),
+            "--details",
+        ]
+    )
+    assert done.returncode == 0, done.stderr
+    shown = run_cli(["show", str(out), "--details"])
+    for data in (
+        done.stdout,
+        done.stderr,
+        out.read_bytes(),
+        log.read_bytes(),
+        page.read_bytes(),
+        shown.stdout,
+    ):
+        assert CANARY.encode() not in data
+    assert json.loads(out.read_bytes())["sessions"]["sessionsRead"] == 1
