@@ -736,6 +736,11 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "the `--model` exists in the catalog but uses another API than `--api`",
     (
         _USAGE,
+        UsageDetail.MODEL_AGENT_MISMATCH,
+    ): "`routes init --agent claude-code` was given a model of another API than"
+    " anthropic-messages, the only API Claude Code speaks",
+    (
+        _USAGE,
         UsageDetail.MODEL_API_REPEATED,
     ): "two `routes init --model` values name models of the same API",
     (

@@ -385,6 +385,18 @@ class PiAiCatalog(_Policy, frozen=True):
         return None
 
 
+class ClaudeCodeRouteTemplate(_Policy, frozen=True):
+    """What `routes init --agent claude-code` assumes: Claude Code's own auto-compaction and
+    cache settings, read from the releases `version` names (docs/formats/routes.md)."""
+
+    version: str
+    context_window_tokens: PositiveInt
+    output_reserve_tokens: PositiveInt
+    auto_compact_buffer_tokens: PositiveInt
+    summary_output_tokens: PositiveInt
+    cache_lifetime_ms: PositiveInt
+
+
 class RouteTemplatePolicy(_Policy, frozen=True):
     """The assumptions `routes init` adds to a catalog entry (docs/formats/routes.md)."""
 
@@ -396,6 +408,7 @@ class RouteTemplatePolicy(_Policy, frozen=True):
     cache_lifetime_ms_by_provider: dict[ProviderName, NonNegativeInt]
     cache_margin_ms: NonNegativeInt
     quota_budget: PositiveInt
+    claude_code: ClaudeCodeRouteTemplate
 
 
 @functools.cache
