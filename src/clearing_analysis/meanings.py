@@ -741,6 +741,12 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     " anthropic-messages, the only API Claude Code speaks",
     (
         _USAGE,
+        UsageDetail.MODEL_CODEX_MISMATCH,
+    ): "`routes init --agent codex` was given a model of another API than the two OpenAI"
+    " Responses APIs Codex speaks (openai-codex-responses signed in with ChatGPT,"
+    " openai-responses with an API key)",
+    (
+        _USAGE,
         UsageDetail.MODEL_API_REPEATED,
     ): "two `routes init --model` values name models of the same API",
     (

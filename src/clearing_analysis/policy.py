@@ -397,6 +397,15 @@ class ClaudeCodeRouteTemplate(_Policy, frozen=True):
     cache_lifetime_ms: PositiveInt
 
 
+class CodexRouteTemplate(_Policy, frozen=True):
+    """What `routes init --agent codex` assumes: Codex's own auto-compaction limit and what it
+    keeps after a compaction, read from openai/codex (docs/formats/routes.md)."""
+
+    version: str
+    auto_compact_percent: Annotated[int, msgspec.Meta(ge=1, le=100)]
+    kept_user_message_tokens: PositiveInt
+
+
 class RouteTemplatePolicy(_Policy, frozen=True):
     """The assumptions `routes init` adds to a catalog entry (docs/formats/routes.md)."""
 
@@ -409,6 +418,7 @@ class RouteTemplatePolicy(_Policy, frozen=True):
     cache_margin_ms: NonNegativeInt
     quota_budget: PositiveInt
     claude_code: ClaudeCodeRouteTemplate
+    codex: CodexRouteTemplate
 
 
 @functools.cache

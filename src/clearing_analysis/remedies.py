@@ -408,6 +408,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_USAGE, UsageDetail.MODEL_AGENT_MISMATCH): (
         "give <option> an anthropic-messages model (routes init --api anthropic-messages --list)"
     ),
+    (_USAGE, UsageDetail.MODEL_CODEX_MISMATCH): (
+        "give <option> a model of openai-codex-responses or openai-responses (routes init --list)"
+    ),
     (_USAGE, UsageDetail.MODEL_API_REPEATED): (
         "give <option> one model per API: a routes file holds one route per API"
     ),
