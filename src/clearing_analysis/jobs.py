@@ -291,6 +291,9 @@ _FOREIGN_DETAIL = {
 }
 
 
+# explore reads Codex rollouts along with pi sessions (replay.imported): not foreign to it.
+_READ_ALONG = {HistoryFormat.PI_SESSION: frozenset({HistoryFormat.CODEX})}
+
 _J = JournalSkipReason
 _SKIP_DETAIL = {
     HistoryFormat.NATIVE_JOURNAL: {
@@ -319,7 +322,7 @@ def _require_evidence(
     taken first, so a selection that changed meanwhile is reported as such."""
     session.finish()
     foreign = foreign_format(session.journals, expected)
-    if foreign is not None:
+    if foreign is not None and foreign not in _READ_ALONG.get(expected, frozenset()):
         raise NoJournalsError(_FOREIGN_DETAIL[foreign])
     # DUPLICATE needs a replayed original, so it cannot lead when nothing replayed.
     details = _SKIP_DETAIL[expected]

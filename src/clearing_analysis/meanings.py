@@ -347,8 +347,8 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "`uuid`, or a leading `summary` with `leafUuid`)"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
-        "nothing replayed, and most files are OpenAI Codex CLI rollouts (`session_meta`, or "
-        "the older `id` / `timestamp` / `instructions` line)"
+        "`analyze`: nothing replayed, and most files are OpenAI Codex CLI rollouts "
+        "(`session_meta`, or the older `id` / `timestamp` / `instructions` line)"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
         "`analyze`: no journal replayed; UNSUPPORTED_VERSION is the most frequent skip reason"

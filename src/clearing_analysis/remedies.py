@@ -184,7 +184,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "these are Claude Code transcripts, not supported yet: pass pi sessions or native journals"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
-        "these are Codex CLI transcripts, not supported yet: pass pi sessions or native journals"
+        "these are Codex CLI rollouts: explore them with clearing-analysis explore --sessions"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
         "these journals are not format version 2: write them with a v2 journal writer"
