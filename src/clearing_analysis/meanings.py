@@ -1187,6 +1187,12 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         " context is half the window, oldest results down to half, keeping the last 3",
         _WHAT_IF,
     ),
+    (WHAT_IF_POLICY, "CLAUDE_CODE_MICROCOMPACT"): (
+        "what-if: Claude Code's microcompact (reverse-engineered defaults): within 20,000 tokens"
+        " of the trigger, when it saves at least 20,000, the oldest read, search and web results"
+        " beyond the newest 40,000 result tokens and the last 3, at every request",
+        _WHAT_IF,
+    ),
     (UNDEFINED_CAUSE, "NO_GROWTH"): (
         "the pressure model (and with it the cost model and the what-ifs) is undefined: the"
         " API's native growth G is not above 0 (one counted boundary and no compaction, or E"

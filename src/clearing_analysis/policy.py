@@ -443,6 +443,7 @@ class WhatIfId(enum.StrEnum):
     JETBRAINS_OBSERVATION_MASKING = "JETBRAINS_OBSERVATION_MASKING"
     INPUT_THRESHOLD_COMPACTOR = "INPUT_THRESHOLD_COMPACTOR"
     OPENCLAW_CACHE_TTL = "OPENCLAW_CACHE_TTL"
+    CLAUDE_CODE_MICROCOMPACT = "CLAUDE_CODE_MICROCOMPACT"
 
 
 class ClearingPoint(enum.StrEnum):
@@ -477,6 +478,16 @@ class EffectiveAtLeastFraction(
     clearable_at_least_tokens: NonNegativeIntField = 0
 
 
+class EffectiveWithinOfTrigger(
+    _Policy, frozen=True, tag="EFFECTIVE_WITHIN_OF_TRIGGER", tag_field="kind"
+):
+    """The effective occupancy >= T - tokens (within `tokens` of the route's trigger), and
+    (optional) the clearable results' net tokens >= clearable_at_least_tokens."""
+
+    tokens: PositiveInt
+    clearable_at_least_tokens: NonNegativeIntField = 0
+
+
 class ClearableAtLeast(_Policy, frozen=True, tag="CLEARABLE_AT_LEAST", tag_field="kind"):
     """The clearable results (after the keep rules) sum to >= tokens net."""
 
@@ -487,7 +498,14 @@ class Always(_Policy, frozen=True, tag="ALWAYS", tag_field="kind"):
     """At every boundary: whatever the keep rules leave clearable is cleared."""
 
 
-Trigger = PressureBand | EstimateAtLeast | EffectiveAtLeastFraction | ClearableAtLeast | Always
+Trigger = (
+    PressureBand
+    | EstimateAtLeast
+    | EffectiveAtLeastFraction
+    | EffectiveWithinOfTrigger
+    | ClearableAtLeast
+    | Always
+)
 
 
 class AllOlder(_Policy, frozen=True, tag="ALL_OLDER", tag_field="kind"):
@@ -516,6 +534,9 @@ class Keep(_Policy, frozen=True):
     results_at_most_tokens: NonNegativeIntField = 0  # results of at most this many tokens
     tool_names: frozenset[ToolName] = frozenset()
     first_tool_result: bool = False  # the conversation's first result (the task)
+    # Results of any class but READ_ONLY_BUILTIN (app and unknown tools among them) are kept:
+    # a pruner that clears its own agent's read, search and web tools only.
+    only_read_only_builtins: bool = False
 
 
 class Source(_Policy, frozen=True):
