@@ -65,9 +65,9 @@ def test_codex_refuses_other_apis(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_the_public_compaction_lies_below_the_codex_limit() -> None:
-    """The one public compaction held 212,134 tokens, below Codex's automatic limit for its
-    model (244,800): a `/compact` or a configured lower limit, which a rollout does not tell
-    apart (docs/formats/codex.md, "Compactions")."""
+    """The one public compaction (mid-turn, so automatic) held 212,134 tokens, below the 90%
+    default for its model (244,800): a lower limit from the model's metadata, which a rollout
+    does not record (docs/formats/routes.md, "Codex routes")."""
     path = next(public_folder("codex").rglob("rollout-2026-02-23T12-54-34-*.jsonl"))
     read = read_rollout(path)
     assert isinstance(read, ReadRollout)

@@ -47,11 +47,7 @@ class SessionMeta(_Shape, frozen=True):
     """The first line's payload. `id` is the thread id (kept in memory, never printed)."""
 
     id: NonEmptyStr
-    timestamp: str | None = None
     model_provider: str | None = None
-    forked_from_id: str | None = None
-    # `SessionSource`: a string ("cli", "vscode", "exec", ...) or, for a sub-agent, an object.
-    source: str | dict[str, Any] | None = None
 
 
 class TurnContext(_Shape, frozen=True):
@@ -86,7 +82,6 @@ class TokenInfo(_Shape, frozen=True):
 
     total_token_usage: TokenUsage
     last_token_usage: RequestUsage
-    model_context_window: Count | None = None
 
 
 class RateLimits(_Shape, frozen=True):
@@ -108,7 +103,6 @@ class UserMessageEvent(_Shape, frozen=True, tag_field="type", tag="user_message"
     """`EventMsg::UserMessage`: the prompt as typed."""
 
     message: str
-    images: list[str] | None = None
 
 
 class Compacted(_Shape, frozen=True):
@@ -151,18 +145,17 @@ class Reasoning(_Shape, frozen=True, tag_field="type", tag="reasoning"):
 
 
 class FunctionCall(_Shape, frozen=True, tag_field="type", tag="function_call"):
-    """`ResponseItem::FunctionCall`: `arguments` is a JSON string (never decoded)."""
+    """`ResponseItem::FunctionCall`; its `arguments` (a JSON string) are never read."""
 
     name: str
-    arguments: str
     call_id: NonEmptyStr
 
 
 class CustomToolCall(_Shape, frozen=True, tag_field="type", tag="custom_tool_call"):
-    """`ResponseItem::CustomToolCall`: a free-text tool input (`apply_patch`)."""
+    """`ResponseItem::CustomToolCall`: a free-text tool (`apply_patch`); its input is never
+    read."""
 
     name: str
-    input: str
     call_id: NonEmptyStr
 
 
