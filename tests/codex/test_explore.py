@@ -18,10 +18,11 @@ from clearing_analysis.replay.model import JournalSkipReason, ReplayedJournal, S
 from clearing_analysis.toolclass import ToolClass
 from tests._seed_route import SEED_ROUTE
 from tests.codex.builder import Rollout
+from tests.e2e._canary import Canaries, leaks
 from tests.e2e._cli import run_cli
 from tests.pisession.builder import Session
 
-CANARY = "zz-canary-c0d3x"
+CANARY = "zz-canary-c0d3x"  # in the routes file's name
 CODEX_ROUTE = {**SEED_ROUTE, "api": "openai-codex-responses"}
 
 
@@ -164,46 +165,89 @@ def test_explore_reads_rollouts_mixed_with_pi_sessions(tmp_path: Path) -> None:
     assert usage["anthropic-messages"] == 2  # the pi turn: its tool call, then its reply
 
 
+def _planted(c: Canaries) -> Rollout:
+    """A rollout with a distinct canary in every string it holds: thread id, cwd, prompts,
+    replies, outputs, call ids, turn ids, the MCP server's and tool's names, the model."""
+    rollout = Rollout()
+    rollout.lines[0]["payload"].update({"id": c("thread"), "cwd": f"/home/{c('cwd')}"})
+    server, tool = c("mcp.server"), c("mcp.tool")
+    for turn in range(2):
+        rollout.prompt(f"{c(f'prompt.{turn}')} /home/{c(f'path.{turn}')}/a.py")
+        rollout.lines[-1]["payload"].update(
+            {"model": c(f"model.{turn}"), "turn_id": c(f"turn.{turn}")}
+        )
+        call, mcp = c(f"call.{turn}"), c(f"call.mcp.{turn}")
+        rollout.call(call, "exec_command").call(mcp, f"mcp__{server}__{tool}")
+        rollout.request(40_000 * (turn + 1), 20_000 * turn, 500, text=c(f"reply.{turn}"))
+        rollout.output(call, f"Process exited with code 0\nOutput:\n{c(f'output.{turn}')}")
+        rollout.output(mcp, json.dumps({"rows": [c(f"mcp.output.{turn}")]}))
+        rollout.request(50_000 * (turn + 1), 30_000, 200, text=c(f"final.{turn}"))
+    return rollout
+
+
 def test_nothing_of_a_rollout_reaches_any_output(tmp_path: Path) -> None:
-    """With a canary in every string of a rollout (thread id, paths, prompts, replies, tool
-    outputs, call ids, the MCP server's name, the model) and in its path, neither stdout,
-    stderr, the report, the log nor the page holds it."""
-    folder = tmp_path / f"dir-{CANARY}"
+    """With a canary in every string of planted rollouts (a read one, its fork copy, one torn,
+    one broken, one compressed, one of another provider) and in their paths, no fragment of
+    any reaches stdout, stderr, the report, the log, the page or `show`, with 1 or 2
+    workers."""
+    c = Canaries(seed=20261203)
+    folder = tmp_path / c("dir")
     folder.mkdir()
-    rollout = _session(Rollout())
-    rollout.lines[0]["payload"].update({"id": f"thread-{CANARY}", "cwd": f"/home/{CANARY}"})
-    for line in rollout.lines:
-        if line["type"] == "turn_context":
-            line["payload"]["model"] = f"model-{CANARY}"
-    (folder / f"rollout-{CANARY}.jsonl").write_text(rollout.text())
-    out, log, page = (
-        tmp_path / f"{name}-{CANARY}" for name in ("report.json", "log.jsonl", "page.html")
-    )
-    done = run_cli(
-        [
-            "explore",
-            "--sessions",
-            str(folder),
-            "--routes",
-            str(_routes(tmp_path)),
-            "--out",
-            str(out),
-            "--log-file",
-            str(log),
-            "--html",
-            str(page),
-            "--details",
-        ]
-    )
-    assert done.returncode == 0, done.stderr
-    shown = run_cli(["show", str(out), "--details"])
-    for data in (
-        done.stdout,
-        done.stderr,
-        out.read_bytes(),
-        log.read_bytes(),
-        page.read_bytes(),
-        shown.stdout,
-    ):
-        assert CANARY.encode() not in data
-    assert json.loads(out.read_bytes())["sessions"]["sessionsRead"] == 1
+    good = _planted(c)
+    (folder / f"rollout-{c('file.good')}.jsonl").write_text(good.text())
+    fork = Rollout()
+    fork.lines[0]["payload"]["id"] = c("fork.thread")
+    fork.lines.extend(good.lines)
+    fork.prompt(c("fork.prompt")).request(9_000, 0, 10, text=c("fork.reply")).request(9_500)
+    (folder / f"rollout-{c('file.fork')}.jsonl").write_text(fork.text())
+    torn = json.loads(json.dumps(good.lines))
+    torn[0]["payload"]["id"] = c("torn.thread")
+    torn_text = "".join(json.dumps(line) + "\n" for line in torn) + '{"' + c("torn")
+    (folder / f"rollout-{c('file.torn')}.jsonl").write_text(torn_text)
+    broken = good.text().splitlines(keepends=True)
+    broken.insert(3, "{" + c("broken") + "\n")
+    (folder / f"rollout-{c('file.broken')}.jsonl").write_text("".join(broken))
+    # Walked by its own suffix: counted, not silently left out.
+    zst = folder / f"rollout-{c('file.zst')}.jsonl.zst"
+    zst.write_bytes(b"\x28\xb5\x2f\xfd" + c("zst").encode())
+    other = Rollout(provider=c("provider")).prompt(c("other.prompt")).request(5)
+    (folder / f"rollout-{c('file.other')}.jsonl").write_text(other.text())
+    routes = _routes(tmp_path)
+    for workers in ("1", "2"):
+        out, log, page = (
+            tmp_path / f"{c(f'{name}.{workers}')}.x" for name in ("out", "log", "page")
+        )
+        done = run_cli(
+            [
+                "explore",
+                "--sessions",
+                str(folder),
+                "--routes",
+                str(routes),
+                "--workers",
+                workers,
+                "--out",
+                str(out),
+                "--log-file",
+                str(log),
+                "--html",
+                str(page),
+            ]
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+        report = json.loads(out.read_bytes())
+        sessions = report["sessions"]
+        assert sessions["sessionsRead"] == 3  # good, fork, torn (its last line dropped)
+        assert sessions["skippedSessions"]["INVALID"] == 3
+        assert sessions["invalidSessionDetails"] == {
+            "COMPRESSED": 1,
+            "MALFORMED_JSON": 1,
+            "UNSUPPORTED_PROVIDER": 1,
+        }
+        assert sessions["skippedSessions"]["DUPLICATE"] == 0
+        usage = report["perApi"]["openai-codex-responses"]["usage"]
+        assert usage["observedRequests"] == 10  # good 4, torn 4, the fork's own 2
+        shown = [run_cli(["show", str(out), *d]).stdout for d in ([], ["--details"])]
+        for blob in (out.read_bytes(), log.read_bytes(), page.read_bytes(), *shown):
+            assert leaks(blob, c.values) == []
+            assert str(tmp_path).encode() not in blob

@@ -563,6 +563,15 @@ def read_rollout(path: Path) -> RolloutRead:
         return RejectedRollout(RolloutOutcome.INVALID, RolloutInvalid.EMPTY_FILE)
 
 
+def is_compressed(path: Path) -> bool:
+    """Whether a file starts with zstd's frame magic (Codex's `.jsonl.zst` rollouts)."""
+    try:
+        with path.open("rb") as stream:
+            return stream.read(len(ZSTD_MAGIC)) == ZSTD_MAGIC
+    except OSError:
+        return False
+
+
 def thread_id_of(path: Path) -> str | None:
     """The thread id of a rollout's first line under the reader's own rules, or None (kept in
     memory only: it groups files, never printed)."""
@@ -600,6 +609,7 @@ __all__ = [
     "ToolCall",
     "ToolOutput",
     "TurnEnd",
+    "is_compressed",
     "millis_of",
     "read_rollout",
     "read_stream",
