@@ -12,6 +12,7 @@ import pytest
 from clearing_analysis.codex import Api, ReadRollout, read_rollout
 from clearing_analysis.codex.read import Compaction, ToolOutput
 from tests._public_data import public_folder
+from tests.e2e._cli import run_cli
 
 # Per file (by the start of its name): requests, and input / cached / output summed, as
 # SOURCES.md states them.
@@ -104,3 +105,56 @@ def test_tool_results_pair_with_their_calls() -> None:
         assert {o.call_id for o in outputs} <= calls
         assert all(o.outcome == "UNKNOWN" for o in outputs)
         assert all(o.byte_size > 0 for o in outputs)
+
+
+def test_explore_on_the_public_rollouts_is_deterministic(tmp_path: Path) -> None:
+    """`explore` over copies of the five rollouts: the openai-codex-responses usage is the
+    recount's (input beyond the cache, cache read, output), every result is one of the five
+    files', none is cleared (no output states an exit status), and the report is the same
+    bytes with one worker and two."""
+    copies = tmp_path / "rollouts"
+    copies.mkdir()
+    for path in _rollouts():
+        (copies / path.name).write_bytes(path.read_bytes())
+    routes = tmp_path / "routes.json"
+    made = run_cli(
+        [
+            "routes",
+            "init",
+            "--agent",
+            "codex",
+            "--model",
+            "openai-codex/gpt-5.3-codex",
+            "--out",
+            str(routes),
+        ]
+    )
+    assert made.returncode == 0, made.stderr
+    reports = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"report-{workers}.json"
+        done = run_cli(
+            [
+                "explore",
+                "--sessions",
+                str(copies),
+                "--routes",
+                str(routes),
+                "--workers",
+                workers,
+                "--out",
+                str(out),
+            ]
+        )
+        assert done.returncode == 0, done.stderr
+        reports.append(out.read_bytes())
+    assert reports[0] == reports[1]
+    api = json.loads(reports[0])["perApi"]["openai-codex-responses"]
+    stated = [sum(figures[i] for figures in STATED.values()) for i in range(4)]
+    usage = api["usage"]
+    assert usage["observedRequests"] == stated[0]
+    assert (usage["input"], usage["cacheRead"]) == (stated[1] - stated[2], stated[2])
+    assert usage["output"] == stated[3]
+    results = {row["toolClass"]: row["results"] for row in api["toolResults"]}
+    assert sum(results.values()) == 104 + 118 + 365 + 0 + 5
+    assert sum(row["upperBoundCleared"] for row in api["toolResults"]) == 0
