@@ -26,6 +26,7 @@ from clearing_analysis.errors import (
     NoJournalsDetail,
     NoJournalsError,
 )
+from clearing_analysis.histories import grouping_keys
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import (
     InputIdentities,
@@ -38,7 +39,6 @@ from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
 from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
 from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
-from clearing_analysis.pisession import grouping_keys
 from clearing_analysis.policy import gate_policy, limits
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay.model import HistorySource, JournalSkipReason
