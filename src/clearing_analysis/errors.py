@@ -264,6 +264,7 @@ class UsageDetail(enum.StrEnum):
     # (policy/pi-ai-models.json), which is reviewed data, not user input.
     MODEL_UNKNOWN = "MODEL_UNKNOWN"
     MODEL_API_MISMATCH = "MODEL_API_MISMATCH"
+    MODEL_AGENT_MISMATCH = "MODEL_AGENT_MISMATCH"  # --agent claude-code: not anthropic-messages
     MODEL_API_REPEATED = "MODEL_API_REPEATED"  # two --model values of one API
     MODEL_UNPRICED = "MODEL_UNPRICED"
     MODEL_WINDOW_TOO_SMALL = "MODEL_WINDOW_TOO_SMALL"

@@ -736,6 +736,11 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     ): "the `--model` exists in the catalog but uses another API than `--api`",
     (
         _USAGE,
+        UsageDetail.MODEL_AGENT_MISMATCH,
+    ): "`routes init --agent claude-code` was given a model of another API than"
+    " anthropic-messages, the only API Claude Code speaks",
+    (
+        _USAGE,
         UsageDetail.MODEL_API_REPEATED,
     ): "two `routes init --model` values name models of the same API",
     (
@@ -1174,6 +1179,12 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
     (WHAT_IF_POLICY, "OPENCLAW_CACHE_TTL"): (
         "what-if: OpenClaw's session pruning in cache-ttl mode: once the cache has expired and the"
         " context is half the window, oldest results down to half, keeping the last 3",
+        _WHAT_IF,
+    ),
+    (WHAT_IF_POLICY, "CLAUDE_CODE_MICROCOMPACT"): (
+        "what-if: Claude Code's microcompact (reverse-engineered defaults): within 20,000 tokens"
+        " of the trigger, when it saves at least 20,000, the oldest read, search and web results"
+        " beyond the newest 40,000 result tokens and the last 3, at every request",
         _WHAT_IF,
     ),
     (UNDEFINED_CAUSE, "NO_GROWTH"): (

@@ -10,8 +10,8 @@ as `clearing_analysis/_policy`.
 - limits.json: decoding limits for untrusted input;
 - eligibility.json: protection windows (R-SIM-8), the heuristic's divisor and per-image charge
   (R-SIM-1), the retention coverage floor (R-RT-3);
-- tools.json: built-in tool classes of the native agent and of the pi-based agents, each with
-  its public source (R-EL-6, docs/formats/tools.md);
+- tools.json: built-in tool classes of the native agent, of the pi-based agents and of Claude
+  Code's releases, each with its public source (R-EL-6, docs/formats/tools.md);
 - simulation.json, gate.json: the simulation's constants and the gate's fixed thresholds;
 - histograms.json: the report's bucket edges; placeholder.txt: the cleared-result placeholder;
 - view.json: what the human view's one-screen summary shows beside each verdict;
@@ -100,7 +100,7 @@ class EligibilityPolicy(_Policy, frozen=True):
 
 
 class ToolKind(enum.StrEnum):
-    """What a pi-family built-in tool does (policy/tools.json `piAgents`)."""
+    """What a built-in tool does (policy/tools.json `piAgents`, `claudeCodeAgents`)."""
 
     READ = "READ"
     WEB = "WEB"
@@ -121,7 +121,7 @@ class BuiltinClass(enum.StrEnum):
 
 
 class PiTool(_Policy, frozen=True):
-    """One built-in tool of a pi-based agent, as its source names it."""
+    """One built-in tool of an agent (pi-based or Claude Code), as its source names it."""
 
     name: ToolName
     kind: ToolKind
@@ -130,7 +130,8 @@ class PiTool(_Policy, frozen=True):
 
 
 class PiAgent(_Policy, frozen=True):
-    """A pi-based agent's built-in tools and the public source they were read from."""
+    """An agent's built-in tools (a pi-based agent's, or a Claude Code release's) and the public
+    source they were read from."""
 
     agent: str
     version: str
@@ -140,9 +141,30 @@ class PiAgent(_Policy, frozen=True):
     tools: tuple[PiTool, ...]
 
 
+def _agent_classes(
+    agents: tuple[PiAgent, ...], kind_classes: dict[ToolKind, BuiltinClass]
+) -> dict[str, BuiltinClass]:
+    """Every built-in name of one table with its class; a name with two classes is refused."""
+    seen: dict[str, BuiltinClass] = {}
+    for agent in agents:
+        for tool in agent.tools:
+            cls = kind_classes[tool.kind]
+            if seen.setdefault(tool.name, cls) is not cls:
+                raise ValueError("an agent's tool name has two classes in policy/tools.json")
+    return seen
+
+
+def _agent_web(agents: tuple[PiAgent, ...]) -> frozenset[str]:
+    """The built-ins of one table that read the web."""
+    return frozenset(
+        tool.name for agent in agents for tool in agent.tools if tool.kind is ToolKind.WEB
+    )
+
+
 class ToolClasses(_Policy, frozen=True):
     """Built-in tool names by class: the native agent's (analyze: every other name is an app
-    tool) and the pi-based agents' (explore: every other name is unknown)."""
+    tool), the pi-based agents' (explore: every other name is unknown) and Claude Code's
+    (explore: an `mcp__<server>__<tool>` name is an app tool, every other name is unknown)."""
 
     comment: str
     read_only_builtins: frozenset[ToolName]
@@ -153,6 +175,9 @@ class ToolClasses(_Policy, frozen=True):
     web_app_tool_prefix: ToolName
     kind_classes: dict[ToolKind, BuiltinClass]
     pi_agents: tuple[PiAgent, ...]
+    # Claude Code names an MCP server's tool `mcp__<server>__<tool>` (docs/formats/tools.md).
+    mcp_tool_prefix: ToolName
+    claude_code_agents: tuple[PiAgent, ...]
 
     def __post_init__(self) -> None:
         classes = (
@@ -168,31 +193,30 @@ class ToolClasses(_Policy, frozen=True):
             raise ValueError("web built-ins must be read-only built-ins in policy/tools.json")
         if set(self.kind_classes) != set(ToolKind):
             raise ValueError("kindClasses must map every tool kind in policy/tools.json")
-        seen: dict[str, BuiltinClass] = {}
-        for agent in self.pi_agents:
-            for tool in agent.tools:
-                cls = self.kind_classes[tool.kind]
-                if seen.setdefault(tool.name, cls) is not cls:
-                    raise ValueError("a pi-agent tool name has two classes in policy/tools.json")
+        _agent_classes(self.pi_agents, self.kind_classes)
+        claude_code = _agent_classes(self.claude_code_agents, self.kind_classes)
+        if any(name.startswith(self.mcp_tool_prefix) for name in claude_code):
+            raise ValueError("a Claude Code built-in has the MCP prefix in policy/tools.json")
 
     @property
     def pi_classes(self) -> dict[str, BuiltinClass]:
         """Every pi-family built-in name with its class."""
-        return {
-            tool.name: self.kind_classes[tool.kind]
-            for agent in self.pi_agents
-            for tool in agent.tools
-        }
+        return _agent_classes(self.pi_agents, self.kind_classes)
 
     @property
     def pi_web(self) -> frozenset[str]:
         """The pi-family built-ins that read the web."""
-        return frozenset(
-            tool.name
-            for agent in self.pi_agents
-            for tool in agent.tools
-            if tool.kind is ToolKind.WEB
-        )
+        return _agent_web(self.pi_agents)
+
+    @property
+    def claude_code_classes(self) -> dict[str, BuiltinClass]:
+        """Every Claude Code built-in name (of any listed release) with its class."""
+        return _agent_classes(self.claude_code_agents, self.kind_classes)
+
+    @property
+    def claude_code_web(self) -> frozenset[str]:
+        """The Claude Code built-ins that read the web."""
+        return _agent_web(self.claude_code_agents)
 
 
 class SimulationPolicy(_Policy, frozen=True):
@@ -346,6 +370,18 @@ class PiAiCatalog(_Policy, frozen=True):
         return None
 
 
+class ClaudeCodeRouteTemplate(_Policy, frozen=True):
+    """What `routes init --agent claude-code` assumes: Claude Code's own auto-compaction and
+    cache settings, read from the releases `version` names (docs/formats/routes.md)."""
+
+    version: str
+    context_window_tokens: PositiveInt
+    output_reserve_tokens: PositiveInt
+    auto_compact_buffer_tokens: PositiveInt
+    summary_output_tokens: PositiveInt
+    cache_lifetime_ms: PositiveInt
+
+
 class RouteTemplatePolicy(_Policy, frozen=True):
     """The assumptions `routes init` adds to a catalog entry (docs/formats/routes.md)."""
 
@@ -357,6 +393,7 @@ class RouteTemplatePolicy(_Policy, frozen=True):
     cache_lifetime_ms_by_provider: dict[ProviderName, NonNegativeInt]
     cache_margin_ms: NonNegativeInt
     quota_budget: PositiveInt
+    claude_code: ClaudeCodeRouteTemplate
 
 
 @functools.cache
@@ -381,6 +418,7 @@ class WhatIfId(enum.StrEnum):
     JETBRAINS_OBSERVATION_MASKING = "JETBRAINS_OBSERVATION_MASKING"
     INPUT_THRESHOLD_COMPACTOR = "INPUT_THRESHOLD_COMPACTOR"
     OPENCLAW_CACHE_TTL = "OPENCLAW_CACHE_TTL"
+    CLAUDE_CODE_MICROCOMPACT = "CLAUDE_CODE_MICROCOMPACT"
 
 
 class ClearingPoint(enum.StrEnum):
@@ -415,6 +453,16 @@ class EffectiveAtLeastFraction(
     clearable_at_least_tokens: NonNegativeIntField = 0
 
 
+class EffectiveWithinOfTrigger(
+    _Policy, frozen=True, tag="EFFECTIVE_WITHIN_OF_TRIGGER", tag_field="kind"
+):
+    """The effective occupancy >= T - tokens (within `tokens` of the route's trigger), and
+    (optional) the clearable results' net tokens >= clearable_at_least_tokens."""
+
+    tokens: PositiveInt
+    clearable_at_least_tokens: NonNegativeIntField = 0
+
+
 class ClearableAtLeast(_Policy, frozen=True, tag="CLEARABLE_AT_LEAST", tag_field="kind"):
     """The clearable results (after the keep rules) sum to >= tokens net."""
 
@@ -425,7 +473,14 @@ class Always(_Policy, frozen=True, tag="ALWAYS", tag_field="kind"):
     """At every boundary: whatever the keep rules leave clearable is cleared."""
 
 
-Trigger = PressureBand | EstimateAtLeast | EffectiveAtLeastFraction | ClearableAtLeast | Always
+Trigger = (
+    PressureBand
+    | EstimateAtLeast
+    | EffectiveAtLeastFraction
+    | EffectiveWithinOfTrigger
+    | ClearableAtLeast
+    | Always
+)
 
 
 class AllOlder(_Policy, frozen=True, tag="ALL_OLDER", tag_field="kind"):
@@ -454,6 +509,9 @@ class Keep(_Policy, frozen=True):
     results_at_most_tokens: NonNegativeIntField = 0  # results of at most this many tokens
     tool_names: frozenset[ToolName] = frozenset()
     first_tool_result: bool = False  # the conversation's first result (the task)
+    # Results of any class but READ_ONLY_BUILTIN (app and unknown tools among them) are kept:
+    # a pruner that clears its own agent's read, search and web tools only.
+    only_read_only_builtins: bool = False
 
 
 class Source(_Policy, frozen=True):

@@ -405,6 +405,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     (_USAGE, UsageDetail.MODEL_API_MISMATCH): (
         "give <option> the API the model uses (routes init --list prints each API's models)"
     ),
+    (_USAGE, UsageDetail.MODEL_AGENT_MISMATCH): (
+        "give <option> an anthropic-messages model (routes init --api anthropic-messages --list)"
+    ),
     (_USAGE, UsageDetail.MODEL_API_REPEATED): (
         "give <option> one model per API: a routes file holds one route per API"
     ),

@@ -1,4 +1,4 @@
-"""The routes.json entry `routes init` writes: catalog facts plus pi's compaction defaults.
+"""The routes.json entry `routes init` writes: catalog facts plus an agent's compaction defaults.
 
 A template for a user to review, never the truth about their agent: docs/formats/routes.md
 ("Generating a route: routes init") gives every value's source. With the model's catalog entry
@@ -15,7 +15,17 @@ policy/route-template.json (reserve R = 16,384, kept K = 20,000, summary budget 
     prices               the catalog's cost per million tokens
     quota, quotaBudget   the prices over 1,000,000: the quota-share view equals the list view
 
-I is the midpoint between what pi's summarizer would read if its 2,000-character cut of each
+With `--agent claude-code` (route-template.json `claudeCode`, read from Claude Code 2.0.72 and
+2.1.16: window W = 200,000, output reserve R = 32,000, buffer B = 13,000, summary budget 20,000)
+the model must be of anthropic-messages, and
+
+    triggerTokens        T = min(contextWindow, W) - min(R, maxTokens) - B   (auto-compaction)
+    summaryOutputTokens  O = 20,000                                 (the compact request's cap)
+    drainTokens          P = O                    (Claude Code keeps no messages, the summary)
+    summaryInputTokens   I = T - P                     (the conversation since the last summary)
+    cacheLifetimeMs      300,000 for provider anthropic (no ttl: 5 minutes), else "unknown"
+
+For pi, I is the midpoint between what pi's summarizer would read if its 2,000-character cut of each
 serialized tool result removed nothing, T - K, and the least it can read when the cut removes
 nearly all of the tool output in that span, (T - K) * (1 - 0.8). Integer arithmetic only, so
 the template is the same on every machine.
@@ -23,8 +33,9 @@ the template is the same on every machine.
 Guarantees:
 - The only inputs are the two reviewed policy files and the typed API and PROVIDER/ID; nothing
   else is read, nothing written here.
-- A PROVIDER/ID the catalog does not have, a model of another API, a model without a price and
-  a model whose window cannot hold pi's default compaction are each a fixed USAGE_ERROR detail
+- A PROVIDER/ID the catalog does not have, a model of another API (than `--api`, or than
+  anthropic-messages for Claude Code), a model without a price and a model whose window cannot
+  hold the agent's default compaction are each a fixed USAGE_ERROR detail
   (the typed value is never kept); so are a `--cache-lifetime-ms` value that is not
   PROVIDER/ID=MS with MS a whole number of milliseconds, one that names no `--model` given and
   two for one model; every template this returns decodes with `inputs.configs.parse_routes`.
@@ -35,6 +46,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import enum
 from typing import Literal
 
 import msgspec
@@ -51,9 +63,21 @@ from clearing_analysis.policy import (
 
 MODEL_OPTION = "--model"
 API_OPTION = "--api"
+AGENT_OPTION = "--agent"
 LIFETIME_OPTION = "--cache-lifetime-ms"
 MAX_LIFETIME_MS = 2**53 - 1  # a JSON integer every reader holds exactly
 UNKNOWN_LIFETIME: Literal["unknown"] = "unknown"
+
+
+class Agent(enum.StrEnum):
+    """Whose compaction the route's trigger, drain and summary sizes describe."""
+
+    PI = "pi"
+    CLAUDE_CODE = "claude-code"
+
+
+# Claude Code speaks the Anthropic Messages API only (R-SRC-2).
+_CLAUDE_CODE_API = Api.ANTHROPIC_MESSAGES
 
 
 def model_names(api: Api) -> list[str]:
@@ -104,32 +128,58 @@ def parse_lifetimes(values: list[str], names: list[str]) -> dict[str, int]:
     return lifetimes
 
 
+def _compaction(
+    model: CatalogModel, policy: RouteTemplatePolicy, agent: Agent
+) -> tuple[int, int, int, int]:
+    """(T, P, I, O) of `agent`'s compaction for `model` (the module docstring's formulas)."""
+    if agent is Agent.CLAUDE_CODE:
+        claude = policy.claude_code
+        if model.api != _CLAUDE_CODE_API.value:
+            raise UsageError(UsageDetail.MODEL_AGENT_MISMATCH, (MODEL_OPTION,))
+        window = min(model.context_window, claude.context_window_tokens)
+        reserve = min(claude.output_reserve_tokens, model.max_tokens)
+        trigger = window - reserve - claude.auto_compact_buffer_tokens
+        summary_output = claude.summary_output_tokens
+        drain = summary_output
+        return trigger, drain, trigger - drain, summary_output
+    trigger = model.context_window - policy.reserve_tokens
+    summary_output = policy.reserve_tokens * policy.summary_budget_percent // 100
+    drain = policy.keep_recent_tokens + summary_output
+    summarized = trigger - policy.keep_recent_tokens
+    summary_input = summarized * (200 - policy.tool_result_share_percent) // 200
+    return trigger, drain, summary_input, summary_output
+
+
+def _lifetime(
+    model: CatalogModel, policy: RouteTemplatePolicy, agent: Agent
+) -> int | Literal["unknown"]:
+    """The provider's documented lifetime; Claude Code's own request where the provider is one
+    whose lifetime is documented (its breakpoints carry no ttl: Anthropic's default)."""
+    documented = policy.cache_lifetime_ms_by_provider.get(model.provider)
+    if documented is None:
+        return UNKNOWN_LIFETIME
+    return policy.claude_code.cache_lifetime_ms if agent is Agent.CLAUDE_CODE else documented
+
+
 def template_route(
     model: CatalogModel,
     policy: RouteTemplatePolicy | None = None,
     lifetime_ms: int | None = None,
+    agent: Agent = Agent.PI,
 ) -> Route:
-    """The route template for `model` (formulas in the module docstring); `lifetime_ms`, when
-    given, is the cache lifetime the user states for it."""
+    """The route template for `model` under `agent`'s compaction (formulas in the module
+    docstring); `lifetime_ms`, when given, is the cache lifetime the user states for it."""
     policy = route_template_policy() if policy is None else policy
     cost = model.cost
+    trigger, drain, summary_input, summary_output = _compaction(model, policy, agent)
     # A model with neither an input nor an output price would make both cost views zero, so
     # the cost criterion would pass whatever clearing did: refuse rather than template it.
     if cost is None or (cost.input == 0 and cost.output == 0):
         raise UsageError(UsageDetail.MODEL_UNPRICED)
-    trigger = model.context_window - policy.reserve_tokens
-    summary_output = policy.reserve_tokens * policy.summary_budget_percent // 100
-    drain = policy.keep_recent_tokens + summary_output
     # T <= P leaves no growth between compactions: the pressure model is undefined there.
     if trigger <= drain:
         raise UsageError(UsageDetail.MODEL_WINDOW_TOO_SMALL)
-    summarized = trigger - policy.keep_recent_tokens
-    summary_input = summarized * (200 - policy.tool_result_share_percent) // 200
-    lifetime: int | Literal["unknown"] = policy.cache_lifetime_ms_by_provider.get(
-        model.provider, UNKNOWN_LIFETIME
-    )
-    if lifetime_ms is not None:
-        lifetime = lifetime_ms
+    lifetime = _lifetime(model, policy, agent) if lifetime_ms is None else lifetime_ms
     weights = _weights(cost)
     return Route(
         api=Api(model.api),
@@ -146,17 +196,21 @@ def template_route(
 
 
 def template_routes(
-    names: list[str], api: Api | None = None, lifetimes: list[str] | None = None
+    names: list[str],
+    api: Api | None = None,
+    lifetimes: list[str] | None = None,
+    agent: Agent = Agent.PI,
 ) -> list[Route]:
     """One template per named model, in the order given; a routes file holds one route per
     API, so two models of one API are refused (MODEL_API_REPEATED). `lifetimes` are the
-    `--cache-lifetime-ms` values (`parse_lifetimes`)."""
+    `--cache-lifetime-ms` values (`parse_lifetimes`); `agent` whose compaction the routes
+    describe."""
     models = [find_model(api, name) for name in names]
     if len({model.api for model in models}) != len(models):
         raise UsageError(UsageDetail.MODEL_API_REPEATED, (MODEL_OPTION,))
     stated = parse_lifetimes(lifetimes or [], names)
     return [
-        template_route(model, lifetime_ms=stated.get(name))
+        template_route(model, lifetime_ms=stated.get(name), agent=agent)
         for model, name in zip(models, names, strict=True)
     ]
 

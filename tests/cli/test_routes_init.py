@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import msgspec
 import pytest
 
 from clearing_analysis.errors import UsageError
 from clearing_analysis.inputs.configs import Api, load_routes, parse_routes
+from clearing_analysis.models.route_check import check_trigger
 from clearing_analysis.policy import load_policy_json, pi_ai_catalog
-from clearing_analysis.route_template import encode_routes, find_model, template_route
+from clearing_analysis.route_template import Agent, encode_routes, find_model, template_route
+from tests._public_data import public_folder
 from tests.cli._guarded import Done, invoke
 
 ANTHROPIC = ["--api", "anthropic-messages", "--model", "anthropic/claude-sonnet-4-5"]
@@ -226,3 +229,107 @@ def test_a_cache_lifetime_per_model(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (done.status, done.stderr) == (0, UNKNOWN_LINE.format(api="openai-codex-responses"))
     assert [route["cacheLifetimeMs"] for route in _written(out)] == [300_000, "unknown", 3_600_000]
     assert load_routes(out).by_api[Api.OPENAI_COMPLETIONS].cache_lifetime_ms == 300_000
+
+
+# `--agent claude-code` (docs/formats/routes.md, "Claude Code routes"): Claude Code's own
+# auto-compaction threshold, T = min(window, 200,000) - min(32,000, maxTokens) - 13,000;
+# O = P = 20,000 (the compact request's cap, no message kept); I = T - P; 5 minutes.
+# claude-sonnet-4-5: 200,000 - 32,000 - 13,000 = 155,000; I = 135,000.
+CLAUDE_CODE_SONNET = {
+    **SONNET_ROUTE,
+    "triggerTokens": 155000,
+    "drainTokens": 20000,
+    "summaryInputTokens": 135000,
+    "summaryOutputTokens": 20000,
+}
+
+
+def test_a_claude_code_route_equals_the_hand_computed_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--agent claude-code` writes Claude Code's trigger, drain and summary sizes for the
+    model, with the catalog's prices and the 5-minute lifetime, and the file loads."""
+    out = tmp_path / "routes.json"
+    done = _init([*ANTHROPIC, "--agent", "claude-code", "--out", str(out)], capsys)
+    assert (done.status, done.stdout, done.stderr) == (0, "", "")
+    assert _written(out) == [CLAUDE_CODE_SONNET]
+    assert load_routes(out).by_api[Api.ANTHROPIC_MESSAGES].trigger_tokens == 155_000
+
+
+@pytest.mark.parametrize(
+    ("model", "trigger"),
+    [
+        # maxTokens 8,192 < 32,000: the reserve is the model's output limit.
+        ("anthropic/claude-3-5-haiku-20241022", 200_000 - 8_192 - 13_000),
+        # maxTokens 32,000: the reserve is 32,000 either way.
+        ("anthropic/claude-opus-4-1", 155_000),
+        # The catalog's 1,000,000-token window: Claude Code 2.0.72 to 2.1.16 holds it to
+        # 200,000 unless the session runs the 1M variant (then edit T by hand).
+        ("anthropic/claude-opus-4-6", 155_000),
+    ],
+)
+def test_the_claude_code_trigger_takes_the_smaller_window_and_reserve(
+    model: str, trigger: int
+) -> None:
+    """The reserve is the smaller of 32,000 and the model's output limit; the window the
+    smaller of 200,000 and the catalog's."""
+    route = template_route(find_model(Api.ANTHROPIC_MESSAGES, model), agent=Agent.CLAUDE_CODE)
+    assert (route.trigger_tokens, route.drain_tokens) == (trigger, 20_000)
+    assert route.summary_input_tokens == trigger - 20_000
+
+
+def test_a_claude_code_route_over_a_gateway_has_an_unknown_lifetime() -> None:
+    """Claude Code's 5 minutes hold where the provider's cache is Anthropic's own; a gateway
+    (cloudflare-ai-gateway) documents none, so the lifetime stays unknown, as for pi."""
+    gateway = find_model(Api.ANTHROPIC_MESSAGES, "cloudflare-ai-gateway/claude-sonnet-4-5")
+    assert template_route(gateway, agent=Agent.CLAUDE_CODE).cache_lifetime_ms == "unknown"
+    direct = find_model(Api.ANTHROPIC_MESSAGES, "anthropic/claude-sonnet-4-5")
+    assert template_route(direct, agent=Agent.CLAUDE_CODE).cache_lifetime_ms == 300_000
+
+
+def test_a_claude_code_route_for_another_api_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code speaks anthropic-messages only: a model of another API is MODEL_AGENT_MISMATCH,
+    the model is not repeated and nothing is created."""
+    out = tmp_path / "routes.json"
+    done = _init(["--model", "openai/gpt-5.1", "--agent", "claude-code", "--out", str(out)], capsys)
+    assert (done.status, done.stdout) == (2, "")
+    assert done.stderr == (
+        "clearing-analysis: USAGE_ERROR MODEL_AGENT_MISMATCH: give --model an anthropic-messages"
+        " model (routes init --api anthropic-messages --list)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_agent_is_pi() -> None:
+    """Without --agent the template is pi's, as before."""
+    model = find_model(Api.ANTHROPIC_MESSAGES, "anthropic/claude-sonnet-4-5")
+    assert template_route(model) == template_route(model, agent=Agent.PI)
+    assert msgspec.to_builtins(template_route(model)) == SONNET_ROUTE
+
+
+def _public_compactions() -> list[tuple[str, int]]:
+    """(trigger, preTokens) of every compact_boundary in the public Claude Code transcripts."""
+    found: list[tuple[str, int]] = []
+    for path in sorted(public_folder("claude-code").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # one file has lines its owner's redactor broke
+            if entry.get("subtype") == "compact_boundary":
+                meta = entry["compactMetadata"]
+                found.append((meta["trigger"], meta["preTokens"]))
+    return found
+
+
+def test_the_public_auto_compaction_agrees_with_the_claude_code_trigger() -> None:
+    """The one public compaction (Claude Code 2.1.5, claude-sonnet-4-5) fired automatically at
+    155,554 tokens: just past the template's 155,000, so the route check finds no
+    contradiction with an overshoot of one turn's growth (a few thousand tokens)."""
+    assert _public_compactions() == [("auto", 155_554)]
+    model = find_model(Api.ANTHROPIC_MESSAGES, "anthropic/claude-sonnet-4-5-20250929")
+    trigger = template_route(model, agent=Agent.CLAUDE_CODE).trigger_tokens
+    assert trigger == 155_000
+    assert not check_trigger(trigger, [155_554], overshoot=1_000).contradicted

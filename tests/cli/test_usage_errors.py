@@ -150,6 +150,18 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "--api",
     ),
     (
+        "routes-init-claude-code-other-api",
+        [*INIT, "--agent", "claude-code", "--model", "openai/gpt-5.1", "--out", "o"],
+        "MODEL_AGENT_MISMATCH",
+        "--model",
+    ),
+    (
+        "routes-init-unknown-agent",
+        [*INIT, "--agent", VALUE, "--model", "anthropic/claude-sonnet-4-5", "--out", "o"],
+        "BAD_VALUE",
+        "--agent",
+    ),
+    (
         "routes-init-two-models-of-one-api",
         [
             *INIT,

@@ -97,13 +97,14 @@ def test_evidence_takes_adjacent_uncut_growth_and_threshold_compactions_after_a_
     assert trigger_evidence(heuristic_first, checkpoints, observed)[1] == 0
 
 
-def _corpus(root: Path, trigger: int) -> dict[str, Path]:
-    """One conversation with a threshold checkpoint at 190,000 tokens (tests/simulation's
-    `Conversation.checkpoint`) after ten turns, under a route with trigger `trigger`."""
+def _corpus(root: Path, trigger: int, compaction: str = "threshold") -> dict[str, Path]:
+    """One conversation with a checkpoint at 190,000 tokens (tests/simulation's
+    `Conversation.checkpoint`, of trigger `compaction`) after ten turns, under a route with
+    trigger `trigger`."""
     c = Conversation()
     for index in range(6):
         c.turn(f"t{index}", reads=[400], e_next=100_000 + 15_000 * index)
-    c.checkpoint()
+    c.checkpoint(trigger=compaction)
     for index in range(6, 9):
         c.turn(f"t{index}", e_next=60_000)
     journals = root / "journals"
@@ -149,6 +150,18 @@ def test_analyze_states_the_contradiction_beside_the_verdict(tmp_path: Path) -> 
         175_000,
         190_000,
     )
+
+
+def test_manual_compactions_never_contradict_the_trigger(tmp_path: Path) -> None:
+    """A manual compaction (a user's /compact; Claude Code's compact_boundary with trigger
+    manual) fires wherever the user asks, so it says nothing about T: the route check reads
+    threshold compactions only, and the same compaction that contradicts T = 983,616 as a
+    threshold one is not counted as a manual one."""
+    manual = _api_report(_corpus(tmp_path / "manual", 983_616, compaction="manual"))
+    assert manual.limitations == ()
+    assert manual.route_trigger.threshold_compactions == 0
+    threshold = _api_report(_corpus(tmp_path / "threshold", 983_616))
+    assert threshold.limitations == (ApiLimitation.ROUTE_TRIGGER_CONTRADICTED,)
 
 
 def test_the_summary_states_the_contradiction_on_the_verdict_line(tmp_path: Path) -> None:

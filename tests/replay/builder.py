@@ -210,11 +210,16 @@ class JournalBuilder:
         return self._add("run_end", runId=run_id, status=status, timestamp=self._tick(None))
 
     def checkpoint(
-        self, summary: str, first_kept: int | None, before: int = 1000, after: int = 100
+        self,
+        summary: str,
+        first_kept: int | None,
+        before: int = 1000,
+        after: int = 100,
+        trigger: str = "threshold",
     ) -> int:
         return self._add(
             "checkpoint",
-            trigger="threshold",
+            trigger=trigger,
             tokensBefore=before,
             tokensAfter=after,
             summary=summary,

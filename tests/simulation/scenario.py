@@ -114,8 +114,9 @@ class Conversation:
         b.run_end(run)
         self.last_final = final
 
-    def checkpoint(self, keep_from_turn: str | None = None) -> None:
-        """Compact everything before the turn_start of `keep_from_turn` (None: keep nothing)."""
+    def checkpoint(self, keep_from_turn: str | None = None, trigger: str = "threshold") -> None:
+        """Compact everything before the turn_start of `keep_from_turn` (None: keep nothing),
+        a compaction of `trigger` (threshold, overflow or manual)."""
         kept = None
         if keep_from_turn is not None:
             kept = next(
@@ -123,7 +124,9 @@ class Conversation:
                 for r in self.builder.records
                 if r["kind"] == "turn_start" and r["hostTurnId"] == keep_from_turn
             )
-        self.builder.checkpoint("summary", first_kept=kept, before=190_000, after=30_000)
+        self.builder.checkpoint(
+            "summary", first_kept=kept, before=190_000, after=30_000, trigger=trigger
+        )
 
     def quiet(self, *names: str, e_next: int = 100_000) -> None:
         """Turns without tool calls."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import msgspec
+
 from clearing_analysis.eligibility import Assessment, ContextTally
 from clearing_analysis.inputs.configs import (
     Routes,
@@ -26,6 +28,7 @@ from clearing_analysis.simulation.what_if import (
     run_policy,
     run_what_ifs,
 )
+from clearing_analysis.toolclass import ToolClass
 from tests.replay.builder import usage
 from tests.simulation import reference
 from tests.simulation.scenario import (
@@ -174,6 +177,9 @@ HAND: dict[WhatIfId, dict[tuple[int, int], tuple[int, int, int]]] = {
     # >= 100,000, clearable 80,000 >= 12,500, the last three (pads) kept; down to 100,000
     # takes r0..r2. Cold: W 0.
     WhatIfId.OPENCLAW_CACHE_TTL: {(5, 0): (3, 60_000, 0)},
+    # Within 20,000 of T = 200,000: effective >= 180,000, which this history never reaches
+    # (at most 160,000); a route with a lower trigger is counted below.
+    WhatIfId.CLAUDE_CODE_MICROCOMPACT: {},
 }
 TURNS = 7
 
@@ -205,6 +211,71 @@ def test_each_policy_on_a_hand_built_history(tmp_path: Path) -> None:
         assert sums.rewritten == sum(w for _, _, w in events.values())
         cold_events = 1 if (5, 0) in events else 0  # t5's boundary alone is cold
         assert sums.warm_events == sums.events - cold_events
+
+
+def test_claude_code_microcompact_by_hand(tmp_path: Path) -> None:
+    """Under T = 155,000 (a Claude Code route's trigger) microcompact may clear from effective
+    135,000 on: first at t4's boundary (140,000, warm). The last three results are pads and the
+    newest 40,000 result tokens reach back to r3 (250 + 20,028; r2 would pass 40,000): their
+    union keeps r3 and the pads, so r0..r2 are clearable, 60,000 >= 20,000, all cleared; W =
+    (140,000 - 60,000) - 1. From t4's answer on the effective occupancy is at most 100,000.
+    Under T = 170,000 (from 150,000) the first point is t5's cold boundary: the same three, W 0."""
+    assessment = what_if_history(tmp_path)
+    policy = what_if_table().get(WhatIfId.CLAUDE_CODE_MICROCOMPACT)
+    cases = ((155_000, {(4, 0): (3, 60_000, 79_999)}), (170_000, {(5, 0): (3, 60_000, 0)}))
+    for trigger, expected in cases:
+        ran = run_policy(assessment, routes(trigger), policy, trace=True)
+        rows = {
+            (index // 2, t.request): (t.cleared_results, t.admitted_net, t.rewritten)
+            for index, t in enumerate(ran.trace)
+            if t.cleared_results
+        }
+        assert rows == expected, trigger
+        (sums,) = ran.per_api.values()
+        assert (sums.events, sums.cleared, sums.admitted) == (1, 3, 60_000)
+
+
+def test_claude_code_microcompact_needs_its_saving(tmp_path: Path) -> None:
+    """The 20,000-token saving is part of the trigger: with it raised above the 60,000 net
+    tokens clearable at t4, nothing is cleared anywhere under T = 155,000."""
+    assessment = what_if_history(tmp_path)
+    policy = what_if_table().get(WhatIfId.CLAUDE_CODE_MICROCOMPACT)
+    trigger = msgspec.structs.replace(policy.trigger, clearable_at_least_tokens=60_001)
+    stricter = msgspec.structs.replace(policy, trigger=trigger)
+    (sums,) = run_policy(assessment, routes(155_000), stricter).per_api.values()
+    assert (sums.events, sums.cleared) == (0, 0)
+
+
+def test_claude_code_microcompact_clears_read_only_builtins_only(
+    assessed: tuple[Assessment, Routes],
+) -> None:
+    """Microcompact clears read-only built-ins' results only (its read, search and web tools):
+    with its trigger opened (no saving needed, within 20,000 of a low T) and no result-token
+    tail, every result it clears is a read-only built-in's, while the same policy without the
+    class rule also clears the app results captured origin proves."""
+    assessment, corpus_routes = assessed
+    low = Routes(
+        by_api={
+            api: msgspec.structs.replace(route, trigger_tokens=60_000)
+            for api, route in corpus_routes.by_api.items()
+        }
+    )
+    policy = what_if_table().get(WhatIfId.CLAUDE_CODE_MICROCOMPACT)
+    assert policy.keep.only_read_only_builtins
+    opened = msgspec.structs.replace(
+        policy,
+        trigger=msgspec.structs.replace(policy.trigger, clearable_at_least_tokens=0),
+        keep=msgspec.structs.replace(policy.keep, newest_result_tokens=0),
+    )
+    cleared = run_policy(assessment, low, opened, trace=True).cleared_results
+    assert cleared
+    assert {r.tool_class for r in cleared} == {ToolClass.READ_ONLY_BUILTIN}
+    any_class = msgspec.structs.replace(
+        opened, keep=msgspec.structs.replace(opened.keep, only_read_only_builtins=False)
+    )
+    unruled = run_policy(assessment, low, any_class, trace=True).cleared_results
+    assert {r.finalized_id for r in cleared} <= {r.finalized_id for r in unruled}
+    assert ToolClass.APP in {r.tool_class for r in unruled}  # not vacuous
 
 
 def test_removed_observed_on_the_hand_built_history(tmp_path: Path) -> None:

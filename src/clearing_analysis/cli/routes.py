@@ -2,13 +2,15 @@
 
 `routes` is a command group (the CLI's own `Group`, so an unknown subcommand is a fixed
 USAGE_ERROR) with one subcommand, `init`:
-- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A]
+- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A] [--agent pi|claude-code]
   [--cache-lifetime-ms PROVIDER/ID=MS ...] [--out F]` writes one routes.json array holding one
   entry per model (`route_template.template_routes`), each model of another API (a second
   model of one API is refused: one route per API), to stdout or to a new file created
   exclusively, as every `--out` is (R-FS); there are no input files to protect, so the input
   identities are empty. With `--api`, every model must use that API; `--cache-lifetime-ms`
-  states a model's cache lifetime where the catalog's provider has none documented. When a
+  states a model's cache lifetime where the catalog's provider has none documented; `--agent`
+  says whose compaction the routes describe (pi's defaults, or Claude Code's auto-compaction
+  and cache request, of anthropic-messages models only). When a
   route it writes keeps cacheLifetimeMs "unknown", one fixed line per such route on stderr
   says so, with the remedy (its API is a fixed enum; nothing typed is printed).
 - `routes init --api A --list [--out F]` prints the catalog's PROVIDER/ID names for that API,
@@ -34,7 +36,9 @@ from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_s
 from clearing_analysis.meanings import API_LIMITATION, REPORT_CODES
 from clearing_analysis.remedies import PROGRAM
 from clearing_analysis.route_template import (
+    AGENT_OPTION,
     LIFETIME_OPTION,
+    Agent,
     encode_names,
     encode_routes,
     model_names,
@@ -73,7 +77,7 @@ def _routes() -> None:
 
 
 @routes_app.command("init", cls=Command)
-def init(
+def init(  # noqa: PLR0917  (typer maps each option to a parameter)
     api: Annotated[
         Api | None,
         typer.Option(
@@ -104,6 +108,15 @@ def init(
             " documents none; repeat it per model.",
         ),
     ] = None,
+    agent: Annotated[
+        Agent,
+        typer.Option(
+            AGENT_OPTION,
+            help="Whose compaction the routes describe: pi's defaults, or Claude Code's"
+            " auto-compaction threshold and cache lifetime (anthropic-messages models only).",
+            show_choices=True,
+        ),
+    ] = Agent.PI,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -112,9 +125,9 @@ def init(
     ] = None,
 ) -> None:
     """Write routes.json entries for pi-ai catalog models, one per API: prices from the
-    catalog, T and P from pi's compaction defaults, an estimated summary size and a documented
-    cache lifetime. A template to review, not the truth about your agent
-    (docs/formats/routes.md)."""
+    catalog, T and P from the agent's compaction defaults (pi's, or Claude Code's with --agent
+    claude-code), an estimated summary size and a documented cache lifetime. A template to
+    review, not the truth about your agent (docs/formats/routes.md)."""
     if (not models) == (not list_models):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", "--model"))
     try:
@@ -128,7 +141,7 @@ def init(
                 raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", LIFETIME_OPTION))
             data = encode_names(model_names(api))
         else:
-            routes = template_routes(models, api, lifetimes)
+            routes = template_routes(models, api, lifetimes, agent)
             unknown = unknown_lifetimes(routes)
             data = encode_routes(routes)
         if out is None:

@@ -36,6 +36,7 @@ from clearing_analysis.policy import (
     ClearingPoint,
     DownToFraction,
     EffectiveAtLeastFraction,
+    EffectiveWithinOfTrigger,
     EstimateAtLeast,
     Keep,
     PressureBand,
@@ -59,6 +60,7 @@ from clearing_analysis.simulation.clearing import (
     usage_is_fallback,
 )
 from clearing_analysis.simulation.slots import JournalIndex, SlotScan, runs
+from clearing_analysis.toolclass import ToolClass
 
 
 @dataclass
@@ -252,7 +254,8 @@ def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int
 
 
 def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool]:
-    """The keep rules that depend on the result alone: its size, its tool, being the first."""
+    """The keep rules that depend on the result alone: its size, its tool (its name, or its
+    class with `only_read_only_builtins`), being the first."""
 
     def kept(slot: int) -> bool:
         result = results[slot]
@@ -260,6 +263,10 @@ def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int
             (keep.first_tool_result and slot == 0)
             or (keep.results_at_most_tokens > 0 and result.tokens <= keep.results_at_most_tokens)
             or result.tool_name in keep.tool_names
+            or (
+                keep.only_read_only_builtins
+                and result.tool_class is not ToolClass.READ_ONLY_BUILTIN
+            )
         )
 
     return kept
@@ -327,7 +334,8 @@ class PolicySimulator:
         trigger = policy.trigger
         # Only these triggers read what is clearable: the walks then keep its net tokens.
         self._sums_clearable = isinstance(trigger, ClearableAtLeast) or (
-            isinstance(trigger, EffectiveAtLeastFraction) and trigger.clearable_at_least_tokens > 0
+            isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger)
+            and trigger.clearable_at_least_tokens > 0
         )
         self._placeholder_tokens = placeholder_tokens
         self._simulation = simulation_policy()
@@ -494,14 +502,14 @@ class PolicySimulator:
             )
         if isinstance(trigger, EstimateAtLeast):
             return point.estimate >= trigger.tokens
-        if isinstance(trigger, EffectiveAtLeastFraction):
+        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
             return effective >= thresholds.low
         return True
 
     def _triggered(self, clearable: _Clearable) -> bool:
         """The rest of the trigger, once `_may_trigger` held: what is clearable."""
         trigger = self._policy.trigger
-        if isinstance(trigger, EffectiveAtLeastFraction):
+        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
             threshold = trigger.clearable_at_least_tokens
             return threshold <= 0 or clearable.net() >= threshold
         if isinstance(trigger, ClearableAtLeast):
@@ -634,7 +642,7 @@ class _Thresholds:
     made exact once: an integer n >= f·T exactly when n >= ceil(f·T))."""
 
     window: int  # T
-    low: int  # the pressure band's lower edge, or the effective trigger: ceil(f·T)
+    low: int  # the pressure band's lower edge, or the effective trigger: ceil(f·T), T - tokens
     target: int | None  # DOWN_TO_FRACTION: clear while effective > floor(f·T)
 
     @classmethod
@@ -647,6 +655,8 @@ class _Thresholds:
             low = math.ceil(Fraction(str(simulation_policy().pressure_low_fraction)) * window)
         elif isinstance(trigger, EffectiveAtLeastFraction):
             low = math.ceil(Fraction(str(trigger.fraction)) * window)
+        elif isinstance(trigger, EffectiveWithinOfTrigger):
+            low = max(0, window - trigger.tokens)
         target = None
         if isinstance(amount, DownToFraction):
             target = math.floor(Fraction(str(amount.fraction)) * window)
