@@ -26,6 +26,7 @@ from clearing_analysis.errors import (
     NoJournalsDetail,
     NoJournalsError,
 )
+from clearing_analysis.histories import grouping_keys
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import (
     InputIdentities,
@@ -40,7 +41,6 @@ from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.policy import gate_policy, limits
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
-from clearing_analysis.replay.imported import grouping_keys
 from clearing_analysis.replay.model import HistorySource, JournalSkipReason
 from clearing_analysis.units import (
     Settings,
@@ -291,7 +291,7 @@ _FOREIGN_DETAIL = {
 }
 
 
-# explore reads Codex rollouts along with pi sessions (replay.imported): not foreign to it.
+# explore reads Codex rollouts along with pi sessions (histories): not foreign to it.
 _READ_ALONG = {HistoryFormat.PI_SESSION: frozenset({HistoryFormat.CODEX})}
 
 _J = JournalSkipReason

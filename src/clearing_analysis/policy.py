@@ -638,3 +638,19 @@ def transcript_only_messages() -> TranscriptOnlyTable:
 def what_if_table() -> WhatIfTable:
     """policy/what-ifs.json, decoded once."""
     return msgspec.json.decode(read_policy_bytes("what-ifs.json"), type=WhatIfTable)
+
+
+class ClaudeCodePolicy(_Policy, frozen=True):
+    """policy/claude-code.json: the constants of reading Claude Code transcripts
+    (docs/formats/claude-code.md, "Counting")."""
+
+    comment: str
+    # A request none of whose lines records a stop reason has placeholder output tokens when
+    # its output, at this many bytes of written content per token, could not hold its content.
+    placeholder_max_bytes_per_output_token: PositiveInt
+
+
+@functools.cache
+def claude_code_policy() -> ClaudeCodePolicy:
+    """policy/claude-code.json, decoded once."""
+    return msgspec.json.decode(read_policy_bytes("claude-code.json"), type=ClaudeCodePolicy)

@@ -13,8 +13,8 @@ from clearing_analysis.codex.mapping import UNPAIRED_RESULT_TOOL, map_rollout
 from clearing_analysis.inputs.configs import load_routes
 from clearing_analysis.journal import messages as jm
 from clearing_analysis.journal import records as jr
-from clearing_analysis.replay.codex_replay import replay_codex_rollout
 from clearing_analysis.replay.model import JournalSkipReason, ReplayedJournal, SkippedJournal
+from clearing_analysis.replay.pi_replay import replay_history
 from clearing_analysis.toolclass import ToolClass
 from tests._seed_route import SEED_ROUTE
 from tests.codex.builder import Rollout
@@ -98,7 +98,7 @@ def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> No
     path = tmp_path / "rollout.jsonl"
     path.write_text(_session(Rollout()).text())
     routes = load_routes(_routes(tmp_path))
-    replayed = replay_codex_rollout(path, routes)
+    replayed = replay_history(path, routes)
     assert isinstance(replayed, ReplayedJournal)
     results = {(r.tool_class, r.call_status, r.is_error) for r in replayed.results}
     assert results == {
@@ -122,13 +122,11 @@ def test_refused_rollouts_are_skipped_with_their_detail(tmp_path: Path) -> None:
     old.write_text(
         json.dumps({"id": "x", "timestamp": "2025-04-01T00:00:00Z", "instructions": ""}) + "\n"
     )
-    assert replay_codex_rollout(zst, routes) == SkippedJournal(
-        JournalSkipReason.INVALID, "COMPRESSED"
-    )
-    assert replay_codex_rollout(other, routes) == SkippedJournal(
+    assert replay_history(zst, routes) == SkippedJournal(JournalSkipReason.INVALID, "COMPRESSED")
+    assert replay_history(other, routes) == SkippedJournal(
         JournalSkipReason.INVALID, "UNSUPPORTED_PROVIDER"
     )
-    assert replay_codex_rollout(old, routes) == SkippedJournal(
+    assert replay_history(old, routes) == SkippedJournal(
         JournalSkipReason.UNSUPPORTED_VERSION, None
     )
 

@@ -267,7 +267,7 @@ def test_refusals_by_first_line() -> None:
     outcome and detail."""
     assert _invalid(b"") is RolloutInvalid.EMPTY_FILE
     assert _invalid('{"timestamp": "x", "type": "session_meta"') is RolloutInvalid.EMPTY_FILE
-    assert _invalid('{"type": "session", "id": "x"}\n') is RolloutInvalid.NOT_A_ROLLOUT
+    assert _invalid('{"type": "session", "id": "x"}\n') is RolloutInvalid.NOT_A_SESSION
     old = json.dumps({"id": "x", "timestamp": "2025-05-01T00:00:00Z", "instructions": None}) + "\n"
     assert _read(old) == RejectedRollout(RolloutOutcome.UNSUPPORTED_VERSION)
     assert _read(ZSTD_MAGIC + b"\x00" * 10**6) == RejectedRollout(RolloutOutcome.COMPRESSED)

@@ -59,7 +59,7 @@ class RolloutInvalid(enum.StrEnum):
     """Detail codes of an INVALID rollout (docs/formats/codex.md)."""
 
     EMPTY_FILE = "EMPTY_FILE"
-    NOT_A_ROLLOUT = "NOT_A_ROLLOUT"
+    NOT_A_SESSION = "NOT_A_SESSION"
     LINE_TOO_LONG = "LINE_TOO_LONG"
     INVALID_UTF8 = strictjson.INVALID_UTF8
     MALFORMED_JSON = strictjson.MALFORMED_JSON
@@ -209,6 +209,8 @@ class ReadRollout:
     items: tuple[Item, ...]
     counts: dict[RolloutCount, int]
     byte_size: int
+    # Complete lines after the first (every envelope read, counted or not).
+    lines: int = 0
 
     @property
     def requests(self) -> tuple[Request, ...]:
@@ -289,14 +291,14 @@ def _first(raw: bytes) -> tuple[cl.SessionMeta, int]:
     try:
         value = _object(raw)
     except _Rejected:
-        raise _invalid(RolloutInvalid.NOT_A_ROLLOUT) from None
+        raise _invalid(RolloutInvalid.NOT_A_SESSION) from None
     if value.get("type") != cl.SESSION_META:
         if {"id", "timestamp", "instructions"} <= value.keys():
             raise _Rejected(RolloutOutcome.UNSUPPORTED_VERSION)
-        raise _invalid(RolloutInvalid.NOT_A_ROLLOUT)
+        raise _invalid(RolloutInvalid.NOT_A_SESSION)
     payload = value.get("payload")
     if not isinstance(payload, dict) or not isinstance(payload.get("id"), str):
-        raise _invalid(RolloutInvalid.NOT_A_ROLLOUT)
+        raise _invalid(RolloutInvalid.NOT_A_SESSION)
     envelope: cl.Envelope = _convert(value, cl.Envelope)
     meta: cl.SessionMeta = _convert(payload, cl.SessionMeta)
     if not cl.is_openai(meta.model_provider):
@@ -329,6 +331,7 @@ class _Reader:
         self.previous_total: cl.TokenUsage | None = None
         self.last_request: cl.RequestUsage | None = None
         self.windows = False
+        self.lines = 0
         self.in_copy = False
         self.copy_start = 0
         self.copy_lines = 0
@@ -352,6 +355,7 @@ class _Reader:
             self.held = None
 
     def add(self, line: int, value: dict[str, Any]) -> None:
+        self.lines += 1
         kind = value.get("type")
         if not isinstance(kind, str):
             raise _invalid(RolloutInvalid.WRONG_SHAPE)
@@ -551,6 +555,7 @@ def read_stream(stream: BinaryIO) -> RolloutRead:
         items=tuple(reader.items),
         counts=reader.counts,
         byte_size=size,
+        lines=reader.lines,
     )
 
 

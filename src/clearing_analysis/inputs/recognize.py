@@ -14,7 +14,9 @@ The shapes (docs/formats/README.md, "Recognized first lines"):
 - native journal v2: `{"kind": "header", "format": "pi-native-journal", ...}`;
 - pi session: `{"type": "session", "id": ..., ...}` (every version);
 - Claude Code transcript: a record with `sessionId` and `uuid` / `parentUuid`, or a leading
-  `{"type": "summary", "leafUuid": ...}`;
+  `{"type": "summary", "leafUuid": ...}`, `{"type": "file-history-snapshot", "snapshot": ...}`
+  or `{"type": "queue-operation", "sessionId": ...}` (bookkeeping lines a transcript can open
+  with, docs/formats/claude-code.md);
 - OpenAI Codex CLI rollout: `{"type": "session_meta", "payload": {...}, ...}`, or the older
   first line `{"id": ..., "timestamp": ..., "instructions": ...}`.
 """
@@ -72,6 +74,10 @@ def format_of_line(line: bytes) -> HistoryFormat:
     if "sessionId" in value and ("uuid" in value or "parentUuid" in value):
         return HistoryFormat.CLAUDE_CODE
     if value.get("type") == "summary" and "leafUuid" in value:
+        return HistoryFormat.CLAUDE_CODE
+    if value.get("type") == "file-history-snapshot" and "snapshot" in value:
+        return HistoryFormat.CLAUDE_CODE
+    if value.get("type") == "queue-operation" and "sessionId" in value:
         return HistoryFormat.CLAUDE_CODE
     if value.get("type") == "session_meta" and isinstance(value.get("payload"), dict):
         return HistoryFormat.CODEX
