@@ -34,11 +34,11 @@ from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
 from clearing_analysis.policy import WhatIfId
 from tests.e2e._canary import Canaries, leaks
-from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._canary_claude_code import (
     ClaudeCodeCanaryInputs,
     make_claude_code_canary_inputs,
 )
+from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._canary_pi import PiCanaryInputs, make_pi_canary_inputs
 from tests.e2e._cli import Listing, fixed_line, listing, run_cli
 
