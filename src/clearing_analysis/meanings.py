@@ -996,6 +996,12 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         "set cacheLifetimeMs in routes.json from the provider's documentation"
         " (docs/formats/routes.md)",
     ),
+    (API_LIMITATION, "OUTPUT_TOKENS_PLACEHOLDER"): (
+        "some of this API's requests recorded streaming placeholders as their output tokens"
+        " (Claude Code writes a response's lines with the usage of the stream's start), so"
+        " the recorded output and its cost are undercounted; never gating",
+        'read the output figures as a lower bound (docs/formats/claude-code.md, "Counting")',
+    ),
     (EXPLORE_LIMITATION, "IDENTITY_UNPROVEN"): (
         "pi sessions prove no tool's identity: every result that passes the fixed exclusions"
         " counts in the upper bound",

@@ -275,7 +275,7 @@ def test_placeholder_output_is_flagged_only_without_a_stop_reason_and_too_small(
     read = _readable(t)
     flags = [placeholder_output(request) for request in read.requests.values()]
     assert flags == [True, False, False]
-    assert read.shape.placeholder_output_requests == 1
+    assert read.shape.placeholder_output_requests == {"anthropic-messages": 1}
 
 
 def test_a_meta_line_joins_the_context_without_opening_a_turn() -> None:

@@ -604,7 +604,7 @@ def read_stream(stream: BinaryIO) -> ReadTranscript | RejectedSession:
         transcript_only=transcript_only(()),
         format=HistoryFormat.CLAUDE_CODE,
         torn_final_lines=torn,
-        placeholder_output_requests=placeholders,
+        placeholder_output_requests={API: placeholders} if placeholders else {},
         synthetic_messages=reader.synthetic,
     )
     return ReadTranscript(
@@ -814,7 +814,7 @@ class ClaudeCode:
     @property
     def tool_names(self) -> ToolNames:
         """Claude Code's tools."""
-        return ToolNames.PI_FAMILY  # TODO(cc-tools): ToolNames.CLAUDE_CODE
+        return ToolNames.CLAUDE_CODE
 
     def recognizes(self, first_lines: Sequence[bytes]) -> bool:
         """The first line that is no bookkeeping line (a file-history snapshot, a queue

@@ -135,8 +135,8 @@ class SessionShape:
     # (a Claude Code transcript, docs/formats/claude-code.md): 0 or 1.
     torn_final_lines: int = 0
     # Counted requests whose recorded output tokens are streaming placeholders, not the
-    # response's size (docs/formats/claude-code.md, "Counting").
-    placeholder_output_requests: int = 0
+    # response's size, by API (docs/formats/claude-code.md, "Counting").
+    placeholder_output_requests: dict[str, int] = dataclasses.field(default_factory=dict)
     # Assistant messages the agent wrote itself, no request (Claude Code's `<synthetic>`).
     synthetic_messages: int = 0
 

@@ -77,7 +77,7 @@ _SUPPORTED_APIS = frozenset(api.value for api in Api)
 _TOOL_NAMES = {
     HistorySource.NATIVE_JOURNAL: ToolNames.NATIVE,
     HistorySource.PI_SESSION: ToolNames.PI_FAMILY,
-    HistorySource.CLAUDE_CODE: ToolNames.PI_FAMILY,  # TODO(cc-tools): ToolNames.CLAUDE_CODE
+    HistorySource.CLAUDE_CODE: ToolNames.CLAUDE_CODE,
     HistorySource.CODEX: ToolNames.CODEX,
 }
 _ENCODER = msgspec.json.Encoder()
