@@ -291,9 +291,6 @@ _FOREIGN_DETAIL = {
 }
 
 
-# explore reads Codex rollouts along with pi sessions (histories): not foreign to it.
-_READ_ALONG = {HistoryFormat.PI_SESSION: frozenset({HistoryFormat.CODEX})}
-
 _J = JournalSkipReason
 _SKIP_DETAIL = {
     HistoryFormat.NATIVE_JOURNAL: {
@@ -314,15 +311,18 @@ _SKIP_DETAIL = {
 
 
 def _require_evidence(
-    session: InputSession, skipped: dict[JournalSkipReason, int], expected: HistoryFormat
+    session: InputSession,
+    skipped: dict[JournalSkipReason, int],
+    expected: HistoryFormat,
+    accepted: frozenset[HistoryFormat] = frozenset(),
 ) -> None:
     """No evidence, no verdict (R-RP-5 decision): when no file of the selection replayed,
     NO_JOURNALS, naming what the files are when their first line shows another kind of
     history, else the most frequent skip reason (ties: enum order). The second snapshot is
     taken first, so a selection that changed meanwhile is reported as such."""
     session.finish()
-    foreign = foreign_format(session.journals, expected)
-    if foreign is not None and foreign not in _READ_ALONG.get(expected, frozenset()):
+    foreign = foreign_format(session.journals, expected, accepted)
+    if foreign is not None:
         raise NoJournalsError(_FOREIGN_DETAIL[foreign])
     # DUPLICATE needs a replayed original, so it cannot lead when nothing replayed.
     details = _SKIP_DETAIL[expected]
@@ -520,7 +520,14 @@ def explore_job(
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")
     if analysis.totals.replayed_journals == 0:
-        _require_evidence(session, analysis.totals.skipped_journals, HistoryFormat.PI_SESSION)
+        # Every format explore reads (histories) is no foreign one; the skip reasons are the
+        # pi reader's, which the Claude Code and Codex readers share (INVALID, with its details).
+        _require_evidence(
+            session,
+            analysis.totals.skipped_journals,
+            HistoryFormat.PI_SESSION,
+            frozenset({HistoryFormat.CLAUDE_CODE, HistoryFormat.CODEX}),
+        )
     explored = build_explore(
         ExploreStages(
             totals=analysis.totals,

@@ -181,7 +181,7 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "these are native journals: analyze them with clearing-analysis analyze --journals"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CLAUDE_CODE_TRANSCRIPTS): (
-        "these are Claude Code transcripts, not supported yet: pass pi sessions or native journals"
+        "these are Claude Code transcripts: explore them with clearing-analysis explore --sessions"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
         "these are Codex CLI rollouts: explore them with clearing-analysis explore --sessions"

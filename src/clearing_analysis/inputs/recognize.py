@@ -92,14 +92,19 @@ def format_of(path: Path) -> HistoryFormat:
     return HistoryFormat.UNKNOWN if line is None else format_of_line(line)
 
 
-def foreign_format(paths: Iterable[Path], expected: HistoryFormat) -> HistoryFormat | None:
-    """The most frequent recognized format other than `expected` among `paths`, when at least
-    as many files have it as have the expected one; else None (ties: enum order)."""
+def foreign_format(
+    paths: Iterable[Path],
+    expected: HistoryFormat,
+    accepted: frozenset[HistoryFormat] = frozenset(),
+) -> HistoryFormat | None:
+    """The most frequent recognized format other than `expected` (and the other `accepted`
+    formats the command reads) among `paths`, when at least as many files have it as have the
+    expected one; else None (ties: enum order)."""
     counts = Counter(format_of(path) for path in paths)
     foreign = [
         (count, fmt)
         for fmt, count in counts.items()
-        if fmt not in (expected, HistoryFormat.UNKNOWN)
+        if fmt not in (expected, HistoryFormat.UNKNOWN) and fmt not in accepted
     ]
     if not foreign:
         return None
