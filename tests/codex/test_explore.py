@@ -236,6 +236,8 @@ def test_nothing_of_a_rollout_reaches_any_output(tmp_path: Path) -> None:
         report = json.loads(out.read_bytes())
         sessions = report["sessions"]
         assert sessions["sessionsRead"] == 3  # good, fork, torn (its last line dropped)
+        assert sessions["byFormat"]["CODEX"] == 3
+        assert sessions["tornFinalLines"] == 1
         assert sessions["skippedSessions"]["INVALID"] == 3
         assert sessions["invalidSessionDetails"] == {
             "COMPRESSED": 1,

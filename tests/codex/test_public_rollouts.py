@@ -149,6 +149,8 @@ def test_explore_on_the_public_rollouts_is_deterministic(tmp_path: Path) -> None
         assert done.returncode == 0, done.stderr
         reports.append(out.read_bytes())
     assert reports[0] == reports[1]
+    by_format = json.loads(reports[0])["sessions"]["byFormat"]
+    assert by_format == {"CLAUDE_CODE": 0, "CODEX": 5, "PI_SESSION": 0}
     api = json.loads(reports[0])["perApi"]["openai-codex-responses"]
     stated = [sum(figures[i] for figures in STATED.values()) for i in range(4)]
     usage = api["usage"]

@@ -449,7 +449,7 @@ def test_explore_of_claude_code_carries_no_canary(cc_canary_inputs: ClaudeCodeCa
         data = out.read_bytes()
         report = json.loads(data)
         sessions = report["sessions"]
-        assert sessions["byFormat"] == {"CLAUDE_CODE": 3, "PI_SESSION": 0}
+        assert sessions["byFormat"] == {"CLAUDE_CODE": 3, "CODEX": 0, "PI_SESSION": 0}
         assert sessions["skippedSessions"]["INVALID"] == 1
         assert sessions["invalidSessionDetails"] == {"MALFORMED_JSON": 1}
         assert sessions["tornFinalLines"] == 1

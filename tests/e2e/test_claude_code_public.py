@@ -99,7 +99,7 @@ def test_each_public_transcript_states_the_independent_recount(name: str, tmp_pa
     report = _explore(copy.parent, _routes(tmp_path))
     sessions = report["sessions"]
     assert sessions["sessionsRead"] == 1
-    assert sessions["byFormat"] == {"CLAUDE_CODE": 1, "PI_SESSION": 0}
+    assert sessions["byFormat"] == {"CLAUDE_CODE": 1, "CODEX": 0, "PI_SESSION": 0}
     part = report["perApi"][API]
     usage = part["usage"]
     assert part["requests"]["requests"] == figures[0]
@@ -140,4 +140,4 @@ def test_a_mix_of_pi_sessions_and_transcripts_counts_each_format(tmp_path: Path)
     pi = sorted((Path(__file__).parents[1] / "data" / "pi-sessions").rglob("*.jsonl"))[0]
     shutil.copyfile(pi, mixed / "pi.jsonl")
     report = _explore(mixed, _routes(tmp_path))
-    assert report["sessions"]["byFormat"] == {"CLAUDE_CODE": 1, "PI_SESSION": 1}
+    assert report["sessions"]["byFormat"] == {"CLAUDE_CODE": 1, "CODEX": 0, "PI_SESSION": 1}

@@ -93,6 +93,7 @@ class SessionFormat(enum.StrEnum):
 
     PI_SESSION = "PI_SESSION"
     CLAUDE_CODE = "CLAUDE_CODE"
+    CODEX = "CODEX"
 
 
 class BoundarySkip(enum.StrEnum):
