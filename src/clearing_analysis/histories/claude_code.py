@@ -514,6 +514,8 @@ def resumed_path(nodes: Sequence[Node]) -> tuple[list[Node], int]:
             if node.parent not in by_uuid:
                 raise _Rejected(SessionInvalid.PARENT_UNKNOWN)
             has_child.add(node.parent)
+        elif node.logical_parent is not None:
+            has_child.add(node.logical_parent)  # continued across a compaction: no branch tip
     # A main file's leaf is on its main chain; a subagent's file is sidechain throughout.
     main = any(not node.sidechain for node in nodes if node.kind in _LEAF_TYPES)
     leaf = next(
@@ -540,7 +542,8 @@ def resumed_path(nodes: Sequence[Node]) -> tuple[list[Node], int]:
         if node.uuid not in on_path and node.parent in on_path and _results_only(node)
     }
     path = [node for node in nodes if node.uuid in on_path or node.uuid in beside]
-    leaves = sum(1 for node in nodes if node.uuid not in has_child)
+    # Branch tips; a result beside the path is part of it, no branch.
+    leaves = sum(1 for node in nodes if node.uuid not in has_child and node.uuid not in beside)
     return path, leaves
 
 
