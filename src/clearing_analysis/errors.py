@@ -266,6 +266,8 @@ class UsageDetail(enum.StrEnum):
     MODEL_UNKNOWN = "MODEL_UNKNOWN"
     MODEL_API_MISMATCH = "MODEL_API_MISMATCH"
     MODEL_AGENT_MISMATCH = "MODEL_AGENT_MISMATCH"  # --agent claude-code: not anthropic-messages
+    # --agent codex: not openai-codex-responses nor openai-responses
+    MODEL_CODEX_MISMATCH = "MODEL_CODEX_MISMATCH"
     MODEL_API_REPEATED = "MODEL_API_REPEATED"  # two --model values of one API
     MODEL_UNPRICED = "MODEL_UNPRICED"
     MODEL_WINDOW_TOO_SMALL = "MODEL_WINDOW_TOO_SMALL"

@@ -26,6 +26,7 @@ from clearing_analysis.errors import (
     NoJournalsDetail,
     NoJournalsError,
 )
+from clearing_analysis.histories import grouping_keys
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import (
     InputIdentities,
@@ -38,7 +39,6 @@ from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
 from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
 from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
-from clearing_analysis.pisession import grouping_keys
 from clearing_analysis.policy import gate_policy, limits
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay.model import HistorySource, JournalSkipReason
@@ -311,14 +311,17 @@ _SKIP_DETAIL = {
 
 
 def _require_evidence(
-    session: InputSession, skipped: dict[JournalSkipReason, int], expected: HistoryFormat
+    session: InputSession,
+    skipped: dict[JournalSkipReason, int],
+    expected: HistoryFormat,
+    accepted: frozenset[HistoryFormat] = frozenset(),
 ) -> None:
     """No evidence, no verdict (R-RP-5 decision): when no file of the selection replayed,
     NO_JOURNALS, naming what the files are when their first line shows another kind of
     history, else the most frequent skip reason (ties: enum order). The second snapshot is
     taken first, so a selection that changed meanwhile is reported as such."""
     session.finish()
-    foreign = foreign_format(session.journals, expected)
+    foreign = foreign_format(session.journals, expected, accepted)
     if foreign is not None:
         raise NoJournalsError(_FOREIGN_DETAIL[foreign])
     # DUPLICATE needs a replayed original, so it cannot lead when nothing replayed.
@@ -521,7 +524,14 @@ def explore_job(
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")
     if analysis.totals.replayed_journals == 0:
-        _require_evidence(session, analysis.totals.skipped_journals, HistoryFormat.PI_SESSION)
+        # Every format explore reads (histories) is no foreign one; the skip reasons are the
+        # pi reader's, which the Claude Code and Codex readers share (INVALID, with its details).
+        _require_evidence(
+            session,
+            analysis.totals.skipped_journals,
+            HistoryFormat.PI_SESSION,
+            frozenset({HistoryFormat.CLAUDE_CODE, HistoryFormat.CODEX}),
+        )
     explored = build_explore(
         ExploreStages(
             totals=analysis.totals,

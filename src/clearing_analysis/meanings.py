@@ -350,8 +350,8 @@ MEANINGS: Mapping[tuple[str, str], str] = {
         "`uuid`, or a leading `summary` with `leafUuid`)"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
-        "nothing replayed, and most files are OpenAI Codex CLI rollouts (`session_meta`, or "
-        "the older `id` / `timestamp` / `instructions` line)"
+        "`analyze`: nothing replayed, and most files are OpenAI Codex CLI rollouts "
+        "(`session_meta`, or the older `id` / `timestamp` / `instructions` line)"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
         "`analyze`: no journal replayed; UNSUPPORTED_VERSION is the most frequent skip reason"
@@ -744,6 +744,12 @@ MEANINGS: Mapping[tuple[str, str], str] = {
     " anthropic-messages, the only API Claude Code speaks",
     (
         _USAGE,
+        UsageDetail.MODEL_CODEX_MISMATCH,
+    ): "`routes init --agent codex` was given a model of another API than the two OpenAI"
+    " Responses APIs Codex speaks (openai-codex-responses signed in with ChatGPT,"
+    " openai-responses with an API key)",
+    (
+        _USAGE,
         UsageDetail.MODEL_API_REPEATED,
     ): "two `routes init --model` values name models of the same API",
     (
@@ -992,6 +998,12 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         " (COLD_EVIDENCE_LOW) cannot pass",
         "set cacheLifetimeMs in routes.json from the provider's documentation"
         " (docs/formats/routes.md)",
+    ),
+    (API_LIMITATION, "OUTPUT_TOKENS_PLACEHOLDER"): (
+        "some of this API's requests recorded streaming placeholders as their output tokens"
+        " (Claude Code writes a response's lines with the usage of the stream's start), so"
+        " the recorded output and its cost are undercounted; never gating",
+        'read the output figures as a lower bound (docs/formats/claude-code.md, "Counting")',
     ),
     (EXPLORE_LIMITATION, "IDENTITY_UNPROVEN"): (
         "pi sessions prove no tool's identity: every result that passes the fixed exclusions"

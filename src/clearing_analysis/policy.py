@@ -10,8 +10,8 @@ as `clearing_analysis/_policy`.
 - limits.json: decoding limits for untrusted input;
 - eligibility.json: protection windows (R-SIM-8), the heuristic's divisor and per-image charge
   (R-SIM-1), the retention coverage floor (R-RT-3);
-- tools.json: built-in tool classes of the native agent, of the pi-based agents and of Claude
-  Code's releases, each with its public source (R-EL-6, docs/formats/tools.md);
+- tools.json: built-in tool classes of the native agent, of the pi-based agents, of Claude
+  Code's releases and of Codex, each with its public source (R-EL-6, docs/formats/tools.md);
 - simulation.json, gate.json: the simulation's constants and the gate's fixed thresholds;
 - histograms.json: the report's bucket edges; placeholder.txt: the cleared-result placeholder;
 - view.json: what the human view's one-screen summary shows beside each verdict;
@@ -178,6 +178,8 @@ class ToolClasses(_Policy, frozen=True):
     # Claude Code names an MCP server's tool `mcp__<server>__<tool>` (docs/formats/tools.md).
     mcp_tool_prefix: ToolName
     claude_code_agents: tuple[PiAgent, ...]
+    # Codex CLI's built-ins; Codex names an MCP tool with the same prefix (docs/formats/tools.md).
+    codex_agents: tuple[PiAgent, ...]
 
     def __post_init__(self) -> None:
         classes = (
@@ -197,6 +199,9 @@ class ToolClasses(_Policy, frozen=True):
         claude_code = _agent_classes(self.claude_code_agents, self.kind_classes)
         if any(name.startswith(self.mcp_tool_prefix) for name in claude_code):
             raise ValueError("a Claude Code built-in has the MCP prefix in policy/tools.json")
+        codex = _agent_classes(self.codex_agents, self.kind_classes)
+        if any(name.startswith(self.mcp_tool_prefix) for name in codex):
+            raise ValueError("a Codex built-in has the MCP prefix in policy/tools.json")
 
     @property
     def pi_classes(self) -> dict[str, BuiltinClass]:
@@ -217,6 +222,16 @@ class ToolClasses(_Policy, frozen=True):
     def claude_code_web(self) -> frozenset[str]:
         """The Claude Code built-ins that read the web."""
         return _agent_web(self.claude_code_agents)
+
+    @property
+    def codex_classes(self) -> dict[str, BuiltinClass]:
+        """Every Codex built-in name with its class."""
+        return _agent_classes(self.codex_agents, self.kind_classes)
+
+    @property
+    def codex_web(self) -> frozenset[str]:
+        """The Codex built-ins that read the web."""
+        return _agent_web(self.codex_agents)
 
 
 class SimulationPolicy(_Policy, frozen=True):
@@ -382,6 +397,15 @@ class ClaudeCodeRouteTemplate(_Policy, frozen=True):
     cache_lifetime_ms: PositiveInt
 
 
+class CodexRouteTemplate(_Policy, frozen=True):
+    """What `routes init --agent codex` assumes: Codex's own auto-compaction limit and what it
+    keeps after a compaction, read from openai/codex (docs/formats/routes.md)."""
+
+    version: str
+    auto_compact_percent: Annotated[int, msgspec.Meta(ge=1, le=100)]
+    kept_user_message_tokens: PositiveInt
+
+
 class RouteTemplatePolicy(_Policy, frozen=True):
     """The assumptions `routes init` adds to a catalog entry (docs/formats/routes.md)."""
 
@@ -394,6 +418,7 @@ class RouteTemplatePolicy(_Policy, frozen=True):
     cache_margin_ms: NonNegativeInt
     quota_budget: PositiveInt
     claude_code: ClaudeCodeRouteTemplate
+    codex: CodexRouteTemplate
 
 
 @functools.cache
@@ -627,3 +652,19 @@ def transcript_only_messages() -> TranscriptOnlyTable:
 def what_if_table() -> WhatIfTable:
     """policy/what-ifs.json, decoded once."""
     return msgspec.json.decode(read_policy_bytes("what-ifs.json"), type=WhatIfTable)
+
+
+class ClaudeCodePolicy(_Policy, frozen=True):
+    """policy/claude-code.json: the constants of reading Claude Code transcripts
+    (docs/formats/claude-code.md, "Counting")."""
+
+    comment: str
+    # A request none of whose lines records a stop reason has placeholder output tokens when
+    # its output, at this many bytes of written content per token, could not hold its content.
+    placeholder_max_bytes_per_output_token: PositiveInt
+
+
+@functools.cache
+def claude_code_policy() -> ClaudeCodePolicy:
+    """policy/claude-code.json, decoded once."""
+    return msgspec.json.decode(read_policy_bytes("claude-code.json"), type=ClaudeCodePolicy)

@@ -182,10 +182,10 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "these are native journals: analyze them with clearing-analysis analyze --journals"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CLAUDE_CODE_TRANSCRIPTS): (
-        "these are Claude Code transcripts, not supported yet: pass pi sessions or native journals"
+        "these are Claude Code transcripts: explore them with clearing-analysis explore --sessions"
     ),
     (_NO_JOURNALS, NoJournalsDetail.CODEX_TRANSCRIPTS): (
-        "these are Codex CLI transcripts, not supported yet: pass pi sessions or native journals"
+        "these are Codex CLI rollouts: explore them with clearing-analysis explore --sessions"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_REPLAYED_UNSUPPORTED_VERSION): (
         "these journals are not format version 2: write them with a v2 journal writer"
@@ -408,6 +408,9 @@ REMEDIES: Mapping[tuple[str, str], str] = {
     ),
     (_USAGE, UsageDetail.MODEL_AGENT_MISMATCH): (
         "give <option> an anthropic-messages model (routes init --api anthropic-messages --list)"
+    ),
+    (_USAGE, UsageDetail.MODEL_CODEX_MISMATCH): (
+        "give <option> a model of openai-codex-responses or openai-responses (routes init --list)"
     ),
     (_USAGE, UsageDetail.MODEL_API_REPEATED): (
         "give <option> one model per API: a routes file holds one route per API"

@@ -25,6 +25,17 @@ the model must be of anthropic-messages, and
     summaryInputTokens   I = T - P                     (the conversation since the last summary)
     cacheLifetimeMs      300,000 for provider anthropic (no ttl: 5 minutes), else "unknown"
 
+With `--agent codex` (route-template.json `codex`, read from openai/codex: the auto-compaction
+limit is 90% of the model's context window, `auto_compact_token_limit`; a compaction keeps the
+newest user messages up to 20,000 tokens, `COMPACT_USER_MESSAGE_MAX_TOKENS`, and the summary)
+the model must be of openai-codex-responses or openai-responses, and
+
+    triggerTokens        T = contextWindow * 90 // 100              (Codex's auto-compaction)
+    summaryOutputTokens  O = floor(R * 80 / 100) = 13,107      (Codex caps none: pi's budget)
+    drainTokens          P = 20,000 + O               (the kept user messages and the summary)
+    summaryInputTokens   I = T - P                      (as for Claude Code: a stated estimate)
+    cacheLifetimeMs      the provider's documented lifetime, as for pi
+
 For pi, I is the midpoint between what pi's summarizer would read if its 2,000-character cut of each
 serialized tool result removed nothing, T - K, and the least it can read when the cut removes
 nearly all of the tool output in that span, (T - K) * (1 - 0.8). Integer arithmetic only, so
@@ -33,12 +44,13 @@ the template is the same on every machine.
 Guarantees:
 - The only inputs are the two reviewed policy files and the typed API and PROVIDER/ID; nothing
   else is read, nothing written here.
-- A PROVIDER/ID the catalog does not have, a model of another API (than `--api`, or than
-  anthropic-messages for Claude Code), a model without a price and a model whose window cannot
-  hold the agent's default compaction are each a fixed USAGE_ERROR detail
-  (the typed value is never kept); so are a `--cache-lifetime-ms` value that is not
-  PROVIDER/ID=MS with MS a whole number of milliseconds, one that names no `--model` given and
-  two for one model; every template this returns decodes with `inputs.configs.parse_routes`.
+- A PROVIDER/ID the catalog does not have, a model of another API (than `--api`, than
+  anthropic-messages for Claude Code, or than the two OpenAI Responses APIs for Codex), a
+  model without a price and a model whose window cannot hold the agent's default compaction
+  are each a fixed USAGE_ERROR detail (the typed value is never kept); so are a
+  `--cache-lifetime-ms` value that is not PROVIDER/ID=MS with MS a whole number of
+  milliseconds, one that names no `--model` given and two for one model; every template this
+  returns decodes with `inputs.configs.parse_routes`.
 - Each route whose cacheLifetimeMs stays "unknown" is named by its API (`unknown_lifetimes`)
   so that the command says so, with the remedy, when it writes the file: an unknown lifetime
   makes every gap warm, hence criterion 2 impossible.
@@ -74,10 +86,13 @@ class Agent(enum.StrEnum):
 
     PI = "pi"
     CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
 
 
-# Claude Code speaks the Anthropic Messages API only (R-SRC-2).
+# Claude Code speaks the Anthropic Messages API only (R-SRC-2); Codex OpenAI's Responses API,
+# signed in with ChatGPT or with an API key (R-SRC-3, docs/formats/codex.md).
 _CLAUDE_CODE_API = Api.ANTHROPIC_MESSAGES
+_CODEX_APIS = frozenset({Api.OPENAI_CODEX_RESPONSES.value, Api.OPENAI_RESPONSES.value})
 
 
 def model_names(api: Api) -> list[str]:
@@ -142,8 +157,15 @@ def _compaction(
         summary_output = claude.summary_output_tokens
         drain = summary_output
         return trigger, drain, trigger - drain, summary_output
-    trigger = model.context_window - policy.reserve_tokens
     summary_output = policy.reserve_tokens * policy.summary_budget_percent // 100
+    if agent is Agent.CODEX:
+        codex = policy.codex
+        if model.api not in _CODEX_APIS:
+            raise UsageError(UsageDetail.MODEL_CODEX_MISMATCH, (MODEL_OPTION,))
+        trigger = model.context_window * codex.auto_compact_percent // 100
+        drain = codex.kept_user_message_tokens + summary_output
+        return trigger, drain, trigger - drain, summary_output
+    trigger = model.context_window - policy.reserve_tokens
     drain = policy.keep_recent_tokens + summary_output
     summarized = trigger - policy.keep_recent_tokens
     summary_input = summarized * (200 - policy.tool_result_share_percent) // 200

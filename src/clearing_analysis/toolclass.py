@@ -1,6 +1,6 @@
 """A tool's class by its name, from the reviewed tables of policy/tools.json (R-EL-6).
 
-Three tables, by where the history comes from (docs/formats/tools.md):
+Four tables, by where the history comes from (docs/formats/tools.md):
 
 - NATIVE (native journals, `analyze`): the native agent's built-ins; every other name is an app
   (MCP) tool, proven only by captured origin (seed: "Without captured provenance, app results
@@ -13,6 +13,9 @@ Three tables, by where the history comes from (docs/formats/tools.md):
   with its public source. Claude Code names an MCP server's tool `mcp__<server>__<tool>`, so
   such a name is an app tool (APP: the allowlist rules apply, and a transcript records no
   captured origin, so its results stay upper bound only); any other name is UNKNOWN, as in pi.
+- CODEX (Codex CLI rollouts, `explore`): Codex's built-ins, with their source; Codex names an
+  MCP server's tool `mcp__<server>__<tool>` as Claude Code does, so the same APP rule holds, and
+  any other name is UNKNOWN.
 
 Replay classifies each result once; later stages read `ToolResult.tool_class`.
 """
@@ -42,6 +45,7 @@ class ToolNames(enum.StrEnum):
     NATIVE = "NATIVE"
     PI_FAMILY = "PI_FAMILY"
     CLAUDE_CODE = "CLAUDE_CODE"
+    CODEX = "CODEX"
 
 
 @functools.cache
@@ -53,6 +57,9 @@ def _table(names: ToolNames) -> tuple[dict[str, ToolClass], frozenset[str]]:
     if names is ToolNames.CLAUDE_CODE:
         classes = {n: ToolClass(c.value) for n, c in policy.claude_code_classes.items()}
         return classes, policy.claude_code_web
+    if names is ToolNames.CODEX:
+        classes = {n: ToolClass(c.value) for n, c in policy.codex_classes.items()}
+        return classes, policy.codex_web
     classes = {
         **dict.fromkeys(policy.read_only_builtins, ToolClass.READ_ONLY_BUILTIN),
         **dict.fromkeys(policy.effectful_builtins, ToolClass.EFFECTFUL_BUILTIN),
@@ -60,6 +67,10 @@ def _table(names: ToolNames) -> tuple[dict[str, ToolClass], frozenset[str]]:
         **dict.fromkeys(policy.history_builtins, ToolClass.HISTORY_BUILTIN),
     }
     return classes, policy.web_builtins
+
+
+# The tables whose agents name an MCP tool `mcp__<server>__<tool>`.
+_MCP_NAMED = frozenset({ToolNames.CLAUDE_CODE, ToolNames.CODEX})
 
 
 def mcp_tool_part(name: str) -> str | None:
@@ -82,7 +93,7 @@ def tool_class(name: str, names: ToolNames = ToolNames.NATIVE) -> ToolClass:
         return found
     if names is ToolNames.NATIVE:
         return ToolClass.APP
-    if names is ToolNames.CLAUDE_CODE and mcp_tool_part(name) is not None:
+    if names in _MCP_NAMED and mcp_tool_part(name) is not None:
         return ToolClass.APP
     return ToolClass.UNKNOWN
 
@@ -96,7 +107,7 @@ def is_web(name: str, names: ToolNames = ToolNames.NATIVE) -> bool:
     if tool_class(name, names) is not ToolClass.APP:
         return False
     prefix = tool_classes().web_app_tool_prefix
-    app_name = mcp_tool_part(name) if names is ToolNames.CLAUDE_CODE else name
+    app_name = mcp_tool_part(name) if names in _MCP_NAMED else name
     return app_name is not None and app_name.startswith(prefix)
 
 

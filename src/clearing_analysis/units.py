@@ -58,7 +58,7 @@ from clearing_analysis.journal.header import PHYSICAL_KEY_PREFIX, grouping_keys
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import HistorySource, JournalOutcome
-from clearing_analysis.replay.pi_replay import replay_pi_session
+from clearing_analysis.replay.pi_replay import replay_history
 
 if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
     from clearing_analysis.simulation.totals import Combiner, SimulationTotals
@@ -86,7 +86,7 @@ _UNITS_PER_SNAPSHOT = 64
 
 GroupingKeys = Callable[[Path], tuple[str, ...]]
 """The keys a file shares with related files (a native journal's header ids,
-`journal.header.grouping_keys`; a pi session's id and lineage, `pisession.grouping_keys`)."""
+`journal.header.grouping_keys`; an imported history's, `histories.grouping_keys`)."""
 
 
 def plan_units(
@@ -163,9 +163,10 @@ class UnitOutput:
 def _replayed(
     unit: Unit, settings: Settings, sidecar: SidecarView | None
 ) -> Iterator[JournalOutcome]:
-    if settings.source is HistorySource.PI_SESSION:
+    if settings.source.imported:
+        # Each file read by the adapter of its own format (pi sessions, Claude Code, R-SRC-1).
         for path in unit.paths:
-            yield replay_pi_session(path, settings.routes, settings.period)
+            yield replay_history(path, settings.routes, settings.period)
         return
     if sidecar is None:
         raise RuntimeError("native journals are replayed against the sidecar")

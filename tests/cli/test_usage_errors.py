@@ -170,6 +170,12 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "--model",
     ),
     (
+        "routes-init-codex-other-api",
+        [*INIT, "--agent", "codex", "--model", "anthropic/claude-sonnet-4-5", "--out", "o"],
+        "MODEL_CODEX_MISMATCH",
+        "--model",
+    ),
+    (
         "routes-init-unknown-agent",
         [*INIT, "--agent", VALUE, "--model", "anthropic/claude-sonnet-4-5", "--out", "o"],
         "BAD_VALUE",

@@ -34,6 +34,10 @@ from clearing_analysis.cli.verify import VERIFIED
 from clearing_analysis.demo import corpus_summary_text
 from clearing_analysis.policy import WhatIfId, catalog_model_ids
 from tests.e2e._canary import Canaries, leaks
+from tests.e2e._canary_claude_code import (
+    ClaudeCodeCanaryInputs,
+    make_claude_code_canary_inputs,
+)
 from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._canary_pi import PiCanaryInputs, make_pi_canary_inputs
 from tests.e2e._cli import Listing, fixed_line, listing, run_cli
@@ -428,6 +432,59 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
             assert b"Recorded usage by " in shown.stdout and b"total" in shown.stdout
             _pi_private(inputs, shown.stdout, names.values)
         assert only_outputs_created(before, listing(inputs.root), inputs, out, log, page)  # type: ignore[arg-type]
+    finally:
+        for created in (out, log, page):
+            created.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def cc_canary_inputs(tmp_path_factory: pytest.TempPathFactory) -> ClaudeCodeCanaryInputs:
+    """Claude Code transcripts with canaries in every string value, under a canary root."""
+    root = tmp_path_factory.mktemp("cc-canary")
+    return make_claude_code_canary_inputs(root, Canaries(seed=20261203))
+
+
+def _cc_private(inputs: ClaudeCodeCanaryInputs, blob: bytes, extra: dict[str, str]) -> None:
+    assert leaks(blob, {**inputs.canaries, **extra}) == []
+    assert str(inputs.root).encode() not in blob
+    assert b"mcp__" not in blob  # the MCP tool's name, beyond its canary parts
+
+
+def test_explore_of_claude_code_carries_no_canary(cc_canary_inputs: ClaudeCodeCanaryInputs) -> None:
+    """`explore` over Claude Code transcripts (a main session with a rewind, parallel built-in
+    and MCP calls, a compaction and a torn last line, a subagent in each layout, a refused
+    file): exit 0, everything read or refused as planted (not vacuous), and no canary in
+    stdout, stderr, the report, the log, the HTML page or `show --details`."""
+    inputs = cc_canary_inputs
+    names = Canaries(seed=6)
+    out = inputs.out_dir / f"{names('cc.out')}.json"
+    log = inputs.out_dir / f"{names('cc.log')}.log"
+    page = inputs.out_dir / f"{names('cc.html')}.html"
+    args = ["explore", "--sessions", str(inputs.projects), "--routes", str(inputs.routes)]
+    outputs = ["--out", str(out), "--log-file", str(log), "--html", str(page)]
+    done = run_cli([*args, *outputs])
+    try:
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+        data = out.read_bytes()
+        report = json.loads(data)
+        sessions = report["sessions"]
+        assert sessions["byFormat"] == {"CLAUDE_CODE": 3, "CODEX": 0, "PI_SESSION": 0}
+        assert sessions["skippedSessions"]["INVALID"] == 1
+        assert sessions["invalidSessionDetails"] == {"MALFORMED_JSON": 1}
+        assert sessions["tornFinalLines"] == 1
+        assert sessions["unrecognized"]["ENTRY_TYPE"] == 1
+        assert sessions["offPathEntries"] > 0
+        assert sessions["placeholderOutputRequests"] > 0
+        anthropic = report["perApi"]["anthropic-messages"]
+        classes = {row["toolClass"] for row in anthropic["toolResults"] if row["results"]}
+        assert {"APP", "READ_ONLY_BUILTIN", "EFFECTFUL_BUILTIN"} <= classes
+        assert anthropic["compactions"]["checkpoints"] == 1
+        assert "OUTPUT_TOKENS_PLACEHOLDER" in anthropic["limitations"]
+        for blob in (data, log.read_bytes(), page.read_bytes()):
+            _cc_private(inputs, blob, names.values)
+        shown = run_cli(["show", str(out), "--details"])
+        assert (shown.returncode, shown.stderr) == (0, b"")
+        _cc_private(inputs, shown.stdout, names.values)
     finally:
         for created in (out, log, page):
             created.unlink(missing_ok=True)

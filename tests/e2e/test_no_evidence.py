@@ -128,8 +128,18 @@ def _claude_code_to_analyze(_inputs: CanaryInputs, target: Path, c: Canaries) ->
     return "analyze"
 
 
-def _codex_to_explore(_inputs: CanaryInputs, target: Path, c: Canaries) -> str:
+def _codex_to_analyze(_inputs: CanaryInputs, target: Path, c: Canaries) -> str:
+    # explore reads Codex rollouts (docs/formats/codex.md); analyze names them.
     _codex(c, target / f"{c('file.codex')}.jsonl")
+    return "analyze"
+
+
+def _invalid_codex(_inputs: CanaryInputs, target: Path, c: Canaries) -> str:
+    # A rollout explore cannot read (a broken middle line) is a skipped session, not foreign.
+    path = target / f"{c('file.codex')}.jsonl"
+    _codex(c, path)
+    with path.open("a") as stream:
+        stream.write("{" + c("codex.broken") + "\n{}\n")
     return "explore"
 
 
@@ -161,25 +171,29 @@ CASES: dict[str, Build] = {
     "PI_SESSION_FILES": _pi_sessions_to_analyze,
     "NATIVE_JOURNAL_FILES": _journals_to_explore,
     "CLAUDE_CODE_TRANSCRIPTS": _claude_code_to_analyze,
-    "CODEX_TRANSCRIPTS": _codex_to_explore,
+    "CODEX_TRANSCRIPTS": _codex_to_analyze,
     # pi sessions, all skipped.
     "NONE_READ_UNSUPPORTED_VERSION": _sessions(version=4),
     "NONE_READ_OPEN": _sessions(newline=False),
     "NONE_READ_INVALID": _invalid_sessions,
 }
+# Not a detail of its own: a rollout explore cannot read ends as the pi sessions' do.
+EXTRA_CASES: dict[str, tuple[str, Build]] = {"invalid-codex": ("NONE_READ_INVALID", _invalid_codex)}
 COVERED = {("NO_JOURNALS", detail) for detail in CASES}
+RUNS = {**{detail: (detail, build) for detail, build in CASES.items()}, **EXTRA_CASES}
 
 
-@pytest.mark.parametrize("detail", sorted(CASES))
+@pytest.mark.parametrize("case", sorted(RUNS))
 def test_nothing_replayed_is_no_journals(
-    detail: str, canary_inputs: CanaryInputs, tmp_path: Path
+    case: str, canary_inputs: CanaryInputs, tmp_path: Path
 ) -> None:
     """Exit 2 with `NO_JOURNALS <detail>` and its remedy alone on stderr; no report, no log,
     nothing else created; no canary anywhere."""
-    c = Canaries(seed=zlib.crc32(detail.encode()))
+    detail, build = RUNS[case]
+    c = Canaries(seed=zlib.crc32(case.encode()))
     target = tmp_path / c("dir.selection")
     target.mkdir()
-    command = CASES[detail](canary_inputs, target, c)
+    command = build(canary_inputs, target, c)
     out = tmp_path / f"{c('file.out')}.json"
     log = tmp_path / f"{c('file.log')}.log"
     selection = canary_inputs.args(journals=target)

@@ -128,6 +128,10 @@ def _sessions(stages: ExploreStages) -> em.Sessions:
         requests_outside_period=totals.requests_outside_period,
         compactions_outside_period=totals.compactions_outside_period,
         turns_without_request=totals.turns_without_request,
+        by_format={fmt: sessions.by_format[fmt.value] for fmt in em.SessionFormat},
+        torn_final_lines=sessions.torn_final_lines,
+        synthetic_messages=sessions.synthetic_messages,
+        placeholder_output_requests=sum(sessions.placeholder_output.values()),
     )
 
 

@@ -360,6 +360,8 @@ def api_parts(
     limitations = [rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED] if check.contradicted else []
     if route.cache_lifetime_ms == "unknown":
         limitations.append(rm.ApiLimitation.CACHE_LIFETIME_UNKNOWN)
+    if totals.sessions.placeholder_output[api.value]:
+        limitations.append(rm.ApiLimitation.OUTPUT_TOKENS_PLACEHOLDER)
     return ApiParts(
         totals=totals.per_api[api],
         sums=sums,

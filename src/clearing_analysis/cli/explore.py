@@ -33,8 +33,9 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
             "--sessions",
             readable=False,
             metavar="<path>...",
-            help="pi session files or directories (recursive *.jsonl), e.g. a copy of"
-            " ~/.pi/agent/sessions: one or more after the flag, or the flag repeated.",
+            help="pi session files, Codex CLI rollouts or directories (recursive *.jsonl),"
+            " e.g. a copy of ~/.pi/agent/sessions or ~/.codex/sessions: one or more after the"
+            " flag, or the flag repeated.",
         ),
     ],
     routes: Annotated[

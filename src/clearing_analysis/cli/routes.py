@@ -2,17 +2,18 @@
 
 `routes` is a command group (the CLI's own `Group`, so an unknown subcommand is a fixed
 USAGE_ERROR) with one subcommand, `init`:
-- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A] [--agent pi|claude-code]
-  [--cache-lifetime-ms PROVIDER/ID=MS ...] [--out F]` writes one routes.json array holding one
-  entry per model (`route_template.template_routes`), each model of another API (a second
-  model of one API is refused: one route per API), to stdout or to a new file created
-  exclusively, as every `--out` is (R-FS); there are no input files to protect, so the input
-  identities are empty. With `--api`, every model must use that API; `--cache-lifetime-ms`
-  states a model's cache lifetime where the catalog's provider has none documented; `--agent`
-  says whose compaction the routes describe (pi's defaults, or Claude Code's auto-compaction
-  and cache request, of anthropic-messages models only). When a
-  route it writes keeps cacheLifetimeMs "unknown", one fixed line per such route on stderr
-  says so, with the remedy (its API is a fixed enum; nothing typed is printed).
+- `routes init --model PROVIDER/ID [--model PROVIDER/ID ...] [--api A]
+  [--agent pi|claude-code|codex] [--cache-lifetime-ms PROVIDER/ID=MS ...] [--out F]` writes
+  one routes.json array holding one entry per model (`route_template.template_routes`), each
+  model of another API (a second model of one API is refused: one route per API), to stdout
+  or to a new file created exclusively, as every `--out` is (R-FS); there are no input files
+  to protect, so the input identities are empty. With `--api`, every model must use that API;
+  `--cache-lifetime-ms` states a model's cache lifetime where the catalog's provider has none
+  documented; `--agent` says whose compaction the routes describe (pi's defaults, Claude
+  Code's auto-compaction and cache request, of anthropic-messages models only, or Codex's
+  auto-compaction limit, of the OpenAI Responses APIs only). When a route it writes keeps
+  cacheLifetimeMs "unknown", one fixed line per such route on stderr says so, with the remedy
+  (its API is a fixed enum; nothing typed is printed).
 - `routes init --api A --list [--out F]` prints the catalog's PROVIDER/ID names for that API,
   one a line: catalog data only, never anything typed.
 A --model the catalog refuses is a fixed USAGE_ERROR detail; the typed value is never printed.
@@ -112,8 +113,9 @@ def init(  # noqa: PLR0917  (typer maps each option to a parameter)
         Agent,
         typer.Option(
             AGENT_OPTION,
-            help="Whose compaction the routes describe: pi's defaults, or Claude Code's"
-            " auto-compaction threshold and cache lifetime (anthropic-messages models only).",
+            help="Whose compaction the routes describe: pi's defaults, Claude Code's"
+            " auto-compaction threshold and cache lifetime (anthropic-messages models only), or"
+            " Codex's auto-compaction limit (OpenAI Responses models only).",
             show_choices=True,
         ),
     ] = Agent.PI,
@@ -125,9 +127,10 @@ def init(  # noqa: PLR0917  (typer maps each option to a parameter)
     ] = None,
 ) -> None:
     """Write routes.json entries for pi-ai catalog models, one per API: prices from the
-    catalog, T and P from the agent's compaction defaults (pi's, or Claude Code's with --agent
-    claude-code), an estimated summary size and a documented cache lifetime. A template to
-    review, not the truth about your agent (docs/formats/routes.md)."""
+    catalog, T and P from the agent's compaction defaults (pi's, Claude Code's with --agent
+    claude-code, Codex's with --agent codex), an estimated summary size and a documented
+    cache lifetime. A template to review, not the truth about your agent
+    (docs/formats/routes.md)."""
     if (not models) == (not list_models):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", "--model"))
     try:

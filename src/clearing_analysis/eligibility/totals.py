@@ -88,6 +88,13 @@ class SessionTotals:
     unrecognized: Counter[str] = field(default_factory=Counter)  # Unrecognized code -> count
     # Assistant messages that are no model request (TranscriptOnlyCode -> count, R-CM-8).
     transcript_only: Counter[str] = field(default_factory=Counter)
+    # Imported formats (HistoryFormat -> sessions read), and what a Claude Code transcript
+    # adds: torn final lines dropped, `<synthetic>` messages left out, and counted requests
+    # whose output tokens are streaming placeholders (API -> count).
+    by_format: Counter[str] = field(default_factory=Counter)
+    torn_final_lines: int = 0
+    synthetic_messages: int = 0
+    placeholder_output: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: SessionTotals) -> None:
         """Add another unit's counts."""
@@ -97,6 +104,10 @@ class SessionTotals:
         self.branched += other.branched
         self.unrecognized.update(other.unrecognized)
         self.transcript_only.update(other.transcript_only)
+        self.by_format.update(other.by_format)
+        self.torn_final_lines += other.torn_final_lines
+        self.synthetic_messages += other.synthetic_messages
+        self.placeholder_output.update(other.placeholder_output)
 
 
 @dataclass
@@ -180,6 +191,10 @@ def totals_of(assessment: Assessment, occurrences: Mapping[Api, OccurrenceTally]
             sessions.branched += shape.leaves > 1
             sessions.unrecognized.update({k.value: v for k, v in shape.unrecognized.items()})
             sessions.transcript_only.update({k.value: v for k, v in shape.transcript_only.items()})
+            sessions.by_format[shape.format.value] += 1
+            sessions.torn_final_lines += shape.torn_final_lines
+            sessions.synthetic_messages += shape.synthetic_messages
+            sessions.placeholder_output.update(shape.placeholder_output_requests)
     for api, assessed in assessment.per_api.items():
         statuses: Counter[RetentionStatus] = Counter(
             {status: count for status, count in assessed.retention.by_status.items() if count}

@@ -2,7 +2,8 @@
 
 Guarantees of `select_journals`:
 - Only the given arguments are looked at: a file argument is selected as is; a directory
-  argument is walked recursively and its `*.jsonl` regular files are selected.
+  argument is walked recursively and its `*.jsonl` regular files are selected (for
+  `--sessions` also `*.jsonl.zst`, Codex's compressed rollouts, so they are counted).
 - Inside a walk no symlink is followed: a symlinked entry is ignored, whether it points to a
   file, a directory or nowhere. An explicitly passed argument that is a symlink IS followed
   (the user named it; docs/privacy.md), and the snapshot then watches its target.
@@ -88,6 +89,8 @@ class SelectionRules:
     empty: NoJournalsDetail
     refuse_native_root: bool
     refuse_unreadable_files: bool
+    # The file names a walk selects.
+    suffixes: tuple[str, ...] = (JOURNAL_SUFFIX,)
 
 
 JOURNAL_RULES = SelectionRules(
@@ -107,6 +110,9 @@ SESSION_RULES = SelectionRules(
     NoJournalsDetail.NO_SESSION_FILES,
     refuse_native_root=False,
     refuse_unreadable_files=True,
+    # Codex writes compressed rollouts as `.jsonl.zst`: walked so each is counted (skipped
+    # INVALID COMPRESSED, with its remedy in docs/formats/codex.md), never silently left out.
+    suffixes=(JOURNAL_SUFFIX, ".jsonl.zst"),
 )
 
 
@@ -184,7 +190,7 @@ class _Walk:
                 child_identity = _identity(child_status)
                 if child_identity not in ancestors:
                     open_directory(child, child_identity, child_relative + b"/", False)
-            elif stat.S_ISREG(child_status.st_mode) and entry.name.endswith(JOURNAL_SUFFIX):
+            elif stat.S_ISREG(child_status.st_mode) and entry.name.endswith(self.rules.suffixes):
                 journal = SelectedJournal(
                     child, _identity(child_status), followed=False, explicit=False
                 )

@@ -14,7 +14,9 @@ The shapes (docs/formats/README.md, "Recognized first lines"):
 - native journal v2: `{"kind": "header", "format": "pi-native-journal", ...}`;
 - pi session: `{"type": "session", "id": ..., ...}` (every version);
 - Claude Code transcript: a record with `sessionId` and `uuid` / `parentUuid`, or a leading
-  `{"type": "summary", "leafUuid": ...}`;
+  `{"type": "summary", "leafUuid": ...}`, `{"type": "file-history-snapshot", "snapshot": ...}`
+  or `{"type": "queue-operation", "sessionId": ...}` (bookkeeping lines a transcript can open
+  with, docs/formats/claude-code.md);
 - OpenAI Codex CLI rollout: `{"type": "session_meta", "payload": {...}, ...}`, or the older
   first line `{"id": ..., "timestamp": ..., "instructions": ...}`.
 """
@@ -73,6 +75,10 @@ def format_of_line(line: bytes) -> HistoryFormat:
         return HistoryFormat.CLAUDE_CODE
     if value.get("type") == "summary" and "leafUuid" in value:
         return HistoryFormat.CLAUDE_CODE
+    if value.get("type") == "file-history-snapshot" and "snapshot" in value:
+        return HistoryFormat.CLAUDE_CODE
+    if value.get("type") == "queue-operation" and "sessionId" in value:
+        return HistoryFormat.CLAUDE_CODE
     if value.get("type") == "session_meta" and isinstance(value.get("payload"), dict):
         return HistoryFormat.CODEX
     if {"id", "timestamp", "instructions"} <= value.keys():
@@ -86,14 +92,19 @@ def format_of(path: Path) -> HistoryFormat:
     return HistoryFormat.UNKNOWN if line is None else format_of_line(line)
 
 
-def foreign_format(paths: Iterable[Path], expected: HistoryFormat) -> HistoryFormat | None:
-    """The most frequent recognized format other than `expected` among `paths`, when at least
-    as many files have it as have the expected one; else None (ties: enum order)."""
+def foreign_format(
+    paths: Iterable[Path],
+    expected: HistoryFormat,
+    accepted: frozenset[HistoryFormat] = frozenset(),
+) -> HistoryFormat | None:
+    """The most frequent recognized format other than `expected` (and the other `accepted`
+    formats the command reads) among `paths`, when at least as many files have it as have the
+    expected one; else None (ties: enum order)."""
     counts = Counter(format_of(path) for path in paths)
     foreign = [
         (count, fmt)
         for fmt, count in counts.items()
-        if fmt not in (expected, HistoryFormat.UNKNOWN)
+        if fmt not in (expected, HistoryFormat.UNKNOWN) and fmt not in accepted
     ]
     if not foreign:
         return None

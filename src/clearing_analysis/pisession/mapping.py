@@ -35,6 +35,7 @@ in memory and never printed.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from clearing_analysis.journal import DecodedJournal
@@ -132,6 +133,8 @@ class _Mapper:
     calls: dict[str, list[str]] = field(default_factory=dict)  # pi call id -> our ids, in order
     call_count: int = 0
     entry_seq: dict[int, int] = field(default_factory=dict)  # path position -> first seq
+    # A compaction's trigger by path position, where the format records one (pi does not).
+    triggers: Mapping[int, jr.CheckpointTrigger] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -249,7 +252,7 @@ class _Mapper:
         self.add(
             jr.Checkpoint(
                 self.seq,
-                "threshold",
+                self.triggers.get(position, "threshold"),
                 entry.tokens_before,
                 0,
                 entry.summary,
@@ -286,9 +289,13 @@ class _Mapper:
         self.end_run()
 
 
-def map_session(session: ReadSession) -> DecodedJournal | RejectedSession:
-    """The session's resumed path as a decoded journal (origin `imported`), or INVALID."""
-    mapper = _Mapper(session)
+def map_session(
+    session: ReadSession, triggers: Mapping[int, jr.CheckpointTrigger] | None = None
+) -> DecodedJournal | RejectedSession:
+    """The session's resumed path as a decoded journal (origin `imported`), or INVALID.
+    `triggers` names the trigger of a compaction (by path position) for a format that records
+    it (another format mapped through pi's entries, `histories`); pi's are `threshold`."""
+    mapper = _Mapper(session, triggers={} if triggers is None else triggers)
     try:
         created = iso_millis(session.header.timestamp)
         mapper.run_path()

@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 import msgspec
 
 from clearing_analysis import strictjson
+from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.pisession.entries import (
     ENTRY_TYPES,
     KNOWN_VERSIONS,
@@ -86,6 +87,11 @@ class SessionInvalid(enum.StrEnum):
     # Found while mapping the resumed path (pisession.mapping).
     RESULT_WITHOUT_CALL = "RESULT_WITHOUT_CALL"
     REQUEST_WITHOUT_PROMPT = "REQUEST_WITHOUT_PROMPT"
+    # A Codex rollout's (docs/formats/codex.md): cached input above input, a zstd-compressed
+    # file, a model provider other than OpenAI's.
+    USAGE_INCONSISTENT = "USAGE_INCONSISTENT"
+    COMPRESSED = "COMPRESSED"
+    UNSUPPORTED_PROVIDER = "UNSUPPORTED_PROVIDER"
 
 
 class Unrecognized(enum.StrEnum):
@@ -110,7 +116,9 @@ class PathEntry:
 
 @dataclass(frozen=True, slots=True)
 class SessionShape:
-    """Counts about the file beyond the resumed path (never names, never text)."""
+    """Counts about the file beyond the resumed path (never names, never text). The same
+    shape serves every imported format (`histories`): `format` says which, `version` is a pi
+    session's format version (0 for another format)."""
 
     version: int
     entries: int
@@ -122,6 +130,15 @@ class SessionShape:
     transcript_only: dict[TranscriptOnlyCode, int] = dataclasses.field(
         default_factory=lambda: dict.fromkeys(TranscriptOnlyCode, 0)
     )
+    format: HistoryFormat = HistoryFormat.PI_SESSION
+    # A final line without its newline that a format drops rather than refusing the file for
+    # (a Claude Code transcript, docs/formats/claude-code.md): 0 or 1.
+    torn_final_lines: int = 0
+    # Counted requests whose recorded output tokens are streaming placeholders, not the
+    # response's size, by API (docs/formats/claude-code.md, "Counting").
+    placeholder_output_requests: dict[str, int] = dataclasses.field(default_factory=dict)
+    # Assistant messages the agent wrote itself, no request (Claude Code's `<synthetic>`).
+    synthetic_messages: int = 0
 
 
 @dataclass(frozen=True, slots=True)

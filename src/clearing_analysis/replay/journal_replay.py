@@ -73,10 +73,13 @@ from clearing_analysis.replay.retention import RetentionStatus, identity_linked,
 from clearing_analysis.toolclass import ToolNames, is_web, tool_class
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
-# A native journal names its agent's tools; a pi session those of the pi family (toolclass).
+# A native journal names its agent's tools; a pi session those of the pi family, a Claude Code
+# transcript Claude Code's (toolclass).
 _TOOL_NAMES = {
     HistorySource.NATIVE_JOURNAL: ToolNames.NATIVE,
     HistorySource.PI_SESSION: ToolNames.PI_FAMILY,
+    HistorySource.CLAUDE_CODE: ToolNames.CLAUDE_CODE,
+    HistorySource.CODEX: ToolNames.CODEX,
 }
 _ENCODER = msgspec.json.Encoder()
 
@@ -402,7 +405,7 @@ class _JournalReplay:
             self.results[slot].context_until = len(self.turns)
             self.results[slot].compacted_by = len(self.checkpoints)
         tokens_after = record.tokens_after
-        if self.source is HistorySource.PI_SESSION:
+        if self.source.imported:
             # Not recorded by pi: the compacted context's estimate, the E the next boundary
             # starts from (R-SIM-9), so G's span and its drains are in the same units.
             tokens_after = self.context.total
@@ -566,7 +569,7 @@ def _local_skip(
     *,
     period: Period,
 ) -> BoundarySkipReason | None:
-    if source is HistorySource.PI_SESSION:
+    if source.imported:
         # No owner is recorded and there is no capture window without a sidecar (HistorySource).
         if api not in _SUPPORTED_APIS or Api(api) not in routes.by_api:
             return BoundarySkipReason.UNSUPPORTED_API
@@ -662,7 +665,7 @@ def _freeze_heap_once() -> None:
 
 
 def _check_source(sidecar: SidecarView | None, source: HistorySource) -> None:
-    if (sidecar is None) != (source is HistorySource.PI_SESSION):
+    if (sidecar is None) != source.imported:
         raise RuntimeError("a native journal needs the sidecar; a pi session has none")
 
 
@@ -673,8 +676,9 @@ def replay_decoded(
     source: HistorySource = HistorySource.NATIVE_JOURNAL,
     period: Period = EVERYTHING,
 ) -> JournalOutcome:
-    """Replay an already decoded journal (see the module docstring). A pi session's records
-    are replayed without a sidecar under the PI_SESSION rules (`HistorySource`); a boundary
+    """Replay an already decoded journal (see the module docstring). An imported history's
+    records (a pi session, a Claude Code transcript) are replayed without a sidecar under the
+    imported-history rules (`HistorySource`); a boundary
     outside `period` is skipped as OUTSIDE_PERIOD."""
     _check_source(sidecar, source)
     _freeze_heap_once()

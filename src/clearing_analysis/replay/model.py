@@ -32,10 +32,20 @@ class HistorySource(enum.StrEnum):
     copy, so no boundary is skipped as OWNER_MISSING or OUTSIDE_CAPTURE_WINDOW and no
     retention is looked up; pi records no tokens after a compaction, so the drain is the
     estimate of the compacted context (the summary and the kept entries, R-SIM-9's E).
+    CLAUDE_CODE: a Claude Code transcript mapped the same way (docs/formats/claude-code.md),
+    under the same imported-history rules, its tools named by Claude Code's table. CODEX: a
+    Codex CLI rollout, likewise (docs/formats/codex.md), its tools named by Codex's table.
     """
 
     NATIVE_JOURNAL = "NATIVE_JOURNAL"
     PI_SESSION = "PI_SESSION"
+    CLAUDE_CODE = "CLAUDE_CODE"
+    CODEX = "CODEX"
+
+    @property
+    def imported(self) -> bool:
+        """Imported history (explore): replayed without a sidecar, owner or capture window."""
+        return self is not HistorySource.NATIVE_JOURNAL
 
 
 class JournalSkipReason(enum.StrEnum):

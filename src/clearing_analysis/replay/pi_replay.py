@@ -1,19 +1,25 @@
-"""Replay one pi session file: read, map onto journal records, replay (explore, R-RP-1).
+"""Replay one imported history file: recognize, read, map onto journal records, replay
+(explore, R-RP-1, R-SRC-1).
 
-The session is read (`pisession.read_session`), its resumed path mapped onto in-memory journal
-records (`pisession.map_session`) and replayed by the same code as a native journal, under the
-PI_SESSION rules (`HistorySource`). A file that cannot be read or mapped is skipped whole with
-its fixed outcome (UNSUPPORTED_VERSION, OPEN or INVALID with a detail), as a native journal is.
+The file's adapter (`histories.adapter_of`: a pi session, a Claude Code transcript) reads it
+into its typed entries and maps them onto in-memory journal records, which are replayed by the
+same code as a native journal under the imported-history rules (`HistorySource`). A file that
+cannot be read or mapped is skipped whole with its fixed outcome (UNSUPPORTED_VERSION, OPEN or
+INVALID with a detail), as a native journal is.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
+from clearing_analysis.histories import HistoryAdapter, adapter_of
+from clearing_analysis.histories.pi import PI_SESSIONS
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
-from clearing_analysis.pisession import RejectedSession, map_session, read_session
+from clearing_analysis.inputs.recognize import HistoryFormat
+from clearing_analysis.pisession import RejectedSession
 from clearing_analysis.replay.journal_replay import replay_decoded
 from clearing_analysis.replay.model import (
     HistorySource,
@@ -23,24 +29,44 @@ from clearing_analysis.replay.model import (
     SkippedJournal,
 )
 
+_SOURCE = {
+    HistoryFormat.PI_SESSION: HistorySource.PI_SESSION,
+    HistoryFormat.CLAUDE_CODE: HistorySource.CLAUDE_CODE,
+    HistoryFormat.CODEX: HistorySource.CODEX,
+}
+
 
 def _skipped(rejected: RejectedSession) -> SkippedJournal:
     detail = None if rejected.detail is None else rejected.detail.value
     return SkippedJournal(JournalSkipReason(rejected.outcome.value), detail)
 
 
-def replay_pi_session(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
-    """One session's whole contribution, or its skip; never raises for a bad file."""
-    read = read_session(path)
+def replay_with(
+    adapter: HistoryAdapter[Any], path: Path, routes: Routes, period: Period = EVERYTHING
+) -> JournalOutcome:
+    """One file's whole contribution as `adapter` reads it, or its skip; never raises for a
+    bad file."""
+    read = adapter.read(path)
     if isinstance(read, RejectedSession):
         return _skipped(read)
-    mapped = map_session(read)
+    mapped = adapter.map(read)
     if isinstance(mapped, RejectedSession):
         return _skipped(mapped)
-    outcome = replay_decoded(mapped, routes, None, HistorySource.PI_SESSION, period)
+    source = _SOURCE[adapter.format]
+    outcome = replay_decoded(mapped, routes, None, source, period)
     if isinstance(outcome, ReplayedJournal):
-        return dataclasses.replace(outcome, session=read.shape)
+        return dataclasses.replace(outcome, session=adapter.shape(read))
     return outcome
 
 
-__all__ = ["replay_pi_session"]
+def replay_history(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
+    """One imported history file, read by the adapter that recognizes it."""
+    return replay_with(adapter_of(path), path, routes, period)
+
+
+def replay_pi_session(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
+    """One file read as a pi session, whatever its first lines say."""
+    return replay_with(PI_SESSIONS, path, routes, period)
+
+
+__all__ = ["replay_history", "replay_pi_session", "replay_with"]

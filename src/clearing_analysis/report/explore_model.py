@@ -20,6 +20,8 @@ from __future__ import annotations
 import enum
 from typing import Final, Literal
 
+import msgspec
+
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
@@ -88,6 +90,14 @@ class SessionSkip(enum.StrEnum):
     DUPLICATE = "DUPLICATE"  # same session id as a session read earlier
 
 
+class SessionFormat(enum.StrEnum):
+    """The history formats explore reads (R-SRC-1: one adapter each, docs/formats/)."""
+
+    PI_SESSION = "PI_SESSION"
+    CLAUDE_CODE = "CLAUDE_CODE"
+    CODEX = "CODEX"
+
+
 class BoundarySkip(enum.StrEnum):
     """Why a prompt turn's boundary is not counted."""
 
@@ -120,6 +130,16 @@ class Sessions(_Part, frozen=True):
     requests_outside_period: Count
     compactions_outside_period: Count
     turns_without_request: Count
+    # Sessions read per history format (every format present). The fields from here on are
+    # absent from explore reports written before they existed (same version): `show` reads
+    # those as zeros.
+    by_format: dict[SessionFormat, Count] = msgspec.field(default_factory=dict)
+    # Claude Code transcripts (docs/formats/claude-code.md): final lines without their newline,
+    # dropped; `<synthetic>` assistant messages, no request; counted requests whose recorded
+    # output tokens are streaming placeholders (the API's limitation OUTPUT_TOKENS_PLACEHOLDER).
+    torn_final_lines: Count = 0
+    synthetic_messages: Count = 0
+    placeholder_output_requests: Count = 0
 
 
 class ToolResults(_Part, frozen=True):

@@ -311,6 +311,10 @@ _LIMITATION_TEXT = {
         "the route's cacheLifetimeMs is unknown, so no gap can be cold: set it from the"
         " provider's documentation"
     ),
+    rm.ApiLimitation.OUTPUT_TOKENS_PLACEHOLDER: (
+        "some requests recorded streaming placeholders as output tokens, so recorded output"
+        " and its cost are undercounted"
+    ),
 }
 
 

@@ -59,6 +59,9 @@ class ApiLimitation(enum.StrEnum):
     ROUTE_TRIGGER_CONTRADICTED = "ROUTE_TRIGGER_CONTRADICTED"
     # cacheLifetimeMs is "unknown": no gap can be cold, so criterion 2 cannot pass.
     CACHE_LIFETIME_UNKNOWN = "CACHE_LIFETIME_UNKNOWN"
+    # Some of this API's requests recorded streaming placeholders as their output tokens (a
+    # Claude Code transcript, docs/formats/claude-code.md): their output is undercounted.
+    OUTPUT_TOKENS_PLACEHOLDER = "OUTPUT_TOKENS_PLACEHOLDER"
 
 
 class QualificationStatusCode(enum.StrEnum):
