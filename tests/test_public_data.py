@@ -12,8 +12,15 @@ from tests._public_data import VARIABLE, public_folder
 
 DATA = Path(__file__).resolve().parent / "data"
 # Everything under tests/data was written by this repository's own tools: pi's writer, driven
-# by `make pi-sessions` (docs/pi-session-writer.md).
-GENERATED = {"pi-sessions/writer/main.jsonl", "pi-sessions/writer/fork.jsonl"}
+# by `make pi-sessions` (docs/pi-session-writer.md), and the sample Claude Code project that
+# tests/histories/sample.py writes (checked byte for byte by tests/histories/test_sample.py).
+_SAMPLE = "claude-code/-home-dev-shop/5a3e0c1d-7f2b-4c8e-9d10-3b6a2f4e8c71"
+GENERATED = {
+    "pi-sessions/writer/main.jsonl",
+    "pi-sessions/writer/fork.jsonl",
+    f"{_SAMPLE}.jsonl",
+    f"{_SAMPLE}/subagents/agent-a71c2e4.jsonl",
+}
 
 
 def test_test_data_holds_only_generated_files() -> None:

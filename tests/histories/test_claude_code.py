@@ -4,6 +4,10 @@ a hand-built transcript (tests/histories/builder.py)."""
 from __future__ import annotations
 
 import io
+import json
+
+import msgspec
+import pytest
 
 from clearing_analysis.histories.claude_code import (
     ReadTranscript,
@@ -20,6 +24,7 @@ from clearing_analysis.pisession.read import (
     SessionOutcome,
     Unrecognized,
 )
+from clearing_analysis.policy import ClaudeCodePolicy, claude_code_policy, read_policy_bytes
 from tests.histories.builder import Transcript, text, thinking, tool_use
 
 
@@ -305,3 +310,11 @@ def test_subagent_files_are_conversations_of_their_own() -> None:
     mapped = map_transcript(agent_read)
     assert isinstance(mapped, DecodedJournal)
     assert mapped.header.origin == "imported"
+
+
+def test_the_placeholder_policy_is_read_strictly() -> None:
+    """policy/claude-code.json decodes into its struct, and an unknown field is refused."""
+    document = json.loads(read_policy_bytes("claude-code.json"))
+    assert claude_code_policy().placeholder_max_bytes_per_output_token == 16
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({**document, "extra": 1}, ClaudeCodePolicy)

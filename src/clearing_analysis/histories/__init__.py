@@ -12,9 +12,11 @@ An adapter does three things, each its own step so that each can be tested alone
 `grouping_keys` gives the keys a file shares with related files (its session and lineage), read
 cheaply, so that related files are replayed in one unit (`units.plan_units`).
 
-A new format is one module implementing `HistoryAdapter`, added to `ADAPTERS` (before
+A new format is one module implementing `HistoryAdapter`, listed in `adapters()` (before
 `pi.PI_SESSIONS`, the fallback that refuses what no adapter recognizes as NOT_A_SESSION), one
-section of policy/tools.json naming its tools, one page under docs/formats/ and its tests.
+section of policy/tools.json naming its tools, one page under docs/formats/ and its tests; and
+its name in the three enums that say which format a figure is of (`HistoryFormat`,
+`replay.HistorySource` with its tool table, the report's `SessionFormat`).
 """
 
 from __future__ import annotations
