@@ -20,7 +20,6 @@ from clearing_analysis.report.human import (
     cost_waterfall,
     histogram_table,
     limitation_lines,
-    money,
     number,
     pairs_table,
     pressure_lines,
