@@ -14,6 +14,7 @@ from pathlib import Path
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.pisession import RejectedSession, map_session, read_session
+from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_decoded
 from clearing_analysis.replay.model import (
     HistorySource,
@@ -29,15 +30,24 @@ def _skipped(rejected: RejectedSession) -> SkippedJournal:
     return SkippedJournal(JournalSkipReason(rejected.outcome.value), detail)
 
 
-def replay_pi_session(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
-    """One session's whole contribution, or its skip; never raises for a bad file."""
+def replay_pi_session(
+    path: Path,
+    routes: Routes,
+    period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
+) -> JournalOutcome:
+    """One session's whole contribution, or its skip; never raises for a bad file. With
+    `argument_key`, its results keep their calls' argument digests (replay.arguments)."""
     read = read_session(path)
     if isinstance(read, RejectedSession):
         return _skipped(read)
     mapped = map_session(read)
     if isinstance(mapped, RejectedSession):
         return _skipped(mapped)
-    outcome = replay_decoded(mapped, routes, None, HistorySource.PI_SESSION, period)
+    outcome = replay_decoded(
+        mapped, routes, None, HistorySource.PI_SESSION, period, argument_key=argument_key
+    )
     if isinstance(outcome, ReplayedJournal):
         return dataclasses.replace(outcome, session=read.shape)
     return outcome
