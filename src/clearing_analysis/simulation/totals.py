@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.simulation.clearing import BOUNDARY_COLUMNS, CLEARED_COLUMNS, INTS, OTHER
+from clearing_analysis.simulation.refetch import RefetchTally
 from clearing_analysis.simulation.run import (
     BOUNDARY_SCHEMA,
     CHECKPOINT_SCHEMA,
@@ -47,6 +48,8 @@ class SimulationTotals:
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # informational (docs/model.md, section 9)
+    # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
+    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
 
 
 def _next(values: Column) -> int:
@@ -81,6 +84,7 @@ class Combiner:
         apis = tuple(apis)
         self._per_api = {api: ApiSimulation() for api in apis}
         self._what_ifs = {policy: {api: PolicySums() for api in apis} for policy in WhatIfId}
+        self._refetches = {api: RefetchTally() for api in apis}
         self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
 
     def add(self, part: UnitSimulation) -> None:
@@ -99,6 +103,8 @@ class Combiner:
         _extend(self._checkpoints, part.checkpoints, {"journal": offsets["journal"]})
         for api, sums in part.per_api.items():
             self._per_api[api].add(sums)
+        for api, tally in part.refetches.items():
+            self._refetches[api].add(tally)
         for policy, per_api in part.what_ifs.items():
             for api, policy_sums in per_api.items():
                 self._what_ifs[policy][api].add(policy_sums)
@@ -119,6 +125,7 @@ class Combiner:
             per_api=self._per_api,
             placeholder_tokens=placeholder,
             what_ifs=self._what_ifs,
+            refetches=self._refetches,
         )
 
 

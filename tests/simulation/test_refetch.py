@@ -1,0 +1,127 @@
+"""Observed re-fetches on a hand-built history with known re-reads (R-RF-1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clearing_analysis.eligibility import Assessment
+from clearing_analysis.inputs.configs import Api
+from clearing_analysis.replay.arguments import ArgumentKey
+from clearing_analysis.simulation.refetch import RefetchTally
+from clearing_analysis.simulation.unit import walk
+from tests.simulation.scenario import COLD, Conversation, routes, run
+
+BIG = 80_112  # 20,000 net tokens: worth clearing
+API = Api.ANTHROPIC_MESSAGES
+
+
+def history(tmp_path: Path, key: ArgumentKey) -> Assessment:
+    """t0 reads a.py and b.py (lines 1-50), t1 edits b.py and reads c.py, t2 holds ten small
+    searches (so the reads are outside the ten latest tool starts), t5 is cold and pressured:
+    its boundary clears the three big reads. t5 then reads a.py again (a re-fetch), b.py
+    lines 1-50 again (after the edit: counted apart), c.py from line 10 (another range: no
+    re-fetch) and runs the same bash command twice (effectful: never compared); t6 reads a.py
+    once more."""
+    c = Conversation()
+    a = {"path": "a.py"}
+    b = {"path": "b.py", "offset": 1, "limit": 50}
+    bash = {"command": "cat a.py"}
+    c.turn("t0", e_next=60_000, first_usage=1, calls=[("read", a, BIG), ("read", b, BIG)])
+    c.turn(
+        "t1",
+        e_next=110_000,
+        first_usage=60_000,
+        calls=[
+            ("edit", {"path": "b.py", "oldText": "x", "newText": "y"}, 40),
+            ("read", {"path": "c.py"}, BIG),
+        ],
+    )
+    c.turn(
+        "t2",
+        e_next=120_000,
+        first_usage=110_000,
+        calls=[("find", {"pattern": f"p{i}"}, 100) for i in range(10)],
+    )
+    c.turn("t3", e_next=140_000, first_usage=120_000)
+    c.turn("t4", e_next=160_000, first_usage=140_000)
+    c.turn(
+        "t5",
+        gap=COLD,
+        e_next=120_000,
+        first_usage=160_000,
+        calls=[
+            ("read", {"path": "a.py"}, 400),
+            ("read", {"limit": 50, "path": "b.py", "offset": 1}, 400),
+            ("read", {"path": "c.py", "offset": 10}, 400),
+            ("bash", bash, 40),
+            ("bash", bash, 40),
+        ],
+    )
+    c.turn("t6", e_next=100_000, first_usage=120_000, calls=[("read", {"path": "a.py"}, 400)])
+    assessment, _ = run(tmp_path, [c], argument_key=key)
+    return assessment
+
+
+def tally(tmp_path: Path, key: ArgumentKey) -> RefetchTally:
+    walked = walk(history(tmp_path, key), routes())
+    return walked.refetches[API]
+
+
+def test_hand_count(tmp_path: Path) -> None:
+    """The cleared reads of a.py, b.py and c.py: a.py re-fetched (0 turns after the
+    clearing point), b.py re-read after its edit, c.py read in another range only; of all
+    20 results, 17 have canonical arguments, a.py is re-fetched twice (5 turns and 1 turn
+    later), b.py once after a write."""
+    counts = tally(tmp_path, ArgumentKey.generate())
+    cleared = counts.cleared
+    assert (cleared.results, cleared.comparable) == (3, 3)
+    assert (cleared.refetched, cleared.refetched_after_write) == (1, 1)
+    assert cleared.turns == [0]
+    every = counts.all_results
+    assert (every.results, every.comparable) == (20, 17)
+    assert (every.refetched, every.refetched_after_write) == (2, 1)
+    assert every.turns == [5, 1]
+
+
+def test_token_distance_is_growth_between(tmp_path: Path) -> None:
+    """The token distance is E just before the re-read joined the context minus E at the
+    point it is measured from (the clearing boundary; for all results, just after the
+    first read joined), floored at 0 (no compaction lies between)."""
+    key = ArgumentKey.generate()
+    assessment = history(tmp_path, key)
+    results = assessment.replay.journals[0].journal.results
+    first, reread, again = (
+        r
+        for r in results
+        if r.tool_name == "read" and r.argument_digest == results[0].argument_digest
+    )
+    boundary = next(b for b in assessment.boundaries if b.replayed.turn_index == 5)
+    counts = walk(assessment, routes()).refetches[API]
+    assert counts.cleared.tokens == [max(0, reread.prefix_estimate - boundary.replayed.estimate)]
+    expected = [
+        reread.prefix_estimate - first.prefix_estimate - first.tokens,
+        max(0, again.prefix_estimate - reread.prefix_estimate - reread.tokens),
+    ]
+    assert counts.all_results.tokens == expected
+    assert expected[0] > 0
+
+
+def test_counts_do_not_depend_on_the_key(tmp_path: Path) -> None:
+    """Two runs with different random keys give the same counts and distances."""
+    first = tally(tmp_path / "one", ArgumentKey.generate())
+    second = tally(tmp_path / "two", ArgumentKey.generate())
+    assert first == second
+
+
+def test_no_key_no_comparison(tmp_path: Path) -> None:
+    """Replayed without a key, no result has canonical arguments: nothing is comparable."""
+    walked = walk(history_without_key(tmp_path), routes())
+    counts = walked.refetches[API]
+    assert counts.all_results.results == 19 and counts.all_results.comparable == 0
+
+
+def history_without_key(tmp_path: Path) -> Assessment:
+    c = Conversation()
+    c.turn("t0", e_next=60_000, first_usage=1, calls=[("read", {"path": "a.py"}, 400)] * 19)
+    assessment, _ = run(tmp_path, [c])
+    return assessment
