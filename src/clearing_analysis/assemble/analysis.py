@@ -23,6 +23,7 @@ from clearing_analysis.assemble.parts import (
     tool_version,
     web_part,
 )
+from clearing_analysis.assemble.refetch import refetches_part
 from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.eligibility.totals import Totals
@@ -180,6 +181,7 @@ def build_report(stages: Stages) -> rm.Report:
         what_ifs_informational=what_ifs_part(
             {api: what_ifs for api, (_, what_ifs) in built.items()}
         ),
+        refetches_informational=refetches_part(stages.simulation.refetches, tuple(built)),
     )
 
 

@@ -22,6 +22,7 @@ from clearing_analysis.assemble.parts import (
     tool_version,
     web_part,
 )
+from clearing_analysis.assemble.refetch import refetches_part
 from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import (
     UPPER_BOUND_REASONS,
@@ -169,6 +170,7 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         what_ifs_informational=what_ifs_part(
             {api: what_ifs for api, (_, what_ifs) in built.items()}
         ),
+        refetches_informational=refetches_part(stages.simulation.refetches, tuple(built)),
     )
 
 

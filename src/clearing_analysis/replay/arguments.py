@@ -18,7 +18,7 @@ import hashlib
 import itertools
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -63,6 +63,7 @@ class RefetchPolicy(_Policy, frozen=True):
     """policy/refetch.json."""
 
     comment: str
+    interval_confidence: Annotated[float, msgspec.Meta(gt=0, lt=1)]
     distance_turn_edges: tuple[int, ...]
     tables: dict[str, ToolTable]
 

@@ -35,6 +35,7 @@ from clearing_analysis.report.model import (
     FixedCode,
     Observed,
     Pressure,
+    Refetches,
     Requests,
     RouteTrigger,
     Simulation,
@@ -186,6 +187,9 @@ class ExploreReport(_Part, frozen=True):
     per_api: dict[Api, ApiExplore]
     tool_results_all_apis: tuple[ToolResults, ...]
     what_ifs_informational: WhatIfs
+    # Observed re-fetches of the upper bound's cleared results and of all results (R-RF-1):
+    # informational; absent from reports written before the part existed.
+    refetches_informational: Refetches | None = None
 
 
 __all__ = [
