@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clearing_analysis.assemble.refetch import population
 from clearing_analysis.eligibility import Assessment
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.replay.arguments import ArgumentKey
@@ -11,6 +12,7 @@ from clearing_analysis.simulation.refetch import RefetchTally
 from clearing_analysis.simulation.unit import walk
 from tests.simulation.scenario import COLD, Conversation, routes, run
 
+MODEL_PAGE = Path(__file__).resolve().parents[2] / "docs" / "model.md"
 BIG = 80_112  # 20,000 net tokens: worth clearing
 API = Api.ANTHROPIC_MESSAGES
 
@@ -125,3 +127,27 @@ def history_without_key(tmp_path: Path) -> Assessment:
     c.turn("t0", e_next=60_000, first_usage=1, calls=[("read", {"path": "a.py"}, 400)] * 19)
     assessment, _ = run(tmp_path, [c])
     return assessment
+
+
+def test_worked_example_in_model_md(tmp_path: Path) -> None:
+    """docs/model.md, section 10: the part's figures digit for digit, as the page states them."""
+    counts = tally(tmp_path, ArgumentKey.generate())
+    section = MODEL_PAGE.read_text(encoding="utf-8").split("## 10. Observed re-fetches")[1]
+    cleared, every = population(counts.cleared), population(counts.all_results)
+    assert (cleared.observed_share, cleared.interval_low, cleared.interval_high) == (
+        0.333333333333,
+        0.0614919447204,
+        0.792340399198,
+    )
+    assert (every.observed_share, every.interval_low, every.interval_high) == (
+        0.117647058824,
+        0.0328797737638,
+        0.343363505949,
+    )
+    assert counts.all_results.tokens == [139_971, 0] and counts.cleared.tokens == [0]
+    for part in (cleared, every):
+        interval = (
+            f"{part.observed_share!r} ({part.interval_low!r}\N{EN DASH}{part.interval_high!r})"
+        )
+        assert interval in section
+    assert "| 5, 1 | 139,971, 0 |" in section
