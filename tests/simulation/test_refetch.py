@@ -5,14 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from clearing_analysis.assemble.refetch import population
-from clearing_analysis.eligibility import Assessment
-from clearing_analysis.inputs.configs import Api
+from clearing_analysis.eligibility import Assessment, Bound, assess
+from clearing_analysis.inputs.configs import Api, parse_routes
 from clearing_analysis.replay.arguments import ArgumentKey
+from clearing_analysis.replay.merge import merge
+from clearing_analysis.replay.pi_replay import replay_pi_session
 from clearing_analysis.simulation.refetch import RefetchTally
 from clearing_analysis.simulation.unit import walk
+from tests._seed_route import SEED_ROUTE
+from tests.pisession.builder import Session
 from tests.simulation.scenario import COLD, Conversation, routes, run
 
 MODEL_PAGE = Path(__file__).resolve().parents[2] / "docs" / "model.md"
+PI_ROUTES = parse_routes([SEED_ROUTE])
 BIG = 80_112  # 20,000 net tokens: worth clearing
 API = Api.ANTHROPIC_MESSAGES
 
@@ -151,3 +156,65 @@ def test_worked_example_in_model_md(tmp_path: Path) -> None:
         )
         assert interval in section
     assert "| 5, 1 | 139,971, 0 |" in section
+
+
+def _pi_turn(session: Session, calls: list[tuple[str, dict[str, object]]]) -> None:
+    """A prompt turn of a pi session: one request with `calls` (their arguments set), their
+    results, a final answer."""
+    session.user()
+    ids = session.assistant([name for name, _ in calls])
+    blocks = session.lines[-1]["message"]["content"]
+    for block, (_, arguments) in zip(blocks, calls, strict=True):
+        block["arguments"] = arguments
+    for call_id, (name, _) in zip(ids, calls, strict=True):
+        session.result(call_id, name)
+    session.assistant()
+
+
+def test_pi_session_polling_alias_and_edit(tmp_path: Path) -> None:
+    """A pi session, explored (upper bound): a.py read in turn 0; in turn 1 read again (a
+    re-fetch, 1 turn later), read again under the file_path alias (equal: a re-fetch, 0
+    turns), an OpenClaw process poll with the same arguments as turn 0's (polling: never
+    compared) and an edit of a.py; turn 2 reads a.py after that edit (apart). Of 7 results 4
+    are comparable, 2 re-fetched, 1 after a write."""
+    poll = {"action": "poll", "sessionId": "s1"}
+    session = Session()
+    _pi_turn(session, [("read", {"path": "a.py"}), ("process", poll)])
+    _pi_turn(
+        session,
+        [
+            ("read", {"path": "a.py"}),
+            ("read", {"file_path": "a.py"}),
+            ("process", poll),
+            ("edit", {"path": "a.py", "oldText": "x", "newText": "y"}),
+        ],
+    )
+    _pi_turn(session, [("read", {"path": "a.py"})])
+    path = session.write(tmp_path / "session.jsonl")
+    key = ArgumentKey.generate()
+    replayed = merge([replay_pi_session(path, PI_ROUTES, argument_key=key)])
+    assessment = assess(replayed, PI_ROUTES, None, None, bound=Bound.UPPER)
+    every = walk(assessment, PI_ROUTES).refetches[API].all_results
+    assert (every.results, every.comparable) == (7, 4)
+    assert (every.refetched, every.refetched_after_write) == (2, 1)
+    assert every.turns == [1, 0]
+
+
+def test_growth_adds_back_what_a_compaction_drained(tmp_path: Path) -> None:
+    """A re-read after a compaction: the token distance is the difference of E plus the
+    checkpoint's drain (tokens before minus after), what grew rather than what remained."""
+    c = Conversation()
+    c.turn("t0", e_next=60_000, first_usage=1, calls=[("read", {"path": "a.py"}, BIG)])
+    c.turn("t1", e_next=100_000, first_usage=60_000)
+    c.checkpoint(keep_from_turn="t1")
+    c.turn("t2", e_next=100_000, first_usage=40_000, calls=[("read", {"path": "a.py"}, 400)])
+    assessment, _ = run(tmp_path, [c], argument_key=ArgumentKey.generate())
+    journal = assessment.replay.journals[0].journal
+    first, again = (r for r in journal.results if r.tool_name == "read")
+    (checkpoint,) = journal.checkpoints
+    drained = checkpoint.tokens_before - checkpoint.tokens_after
+    assert drained == 160_000
+    every = walk(assessment, routes()).refetches[API].all_results
+    assert every.refetched == 1
+    expected = again.prefix_estimate - first.prefix_estimate - first.tokens + drained
+    assert every.tokens == [expected] and expected > 0
