@@ -55,6 +55,7 @@ from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar
 from clearing_analysis.journal.header import PHYSICAL_KEY_PREFIX, grouping_keys
+from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import HistorySource, JournalOutcome
@@ -149,6 +150,9 @@ class Settings:
     bound: Bound = Bound.LOWER
     # --since / --until: what lies outside is skipped and counted (inputs.period).
     period: Period = EVERYTHING
+    # The run's key for argument digests (R-RF-1): made in memory with the settings, reaching
+    # the workers in memory with each unit's, never written (replay.arguments).
+    argument_key: ArgumentKey | None = dataclasses.field(default_factory=ArgumentKey.generate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +170,16 @@ def _replayed(
     if settings.source.imported:
         # Each file read by the adapter of its own format (pi sessions, Claude Code, R-SRC-1).
         for path in unit.paths:
-            yield replay_history(path, settings.routes, settings.period)
+            yield replay_history(
+                path, settings.routes, settings.period, argument_key=settings.argument_key
+            )
         return
     if sidecar is None:
         raise RuntimeError("native journals are replayed against the sidecar")
     for path in unit.paths:
-        yield replay_journal(path, settings.routes, sidecar, settings.period)
+        yield replay_journal(
+            path, settings.routes, sidecar, settings.period, argument_key=settings.argument_key
+        )
 
 
 def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) -> UnitOutput:

@@ -178,6 +178,9 @@ def tool_turn(
                 "arguments": {
                     j.name(f"{use.call_id}.argKey"): j.name(f"{use.call_id}.argValue"),
                     "nested": [{j.name(f"{use.call_id}.nestedKey"): 1}],
+                    # Canonical arguments (policy/refetch.json), canaries too: the path is one
+                    # per journal, so that reads repeat and their digests are compared.
+                    **canonical_arguments(j, use.call_id),
                 },
                 "thoughtSignature": j.name(f"{use.call_id}.thoughtSignature"),
             }
@@ -188,7 +191,10 @@ def tool_turn(
             "runId": run_id,
             "callId": use.call_id,
             "toolName": use.name,
-            "arguments": {j.name(f"{use.call_id}.startArgKey"): j.name(f"{use.call_id}.startArg")},
+            "arguments": {
+                j.name(f"{use.call_id}.startArgKey"): j.name(f"{use.call_id}.startArg"),
+                "path": j.c.values[f"{j.tag}.sharedPath"],
+            },
             "timestamp": j.tick(),
         }
         if use.origin is not None:
@@ -236,6 +242,20 @@ def tool_turn(
     )
     j.run_end(run_id)
     return run_id
+
+
+def canonical_arguments(j: Journal, call_id: str) -> dict[str, Any]:
+    """Canary values under every canonical argument name of policy/refetch.json: a path
+    shared by the journal's calls (equal reads repeat), the rest the call's own."""
+    shared = j.c.values.get(f"{j.tag}.sharedPath") or j.name("sharedPath")
+    return {
+        "path": shared,
+        "file_path": shared,
+        "pattern": j.name(f"{call_id}.pattern"),
+        "glob": j.name(f"{call_id}.glob"),
+        "url": j.name(f"{call_id}.url"),
+        "command": j.name(f"{call_id}.command"),
+    }
 
 
 def text_block(j: Journal, label: str) -> list[dict[str, Any]]:

@@ -53,7 +53,16 @@ def _rich(c: Canaries, label: str) -> Session:
         call_ids = [c(f"{label}.callId{turn}.{index}") for index in range(len(tools))]
         for index, block in enumerate(message["content"][1:]):
             block["id"] = call_ids[index]
-            block["arguments"] = {"path": c(f"{label}.argPath{turn}.{index}")}
+            # Every argument a canary; the read's path and range repeat across turns, so
+            # that the re-fetch measure compares their digests (policy/refetch.json).
+            shared = c.values.get(f"{label}.sharedPath") or c(f"{label}.sharedPath")
+            block["arguments"] = {
+                "path": shared if index == 0 else c(f"{label}.argPath{turn}.{index}"),
+                "offset": 1,
+                "pattern": c(f"{label}.argPattern{turn}.{index}"),
+                "command": c(f"{label}.argCommand{turn}.{index}"),
+                c(f"{label}.argKey{turn}.{index}"): c(f"{label}.argValue{turn}.{index}"),
+            }
         for index, (call, name) in enumerate(zip(ids, tools, strict=True)):
             session.result(call, name, text=c(f"{label}.result{turn}.{index}") * 20)
             session.lines[-1]["message"]["toolCallId"] = call_ids[index]

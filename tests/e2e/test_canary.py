@@ -132,6 +132,15 @@ def _what_ifs_covered(report: dict[str, Any]) -> None:
     assert all(row["clearingEvents"] >= row["warmClearingEvents"] >= 0 for row in rows)
 
 
+def _refetches_covered(report: dict[str, Any]) -> None:
+    """The re-fetch measure ran on the canary arguments (not vacuous): calls were compared
+    through their digests and a repeated read of the shared canary path was found."""
+    per_api = report["refetchesInformational"]["perApi"]
+    every = [part["allResults"] for part in per_api.values()]
+    assert sum(part["comparable"] for part in every) > 0
+    assert sum(part["refetched"] + part["refetchedAfterWrite"] for part in every) > 0
+
+
 def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> None:
     """`analyze` to stdout (1 worker) and to --out with --log-file (2 workers): exit 0, the
     same JSON report, and no canary in stdout, stderr, the report, the log, the HTML page
@@ -147,6 +156,7 @@ def test_analyze_show_and_log_carry_no_canary(canary_inputs: CanaryInputs) -> No
     assert all(report["usageBy"][table] for table in ("bySession", "byDay", "byModel"))
     assert report["perApi"]["anthropic-messages"]["eligibility"]["occurrences"] > 0
     _what_ifs_covered(report)
+    _refetches_covered(report)
     canary_inputs.assert_private(to_stdout.stdout)
 
     names = Canaries(seed=4)
@@ -402,6 +412,7 @@ def test_explore_show_and_log_carry_no_canary(pi_canary_inputs: PiCanaryInputs) 
     }
     assert anthropic["compactions"]["checkpoints"] > 0
     _what_ifs_covered(report)
+    _refetches_covered(report)
     _pi_private(inputs, to_stdout.stdout)
 
     names = Canaries(seed=5)

@@ -108,11 +108,19 @@ class TestSessionReproducers:
         added = len(SESSION_REPRODUCERS)
         assert after["sessionsRead"] == before["sessionsRead"] + added
         assert after["byVersion"]["3"] == before["byVersion"]["3"] + added
+        assert after["byFormat"]["PI_SESSION"] == before["byFormat"]["PI_SESSION"] + added
         assert after["entries"] == before["entries"] + added  # one message entry each
         assert after["unrecognized"]["MESSAGE_ROLE"] == before["unrecognized"]["MESSAGE_ROLE"] + 2
         added_bytes = sum(path.stat().st_size for path in SESSION_REPRODUCERS)
         assert after["sessionBytes"] == before["sessionBytes"] + added_bytes
-        changed = ("sessionsRead", "byVersion", "entries", "unrecognized", "sessionBytes")
+        changed = (
+            "sessionsRead",
+            "byVersion",
+            "byFormat",
+            "entries",
+            "unrecognized",
+            "sessionBytes",
+        )
         assert {k: v for k, v in after.items() if k not in changed} == {
             k: v for k, v in before.items() if k not in changed
         }

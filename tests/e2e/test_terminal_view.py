@@ -39,11 +39,13 @@ def _fits(text: str, columns: int) -> list[str]:
 
 
 def _screen(lines: list[str]) -> list[str]:
-    """The summary's lines before its closing what-if line (informational, never gating),
-    which follows the one screen and takes at most three lines at 80 columns."""
+    """The summary's lines before its closing what-if and re-fetch lines (informational,
+    never gating), which follow the one screen and take at most three lines and one line at
+    80 columns."""
     starts = [i for i, line in enumerate(lines) if line.startswith("What-ifs (informational")]
     assert len(starts) == 1
-    assert len(lines) - starts[0] <= 3
+    assert lines[-1].startswith("Re-fetch share")
+    assert len(lines) - starts[0] <= 4
     return lines[: starts[0]]
 
 

@@ -18,6 +18,7 @@ from clearing_analysis.eligibility import Assessment, assess
 from clearing_analysis.inputs.configs import Routes, parse_agent_config, parse_routes
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import replay_journals
+from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.simulation.run import Simulation, simulate
 from tests._seed_route import SEED_ROUTE
 from tests.replay.builder import ANTHROPIC, JournalBuilder, SidecarBuilder, usage
@@ -65,6 +66,7 @@ class Conversation:
         busy: int = 0,
         busy_prefix: int = 150_000,
         first_usage: int = 1_000,
+        calls: Sequence[tuple[str, dict[str, object], int]] | None = None,
     ) -> None:
         """A prompt turn whose request comes `gap` ms after the previous answer, with a read
         result of each size in `reads` (characters), ending so that the next boundary's E is
@@ -72,7 +74,8 @@ class Conversation:
         `failed_usage`, none by default) to the turn, each in its own failed run before the
         successful one; `busy` adds that many requests (each with an uncached prefix of
         `busy_prefix` tokens) before the final answer, so more requests carry what was
-        cleared. The first request's usage (all input, no cache) is `first_usage` tokens."""
+        cleared. The first request's usage (all input, no cache) is `first_usage` tokens.
+        `calls` replaces `reads` with calls of any tool: (name, arguments, characters)."""
         b = self.builder
         start = (b.clock + 5_000) if self.last_final is None else self.last_final + gap
         b.turn(turn_id, at=start - 2_000)
@@ -85,18 +88,20 @@ class Conversation:
             b.run_end(failed_run, "failed")
         run = f"{turn_id}-r"
         b.run(run, turn_id, reason="retry" if failed else "prompt")
-        calls = [(f"{turn_id}-c{i}", "read", {"i": i}) for i in range(len(reads))]
+        named = calls or [("read", {"i": i}, chars) for i, chars in enumerate(reads)]
+        reads = [chars for _, _, chars in named]
+        calls_ = [(f"{turn_id}-c{i}", name, args) for i, (name, args, _) in enumerate(named)]
         b.assistant(
             run,
             "",
             api=api,
-            calls=calls,
+            calls=[(call_id, name, dict(args)) for call_id, name, args in calls_],
             at=b.clock + 1_000 if failed else start,
             use=usage(total=first_usage, input_=first_usage),
         )
-        for (call_id, name, args), chars in zip(calls, reads, strict=True):
+        for (call_id, name, args), chars in zip(calls_, reads, strict=True):
             text = f"{call_id}:" + "x" * (chars - len(call_id) - 1)
-            b.call_start(run, call_id, name, args)
+            b.call_start(run, call_id, name, dict(args))
             b.call_end(run, call_id)
             b.result(run, call_id, name, text=text)
             if retain:
@@ -139,8 +144,10 @@ def run(
     conversations: Sequence[Conversation],
     agent_config: object = PERIOD,
     trigger: int = SEED_ROUTE["triggerTokens"],
+    argument_key: ArgumentKey | None = None,
 ) -> tuple[Assessment, Simulation]:
-    """Replay, assess and simulate the conversations (capture enabled from the epoch)."""
+    """Replay, assess and simulate the conversations (capture enabled from the epoch); with
+    `argument_key`, results keep their calls' argument digests."""
     journals = tmp_path / "journals"
     journals.mkdir(parents=True)
     sidecar = SidecarBuilder(
@@ -154,7 +161,7 @@ def run(
         for identity, text in conversation.retained:
             sidecar.retain(identity, text)
     with open_sidecar(sidecar.finish()) as view:
-        result = replay_journals(paths, routes(trigger), view)
+        result = replay_journals(paths, routes(trigger), view, argument_key=argument_key)
     assessment = assess(result, routes(trigger), parse_agent_config(agent_config))
     return assessment, simulate(assessment, routes(trigger))
 

@@ -25,6 +25,7 @@ from clearing_analysis.assemble.parts import (
     usage_part,
     web_part,
 )
+from clearing_analysis.assemble.refetch import refetches_part
 from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.eligibility.totals import Totals
@@ -187,6 +188,7 @@ def build_report(stages: Stages) -> rm.Report:
         usage_by=(
             usage_breakdown(stages.simulation.usage, stages.routes) if stages.usage_by else None
         ),
+        refetches_informational=refetches_part(stages.simulation.refetches, tuple(built)),
     )
 
 

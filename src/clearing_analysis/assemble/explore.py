@@ -24,6 +24,7 @@ from clearing_analysis.assemble.parts import (
     usage_part,
     web_part,
 )
+from clearing_analysis.assemble.refetch import refetches_part
 from clearing_analysis.assemble.what_ifs import what_ifs_part
 from clearing_analysis.eligibility.reasons import (
     UPPER_BOUND_REASONS,
@@ -159,6 +160,7 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         usage_by=(
             usage_breakdown(stages.simulation.usage, stages.routes) if stages.usage_by else None
         ),
+        refetches_informational=refetches_part(stages.simulation.refetches, tuple(built)),
     )
 
 

@@ -52,6 +52,7 @@ from clearing_analysis.journal.records import (
 )
 from clearing_analysis.policy import catalog_model_id
 from clearing_analysis.replay import guard, heuristic
+from clearing_analysis.replay.arguments import NO_DIGESTS, ArgumentKey, CallDigests, call_digests
 from clearing_analysis.replay.model import (
     BoundarySkipReason,
     BrokenReference,
@@ -100,6 +101,8 @@ class _Run:
     # and the `api` of the message that requested each (the result's API cohort, R-CM-8).
     requested: dict[str, str] = field(default_factory=dict)
     requested_api: dict[str, str] = field(default_factory=dict)
+    # The keyed digests of each requested call's arguments (replay.arguments), by call id.
+    requested_digests: dict[str, CallDigests] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -109,6 +112,7 @@ class _Call:
     origin: McpOrigin | None
     end: ToolCallEnd | None = None
     has_result: bool = False
+    digests: CallDigests = NO_DIGESTS
 
 
 @dataclass(slots=True)
@@ -212,8 +216,10 @@ class _Context:
 class _JournalReplay:
     """One pass over a journal's records, each taken as it is decoded (`feed`)."""
 
-    def __init__(self, source: HistorySource) -> None:
+    def __init__(self, source: HistorySource, argument_key: ArgumentKey | None = None) -> None:
         self.source = source
+        self.argument_key = argument_key
+        self.tool_table = _TOOL_NAMES[source].value
         self.context = _Context()
         self.turns: dict[str, _Turn] = {}
         self.runs: dict[str, _Run] = {}
@@ -361,6 +367,10 @@ class _JournalReplay:
             if isinstance(block, ToolCall):
                 run.requested[block.id] = block.name
                 run.requested_api[block.id] = message.api
+                if self.argument_key is not None:
+                    run.requested_digests[block.id] = call_digests(
+                        self.argument_key, self.tool_table, block.name, block.arguments
+                    )
                 call = self.calls.get((run_id, block.id))
                 if call is not None and call.tool_name != block.name:
                     raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
@@ -374,7 +384,16 @@ class _JournalReplay:
         if requested is not None and requested != record.tool_name:
             raise _Broken(BrokenReference.TOOL_NAME_MISMATCH)
         origin = None if record.payload is None else record.payload.origin
-        self.calls[key] = _Call(self.tool_starts, record.tool_name, origin)
+        # The arguments the assistant requested (every history format carries them there),
+        # else those the call start records.
+        digests = run.requested_digests.get(record.call_id)
+        if digests is None and self.argument_key is not None:
+            digests = call_digests(
+                self.argument_key, self.tool_table, record.tool_name, record.arguments
+            )
+        self.calls[key] = _Call(
+            self.tool_starts, record.tool_name, origin, digests=digests or NO_DIGESTS
+        )
         self.tool_starts += 1
 
     def _call_end(self, record: ToolCallEnd) -> None:
@@ -548,6 +567,9 @@ def _finish_result(
         scan_loss=scan_loss,
         prefix_estimate=pending.prefix_estimate,
         checkpoints_before=pending.checkpoints_before,
+        argument_digest=call.digests.arguments,
+        read_path_digest=call.digests.read_path,
+        written_path_digest=call.digests.written_path,
     )
 
 
@@ -675,14 +697,17 @@ def replay_decoded(
     sidecar: SidecarView | None,
     source: HistorySource = HistorySource.NATIVE_JOURNAL,
     period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
 ) -> JournalOutcome:
     """Replay an already decoded journal (see the module docstring). An imported history's
-    records (a pi session, a Claude Code transcript) are replayed without a sidecar under the
-    imported-history rules (`HistorySource`); a boundary
-    outside `period` is skipped as OUTSIDE_PERIOD."""
+    records (a pi session, a Claude Code transcript, a Codex rollout) are replayed without a
+    sidecar under the imported-history rules (`HistorySource`); a boundary outside `period` is
+    skipped as OUTSIDE_PERIOD. With `argument_key`, each result keeps the keyed digests of its
+    call's arguments (replay.arguments)."""
     _check_source(sidecar, source)
     _freeze_heap_once()
-    state = _JournalReplay(source)
+    state = _JournalReplay(source, argument_key)
     for record in journal.records:
         state.feed(record)
     return _finish(state, journal.header, journal.byte_size, routes, sidecar, period=period)
@@ -694,7 +719,12 @@ def _skipped(rejected: RejectedJournal) -> SkippedJournal:
 
 
 def replay_journal(
-    path: Path, routes: Routes, sidecar: SidecarView, period: Period = EVERYTHING
+    path: Path,
+    routes: Routes,
+    sidecar: SidecarView,
+    period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
 ) -> JournalOutcome:
     """Decode and replay one journal file; never raises for a bad journal, only skips it.
 
@@ -702,7 +732,7 @@ def replay_journal(
     decoder's outcome (a journal rejected whole) still comes before anything replay found."""
     _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
     _freeze_heap_once()
-    state = _JournalReplay(HistorySource.NATIVE_JOURNAL)
+    state = _JournalReplay(HistorySource.NATIVE_JOURNAL, argument_key)
     header, byte_size = decode_path_into(path, state.feed)
     if isinstance(header, RejectedJournal):
         return _skipped(header)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView
+from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.model import (
     BoundarySkipReason,
@@ -131,11 +132,15 @@ def merge(outcomes: Iterable[JournalOutcome]) -> ReplayResult:
 
 
 def replay_outcomes(
-    paths: Sequence[Path], routes: Routes, sidecar: SidecarView
+    paths: Sequence[Path],
+    routes: Routes,
+    sidecar: SidecarView,
+    *,
+    argument_key: ArgumentKey | None = None,
 ) -> Iterator[JournalOutcome]:
     """Per-journal outcomes in the order of `paths`."""
     for path in paths:
-        yield replay_journal(path, routes, sidecar)
+        yield replay_journal(path, routes, sidecar, argument_key=argument_key)
 
 
 def _reporting(
@@ -152,8 +157,9 @@ def replay_journals(
     sidecar: SidecarView,
     *,
     progress: Callable[[int], None] | None = None,
+    argument_key: ArgumentKey | None = None,
 ) -> ReplayResult:
     """Replay `paths` (already in deterministic order) and merge them; `progress` is called
     with the number of journals done after each one."""
-    outcomes = replay_outcomes(paths, routes, sidecar)
+    outcomes = replay_outcomes(paths, routes, sidecar, argument_key=argument_key)
     return merge(outcomes if progress is None else _reporting(outcomes, progress))

@@ -172,6 +172,13 @@ class ToolResult(msgspec.Struct, frozen=True, gc=False):
     # rebuilt that prefix). docs/model.md, section 9.
     prefix_estimate: int
     checkpoints_before: int
+    # Keyed digests of the call's arguments (replay.arguments, R-RF-1), in memory only and
+    # never printed: of its canonical arguments (a fetching tool), of the file path it reads
+    # (a file read) or writes (a writing tool). None: not such a call, or replayed without a
+    # key.
+    argument_digest: bytes | None = None
+    read_path_digest: bytes | None = None
+    written_path_digest: bytes | None = None
 
 
 class RequestUsage(msgspec.Struct, frozen=True, gc=False):

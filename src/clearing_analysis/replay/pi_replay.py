@@ -20,6 +20,7 @@ from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.pisession import RejectedSession
+from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_decoded
 from clearing_analysis.replay.model import (
     HistorySource,
@@ -42,10 +43,16 @@ def _skipped(rejected: RejectedSession) -> SkippedJournal:
 
 
 def replay_with(
-    adapter: HistoryAdapter[Any], path: Path, routes: Routes, period: Period = EVERYTHING
+    adapter: HistoryAdapter[Any],
+    path: Path,
+    routes: Routes,
+    period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
 ) -> JournalOutcome:
     """One file's whole contribution as `adapter` reads it, or its skip; never raises for a
-    bad file."""
+    bad file. With `argument_key`, its results keep their calls' argument digests
+    (replay.arguments)."""
     read = adapter.read(path)
     if isinstance(read, RejectedSession):
         return _skipped(read)
@@ -53,20 +60,32 @@ def replay_with(
     if isinstance(mapped, RejectedSession):
         return _skipped(mapped)
     source = _SOURCE[adapter.format]
-    outcome = replay_decoded(mapped, routes, None, source, period)
+    outcome = replay_decoded(mapped, routes, None, source, period, argument_key=argument_key)
     if isinstance(outcome, ReplayedJournal):
         return dataclasses.replace(outcome, session=adapter.shape(read))
     return outcome
 
 
-def replay_history(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
+def replay_history(
+    path: Path,
+    routes: Routes,
+    period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
+) -> JournalOutcome:
     """One imported history file, read by the adapter that recognizes it."""
-    return replay_with(adapter_of(path), path, routes, period)
+    return replay_with(adapter_of(path), path, routes, period, argument_key=argument_key)
 
 
-def replay_pi_session(path: Path, routes: Routes, period: Period = EVERYTHING) -> JournalOutcome:
+def replay_pi_session(
+    path: Path,
+    routes: Routes,
+    period: Period = EVERYTHING,
+    *,
+    argument_key: ArgumentKey | None = None,
+) -> JournalOutcome:
     """One file read as a pi session, whatever its first lines say."""
-    return replay_with(PI_SESSIONS, path, routes, period)
+    return replay_with(PI_SESSIONS, path, routes, period, argument_key=argument_key)
 
 
 __all__ = ["replay_history", "replay_pi_session", "replay_with"]

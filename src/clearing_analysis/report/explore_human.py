@@ -27,6 +27,7 @@ from clearing_analysis.report.human import (
     tool_class_table,
     usage_table,
 )
+from clearing_analysis.report.refetch_view import tables as refetch_tables
 from clearing_analysis.report.what_ifs_view import tables
 
 STATEMENT_TEXT = {
@@ -191,6 +192,8 @@ def details(report: em.ExploreReport) -> list[RenderableType]:
         _tool_results("\nTool results by class, all APIs", report.tool_results_all_apis, None)
     )
     parts.extend(tables(report.what_ifs_informational))
+    if report.refetches_informational is not None:
+        parts.extend(refetch_tables(report.refetches_informational))
     notes = [
         STATEMENT_TEXT[s] for s in report.statements if s is not em.ExploreStatement.NEVER_A_VERDICT
     ]

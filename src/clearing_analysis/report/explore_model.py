@@ -38,6 +38,7 @@ from clearing_analysis.report.model import (
     Observed,
     ObservedUsage,
     Pressure,
+    Refetches,
     Requests,
     RouteTrigger,
     Simulation,
@@ -194,6 +195,9 @@ class ExploreReport(_Part, frozen=True, omit_defaults=True):
     what_ifs_informational: WhatIfs
     # Only when the run was given --by (absent otherwise, not null).
     usage_by: UsageBreakdown | None = None
+    # Observed re-fetches of the upper bound's cleared results and of all results (R-RF-1):
+    # informational; absent from reports written before the part existed.
+    refetches_informational: Refetches | None = None
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT
 from clearing_analysis.report.human import number, percent, period_text, undefined_reason
+from clearing_analysis.report.refetch_view import summary_line as refetch_line
 from clearing_analysis.report.summary import limitation_label
 from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
@@ -111,6 +112,9 @@ def summary(report: em.ExploreReport, width: int) -> list[Text]:
     for note in notes:
         lines.extend(Text(line) for line in wrap(note, width))
     lines.extend(Text(line) for line in wrap(summary_line(report.what_ifs_informational), width))
+    refetch = refetch_line(report.refetches_informational, report.retrieval_rate)
+    if refetch is not None:
+        lines.extend(Text(line) for line in wrap(refetch, width))
     return lines
 
 

@@ -554,6 +554,10 @@ def details(report: rm.Report) -> list[RenderableType]:
     from clearing_analysis.report.what_ifs_view import tables  # noqa: PLC0415
 
     parts.extend(tables(report.what_ifs_informational))
+    from clearing_analysis.report.refetch_view import tables as refetch_tables  # noqa: PLC0415
+
+    if report.refetches_informational is not None:
+        parts.extend(refetch_tables(report.refetches_informational))
     snapshot = report.snapshot
     parts.append(
         pairs_table(

@@ -548,6 +548,42 @@ class Report(_Part, frozen=True, omit_defaults=True):
     what_ifs_informational: WhatIfs
     # Only when the run was given --by (absent otherwise, not null).
     usage_by: UsageBreakdown | None = None
+    # Observed re-fetches (R-RF-1): informational; absent from reports written before the
+    # part existed.
+    refetches_informational: Refetches | None = None
+
+
+class RefetchPopulation(_Part, frozen=True):
+    """One population's re-fetches: `results` in it, `comparable` (with canonical arguments,
+    the share's denominator), `refetched` (a later equal call, no write of the file between),
+    `refetchedAfterWrite` (a file re-read after a write or edit of it: legitimate, apart),
+    `observedShare` = refetched / comparable and its 95% Wilson score interval (null with no
+    comparable result), and how far later each re-fetch came."""
+
+    results: Count
+    comparable: Count
+    refetched: Count
+    refetched_after_write: Count
+    observed_share: Rounded | None
+    interval_low: Rounded | None
+    interval_high: Rounded | None
+    distance_turns: Histogram
+    distance_tokens: Histogram
+
+
+class ApiRefetches(_Part, frozen=True):
+    """One API: the cleared results (after the clearing point) and all results."""
+
+    cleared: RefetchPopulation
+    all_results: RefetchPopulation
+
+
+class Refetches(_Part, frozen=True):
+    """Observed re-fetches per API. It holds no verdict and the gate never reads it: the
+    observed share is gated on only when the user passes it as --retrieval-rate."""
+
+    gating: Literal[False]
+    per_api: dict[Api, ApiRefetches]
 
 
 _Part_T = TypeVar("_Part_T")
@@ -566,6 +602,7 @@ __all__ = [
     "REPORT_VERSION",
     "AllUncached",
     "AnalyzedPeriod",
+    "ApiRefetches",
     "ApiReport",
     "Category",
     "Cost",
@@ -584,6 +621,8 @@ __all__ = [
     "PressureAtRate",
     "Qualification",
     "QualificationStatusCode",
+    "RefetchPopulation",
+    "Refetches",
     "RemovedDelta",
     "Report",
     "Requests",

@@ -38,6 +38,7 @@ from clearing_analysis.report.human import (
     shown,
     threshold_text,
 )
+from clearing_analysis.report.refetch_view import summary_line as refetch_line
 from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
@@ -245,6 +246,11 @@ def summary(
     # After the one-screen verdicts and notes: the informational what-ifs, never gating.
     what_if = summary_line(report.what_ifs_informational)
     lines.extend(Text(line) for line in wrap(what_if, width))
+    # The observed re-fetch share (informational, never gating), with the closing notes: the
+    # demo, which prints them once, prints it once.
+    refetch = refetch_line(report.refetches_informational, report.retrieval_rate)
+    if notes and refetch is not None:
+        lines.extend(Text(line) for line in wrap(refetch, width))
     return lines
 
 

@@ -19,6 +19,7 @@ import polars as pl
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.simulation.clearing import BOUNDARY_COLUMNS, CLEARED_COLUMNS, INTS, OTHER
+from clearing_analysis.simulation.refetch import RefetchTally
 from clearing_analysis.simulation.run import (
     BOUNDARY_SCHEMA,
     CHECKPOINT_SCHEMA,
@@ -51,6 +52,8 @@ class SimulationTotals:
     # Request sums by (API value, journal ordinal, UTC day, catalog model id): the usage
     # tables of `--by`; journal ordinals shifted like the boundaries' (`Combiner.add`).
     usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
+    # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
+    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
 
 
 def _next(values: Column) -> int:
@@ -86,6 +89,7 @@ class Combiner:
         self._per_api = {api: ApiSimulation() for api in apis}
         self._what_ifs = {policy: {api: PolicySums() for api in apis} for policy in WhatIfId}
         self._usage: dict[UsageKey, RequestSums] = {}
+        self._refetches = {api: RefetchTally() for api in apis}
         self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
 
     def add(self, part: UnitSimulation) -> None:
@@ -107,6 +111,8 @@ class Combiner:
         for (api_value, journal, day, model), usage in part.usage.items():
             key = (api_value, journal + offsets["journal"], day, model)
             self._usage.setdefault(key, RequestSums()).add(usage)
+        for api, tally in part.refetches.items():
+            self._refetches[api].add(tally)
         for policy, per_api in part.what_ifs.items():
             for api, policy_sums in per_api.items():
                 self._what_ifs[policy][api].add(policy_sums)
@@ -128,6 +134,7 @@ class Combiner:
             placeholder_tokens=placeholder,
             what_ifs=self._what_ifs,
             usage=self._usage,
+            refetches=self._refetches,
         )
 
 

@@ -33,6 +33,7 @@ from clearing_analysis.simulation.clearing import (
     Columns,
     ConversationSimulator,
 )
+from clearing_analysis.simulation.refetch import ClearingPoint, RefetchTally, measure
 from clearing_analysis.simulation.what_if import PolicySums, run_what_ifs
 from clearing_analysis.toolclass import ToolClass
 
@@ -140,6 +141,8 @@ class Walked:
     apis: tuple[Api, ...]  # the assessment's APIs, in its order
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # the reviewed policies' sums (informational)
+    # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
+    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +158,7 @@ class UnitSimulation:
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]
     # Request sums by usage key, in the order first met (the usage tables, `--by`).
     usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
+    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
 
 
 def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
@@ -236,6 +240,7 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
     for ordinal, boundaries in enumerate(conversations.values()):
         lineage = lineages[boundaries[0].logical_conversation_id]
         cleared_ids |= simulator.run(boundaries, ordinal, lineage)
+    refetches = measure(assessment, _clearing_points(columns, simulator.result_keys), tallies)
     return Walked(
         columns=columns,
         results=_unique_results(assessment, cleared_ids),
@@ -246,7 +251,23 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
         # The what-if policies walk the same boundaries again, each with its own state
         # (docs/model.md, section 9): informational, never read by the gate.
         what_ifs=run_what_ifs(assessment, routes),
+        refetches=refetches,
     )
+
+
+def _clearing_points(columns: Columns, result_keys: Mapping[str, int]) -> dict[str, ClearingPoint]:
+    """Each cleared result's finalized id and the boundary that cleared it (a result is
+    cleared once), from the cleared-result and boundary columns."""
+    finalized = {key: finalized_id for finalized_id, key in result_keys.items()}
+    boundaries = columns.boundaries.columns
+    journal, turn, estimate = boundaries["journal"], boundaries["turn"], boundaries["estimate"]
+    cleared = columns.cleared.columns
+    points: dict[str, ClearingPoint] = {}
+    for api, row, key in zip(cleared["api"], cleared["boundary"], cleared["result"], strict=True):
+        points.setdefault(
+            finalized[key], ClearingPoint(journal[row], turn[row], estimate[row], Api(api))
+        )
+    return points
 
 
 # The usage tables' key (`--by`): API value, journal (ordinal local to the unit), UTC day
@@ -413,6 +434,7 @@ def summarize(walked: Walked) -> UnitSimulation:
         placeholder_tokens=walked.placeholder_tokens,
         what_ifs=walked.what_ifs,
         usage=usage,
+        refetches=walked.refetches,
     )
 
 

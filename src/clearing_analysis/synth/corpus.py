@@ -122,6 +122,9 @@ class CorpusWriter:
             origin_rate=profile.origin_capture_rate,
             repointed_rate=profile.repointed_digest_rate,
             shape_rng=self.shape_rng,
+            reread_rate=profile.reread_rate,
+            # The re-read habit draws from its own stream: every other draw stays as it was.
+            habit_rng=random.Random(f"{seed}:habit"),  # noqa: S311
         )
         self.proofs = ProofWriter(out, profile, rng)
         planter = DefectPlanter(rng, profile.defects, profile.guaranteed_defects)

@@ -146,6 +146,12 @@ class Profile:
     # id alone would change the proven counts); the first web result of a counted boundary
     # holds a credential and is redacted.
     guaranteed_shapes: bool = False
+    # The re-read habit (R-RF-1): the probability that a fetching call (read, grep, find, ls,
+    # web_fetch) repeats the arguments of one of the session's earlier calls of that tool,
+    # chosen uniformly. Calibrated on the public real pi sessions: 5 re-fetches of 216
+    # comparable results, 2.3% (docs/synthetic-corpus.md). Other repeats are not left to
+    # chance: a call drawn equal to an earlier one gets a fresh path (ToolRunner).
+    reread_rate: float = 0.023
     # Tool-loop length per run: lognormal median steps (sigma 0.9), clamped to [1, 60].
     steps_median: float = 4.0
     # A bash call's run time: lognormal median (ms) and sigma; other tools take under a second.

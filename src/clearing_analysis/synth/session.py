@@ -140,6 +140,7 @@ class Session:
     def __init__(self, shared: Shared, spec: ApiSpec, ids: tuple[str, str, str], start_ms: int):
         self.s = shared
         rng = shared.rng
+        shared.tools.begin_session()  # re-reads repeat this session's own calls
         self.spec = spec
         self.journal_id, self.physical_id, self.logical_id = ids
         self.now = start_ms

@@ -123,6 +123,24 @@ def _path(rng: random.Random, pools: TextPools) -> str:
     return slice_lines(pools.paths, rng, 1).split("\n", 1)[0]
 
 
+# The tools whose repeated call is a re-fetch (policy/refetch.json's NATIVE and PI_FAMILY).
+FETCHING_TOOLS = frozenset({"read", "grep", "find", "ls", "web_fetch"})
+
+
+def _fresh(name: str, args: dict[str, Any], ordinal: int) -> dict[str, Any]:
+    """`args` made unlike every earlier call of `name` (a chance repeat is not a habit): a
+    numbered directory in the path, a numbered query in the URL or pattern."""
+    fresh = dict(args)
+    if name == "web_fetch":
+        fresh["url"] = f"{args['url']}?v={ordinal}"
+    elif name == "grep":
+        fresh["pattern"] = f"{args['pattern']} v{ordinal}"
+    else:
+        head, _, tail = str(args["path"]).rpartition("/")
+        fresh["path"] = f"{head}/v{ordinal}/{tail}" if head else f"v{ordinal}/{tail}"
+    return fresh
+
+
 @dataclass(frozen=True, slots=True)
 class ToolMix:
     """Tool names and their cumulative weights, ready for `random.choices`."""
@@ -152,6 +170,8 @@ class ToolRunner:
         origin_rate: float,
         repointed_rate: float,
         shape_rng: random.Random,
+        reread_rate: float = 0.0,
+        habit_rng: random.Random | None = None,
     ) -> None:
         self._rng = rng
         self._pools = pools
@@ -164,6 +184,14 @@ class ToolRunner:
         self._repointed_rate = repointed_rate
         self._shape_rng = shape_rng
         self._encoder = msgspec.json.Encoder()
+        self._reread_rate = reread_rate
+        self._habit_rng = habit_rng
+        # The session's fetching calls so far, per tool: what a re-read repeats.
+        self._fetched: dict[str, list[dict[str, Any]]] = {}
+
+    def begin_session(self) -> None:
+        """A new session: re-reads repeat only its own calls."""
+        self._fetched = {}
 
     def choose(self, mix: ToolMix | None = None) -> str:
         """A tool name by the profile's weights, or by `mix` (a phase's, `Profile.phases`);
@@ -175,7 +203,22 @@ class ToolRunner:
         return name
 
     def arguments(self, name: str) -> dict[str, Any]:
-        """Plausible arguments for `name`."""
+        """Plausible arguments for `name`; a fetching call repeats an earlier one of the
+        session at the profile's re-read rate and never by chance otherwise."""
+        args = self._draw_arguments(name)
+        habit = self._habit_rng
+        if habit is None or name not in FETCHING_TOOLS:
+            return args
+        earlier = self._fetched.setdefault(name, [])
+        if earlier and habit.random() < self._reread_rate:
+            return dict(habit.choice(earlier))
+        repeats = sum(1 for other in earlier if other == args)
+        if repeats:
+            args = _fresh(name, args, len(earlier))
+        earlier.append(args)
+        return args
+
+    def _draw_arguments(self, name: str) -> dict[str, Any]:
         rng, pools = self._rng, self._pools
         if name == "read":
             args: dict[str, Any] = {"path": _path(rng, pools)}
