@@ -1006,17 +1006,17 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         'read the output figures as a lower bound (docs/formats/claude-code.md, "Counting")',
     ),
     (EXPLORE_LIMITATION, "IDENTITY_UNPROVEN"): (
-        "pi sessions prove no tool's identity: every result that passes the fixed exclusions"
+        "session histories prove no tool's identity: every result that passes the fixed exclusions"
         " counts in the upper bound",
         _ANALYZE_INSTEAD,
     ),
     (EXPLORE_LIMITATION, "RETENTION_UNPROVEN"): (
-        "pi sessions prove no retention: every result is assumed retained",
+        "session histories prove no retention: every result is assumed retained",
         _ANALYZE_INSTEAD,
     ),
     (EXPLORE_LIMITATION, "RUN_OUTCOMES_UNRECORDED"): (
-        "pi sessions record no run owner or outcome, no tool status beyond isError and not"
-        " whether a result was returned and placed",
+        "session histories record no run owner or outcome, no tool status beyond an error flag"
+        " and not whether a result was returned and placed",
         _ANALYZE_INSTEAD,
     ),
     (EXPLORE_LIMITATION, "APPROVAL_STATE_UNATTESTED"): (

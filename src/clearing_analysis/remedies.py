@@ -173,7 +173,8 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "pass the directory that holds the .jsonl journals (<root>/journals) or the files"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NO_SESSION_FILES): (
-        "pass the directory that holds the pi session .jsonl files, or the files"
+        "pass the directory that holds the session .jsonl files (pi, Claude Code, Codex), or"
+        " the files"
     ),
     (_NO_JOURNALS, NoJournalsDetail.PI_SESSION_FILES): (
         "these are pi session files: explore them with clearing-analysis explore --sessions"
@@ -209,10 +210,10 @@ REMEDIES: Mapping[tuple[str, str], str] = {
         "these sessions are of a pi format newer than version 3: update clearing-analysis"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_READ_INVALID): (
-        "these session files are invalid: check they are pi session .jsonl files, unedited"
+        "these session files are invalid: check they are unedited pi, Claude Code or Codex files"
     ),
     (_NO_JOURNALS, NoJournalsDetail.NONE_READ_OPEN): (
-        "these sessions are still being written: copy them after pi has stopped"
+        "these sessions are still being written: copy them after the agent has stopped"
     ),
     # SIDECAR_NOT_OFFLINE: one remedy for both reasons.
     (_OFFLINE, SidecarNotOfflineDetail.COMPANION_PRESENT): _OFFLINE_COPY,

@@ -82,8 +82,9 @@ def explore(  # noqa: PLR0917  (typer maps each option to a parameter)
     since: Since = None,
     until: Until = None,
 ) -> None:
-    """Upper-bound exploration of pi sessions with the same models as analyze; never a
-    verdict (pi sessions prove neither tool identity nor retention)."""
+    """Upper-bound exploration of pi sessions, Claude Code transcripts and Codex rollouts with
+    the same models as analyze; never a verdict (they prove neither tool identity nor
+    retention)."""
     # The library loads only when the command runs: `--help` starts fast.
     from clearing_analysis.jobs import explore_job  # noqa: PLC0415
 

@@ -32,7 +32,8 @@ from clearing_analysis.report.what_ifs_view import tables
 
 STATEMENT_TEXT = {
     em.ExploreStatement.NEVER_A_VERDICT: (
-        "Exploration only: never a verdict. pi sessions prove neither a tool's identity nor "
+        "Exploration only: never a verdict. Session histories (pi, Claude Code, Codex) prove"
+        " neither a tool's identity nor "
         "the retention of its result, which the decision gate needs; run `analyze` on native "
         "journals with the tool-history sidecar for that."
     ),

@@ -57,7 +57,7 @@ EXPLORE_VERSION: Final = 3
 class ExploreStatement(enum.StrEnum):
     """Fixed statements every explore report makes."""
 
-    # Explore never yields BUILD / DEFER / STOP: pi sessions prove neither the identity of a
+    # Explore never yields BUILD / DEFER / STOP: session histories prove neither the identity of a
     # tool nor the retention of its result, which the gate needs (seed, R-EL-1, R-RT).
     NEVER_A_VERDICT = "NEVER_A_VERDICT"
     # Every opportunity, pressure and cost figure is an upper bound: identity and retention
