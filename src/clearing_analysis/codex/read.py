@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import datetime
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
-import msgspec
-
-from clearing_analysis import strictjson
+from clearing_analysis import jsonlines, strictjson
 from clearing_analysis.codex import lines as cl
 from clearing_analysis.codex.outcome import Outcome, outcome_of
 from clearing_analysis.inputs.configs import Api
@@ -254,36 +252,23 @@ def millis_of(text: str) -> int:
     return millis
 
 
-def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
-    """(line without its newline, whether it ended with one); a line is read only up to one
-    byte past the limit, and the caller refuses one that long (after the first line's
-    compression check: a compressed file need have no newline)."""
-    limit = limits().max_journal_line_bytes
-    while True:
-        raw = stream.readline(limit + 2)
-        if not raw:
-            return
-        ended = raw.endswith(b"\n")
-        yield (raw[:-1] if ended else raw), ended
+_T = TypeVar("_T")
+
+
+def _decoded(step: Callable[..., _T], *args: Any) -> _T:
+    """One `jsonlines` step, its refusal as this reader's INVALID detail of the same name."""
+    try:
+        return step(*args)
+    except jsonlines.LineRejected as rejected:
+        raise _invalid(RolloutInvalid(rejected.reason)) from None
 
 
 def _object(raw: bytes) -> dict[str, Any]:
-    try:
-        value = strictjson.loads(raw, max_depth=limits().max_nesting_depth)
-    except strictjson.JsonRejected as rejected:
-        if rejected.reason == strictjson.TOO_LARGE:
-            raise _invalid(RolloutInvalid.LINE_TOO_LONG) from None
-        raise _invalid(RolloutInvalid(rejected.reason)) from None
-    if not isinstance(value, dict):
-        raise _invalid(RolloutInvalid.NOT_AN_OBJECT)
-    return value
+    return _decoded(jsonlines.json_object, raw)
 
 
 def _convert(value: Any, type_: Any) -> Any:
-    try:
-        return msgspec.convert(value, type=type_, strict=True)
-    except msgspec.ValidationError as error:
-        raise _invalid(RolloutInvalid(strictjson.shape_reason(error))) from None
+    return _decoded(jsonlines.convert, value, type_)
 
 
 def _first(raw: bytes) -> tuple[cl.SessionMeta, int]:
@@ -527,7 +512,7 @@ def read_stream(stream: BinaryIO) -> RolloutRead:
     size = 0
     try:
         limit = limits().max_journal_line_bytes
-        for line, (raw, ended) in enumerate(_lines(stream)):
+        for line, (raw, ended) in enumerate(jsonlines.lines(stream)):
             size += len(raw) + ended
             if line == 0 and raw.startswith(ZSTD_MAGIC):
                 raise _Rejected(RolloutOutcome.COMPRESSED)

@@ -28,14 +28,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import msgspec
 
-from clearing_analysis import strictjson
+from clearing_analysis import jsonlines, strictjson
 from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.pisession.entries import (
     ENTRY_TYPES,
@@ -52,7 +52,7 @@ from clearing_analysis.pisession.entries import (
     ToolResultMessage,
     UserMessage,
 )
-from clearing_analysis.policy import TranscriptOnlyCode, limits, transcript_only_messages
+from clearing_analysis.policy import TranscriptOnlyCode, transcript_only_messages
 
 
 class SessionOutcome(enum.StrEnum):
@@ -182,37 +182,29 @@ def lineage_of(message: object) -> str:
     return hashlib.blake2b(msgspec.json.encode(message), digest_size=16).hexdigest()
 
 
+_T = TypeVar("_T")
+
+
+def _decoded(step: Callable[..., _T], *args: Any) -> _T:
+    """One `jsonlines` step, its refusal as this reader's INVALID detail of the same name."""
+    try:
+        return step(*args)
+    except jsonlines.LineRejected as rejected:
+        raise _invalid(SessionInvalid(rejected.reason)) from None
+
+
 def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, bool]]:
     """(line without its newline, whether it ended with one); refuses over-long lines."""
-    limit = limits().max_journal_line_bytes
-    while True:
-        raw = stream.readline(limit + 2)
-        if not raw:
-            return
-        ended = raw.endswith(b"\n")
-        body = raw[:-1] if ended else raw
-        if len(body) > limit:
-            raise _invalid(SessionInvalid.LINE_TOO_LONG)
-        yield body, ended
+    for body, ended in jsonlines.lines(stream):
+        yield _decoded(jsonlines.check_length, body), ended
 
 
 def _object(raw: bytes) -> dict[str, Any]:
-    try:
-        value = strictjson.loads(raw, max_depth=limits().max_nesting_depth)
-    except strictjson.JsonRejected as rejected:
-        if rejected.reason == strictjson.TOO_LARGE:  # no memory to decode it: too long a line
-            raise _invalid(SessionInvalid.LINE_TOO_LONG) from None
-        raise _invalid(SessionInvalid(rejected.reason)) from None
-    if not isinstance(value, dict):
-        raise _invalid(SessionInvalid.NOT_AN_OBJECT)
-    return value
+    return _decoded(jsonlines.json_object, raw)
 
 
 def _convert(value: Any, type_: Any) -> Any:
-    try:
-        return msgspec.convert(value, type=type_)
-    except msgspec.ValidationError as error:  # WRONG_SHAPE or VALUE_OUT_OF_RANGE
-        raise _invalid(SessionInvalid(strictjson.shape_reason(error))) from None
+    return _decoded(jsonlines.convert, value, type_)
 
 
 def _header(raw: bytes) -> SessionHeader:
