@@ -113,7 +113,7 @@ class InputInvalidDetail(enum.StrEnum):
 class NoJournalsDetail(enum.StrEnum):
     """NO_JOURNALS: the selection is empty (journals for `analyze`, sessions for `explore`), or
     nothing in it replays, so there is no evidence to give a verdict on (R-RP-5 decision). Then
-    the detail names what the files are when their first line shows it (`inputs.recognize`),
+    the detail names what the files are when their first line shows it (`histories.recognize`),
     else the most frequent skip reason."""
 
     NO_JOURNAL_FILES = "NO_JOURNAL_FILES"

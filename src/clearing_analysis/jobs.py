@@ -27,6 +27,7 @@ from clearing_analysis.errors import (
     NoJournalsError,
 )
 from clearing_analysis.histories import grouping_keys
+from clearing_analysis.histories.recognize import explored_formats, foreign_format
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.output import (
     InputIdentities,
@@ -36,12 +37,12 @@ from clearing_analysis.inputs.output import (
 )
 from clearing_analysis.inputs.paths import SESSION_RULES
 from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
-from clearing_analysis.inputs.recognize import HistoryFormat, foreign_format
+from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.inputs.session import InputSession, file_identities
 from clearing_analysis.inputs.sidecar import SidecarView
 from clearing_analysis.policy import gate_policy, limits
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
-from clearing_analysis.replay.model import HistorySource, JournalSkipReason
+from clearing_analysis.replay.model import JournalSkipReason
 from clearing_analysis.units import (
     Settings,
     SnapshotAnalysis,
@@ -492,7 +493,7 @@ def explore_job(
     rate = _rate(retrieval_rate)
     period = parse_period(since, until)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
-    # before and after, exclusive output; there is no sidecar (HistorySource.PI_SESSION).
+    # before and after, exclusive output; there is no sidecar (imported histories).
     session = InputSession.open(
         sessions,
         sidecar=None,
@@ -514,7 +515,7 @@ def explore_job(
         app_allowlist=None,
         simulate=True,
         period_attestation_valid=True,
-        source=HistorySource.PI_SESSION,
+        imported=True,
         bound=Bound.UPPER,
         period=period,
     )
@@ -530,7 +531,7 @@ def explore_job(
             session,
             analysis.totals.skipped_journals,
             HistoryFormat.PI_SESSION,
-            frozenset({HistoryFormat.CLAUDE_CODE, HistoryFormat.CODEX}),
+            explored_formats(),
         )
     explored = build_explore(
         ExploreStages(

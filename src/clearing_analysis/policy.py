@@ -65,7 +65,7 @@ class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="ca
     max_config_file_bytes: int
     max_qualification_file_bytes: int
     # How much of a file's first line is read to recognize what kind of history it is, when
-    # nothing in the selection replayed (inputs.recognize, R-RP-5).
+    # nothing in the selection replayed (histories.recognize, R-RP-5).
     max_recognition_line_bytes: int
     # The longest value (text or blob) read from the sidecar: SQLite's length limit on its
     # connection (inputs.sidecar). No longer text can match a journal's result, which lies

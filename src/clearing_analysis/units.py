@@ -58,7 +58,7 @@ from clearing_analysis.journal.header import PHYSICAL_KEY_PREFIX, grouping_keys
 from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_journal
 from clearing_analysis.replay.merge import merge
-from clearing_analysis.replay.model import HistorySource, JournalOutcome
+from clearing_analysis.replay.model import JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_history
 
 if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
@@ -145,8 +145,9 @@ class Settings:
     app_allowlist: AppAllowlist | None
     simulate: bool
     period_attestation_valid: bool
-    # explore: pi sessions (no sidecar), cleared from the upper bound (docs/explore.md).
-    source: HistorySource = HistorySource.NATIVE_JOURNAL
+    # explore: imported histories (no sidecar), each file read by the adapter of its format,
+    # cleared from the upper bound (docs/explore.md).
+    imported: bool = False
     bound: Bound = Bound.LOWER
     # --since / --until: what lies outside is skipped and counted (inputs.period).
     period: Period = EVERYTHING
@@ -167,7 +168,7 @@ class UnitOutput:
 def _replayed(
     unit: Unit, settings: Settings, sidecar: SidecarView | None
 ) -> Iterator[JournalOutcome]:
-    if settings.source.imported:
+    if settings.imported:
         # Each file read by the adapter of its own format (pi sessions, Claude Code, R-SRC-1).
         for path in unit.paths:
             yield replay_history(

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.inputs.recognize import HistoryFormat, format_of_line
+from clearing_analysis.histories.recognize import format_of_lines
+from clearing_analysis.inputs.recognize import HistoryFormat
 from tests.e2e._canary import Canaries
 from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._cli import fixed_line, run_cli
@@ -270,4 +271,4 @@ def test_a_replayed_journal_beside_foreign_files_gives_a_report(
 def test_first_lines_are_recognized(line: bytes, expected: str) -> None:
     """Each kind by its distinguishing keys; anything else, however broken, is UNKNOWN: a
     line either reader would refuse (nested past the decoders' limit, a repeated key) too."""
-    assert format_of_line(line) is HistoryFormat(expected)
+    assert format_of_lines((line,)) is HistoryFormat(expected)

@@ -12,13 +12,15 @@ import pytest
 from clearing_analysis.histories import adapter_of, first_lines
 from clearing_analysis.histories.claude_code import CLAUDE_CODE
 from clearing_analysis.histories.pi import PI_SESSIONS
+from clearing_analysis.histories.recognize import format_of_lines
 from clearing_analysis.inputs.configs import load_routes
-from clearing_analysis.inputs.recognize import HistoryFormat, format_of_line
+from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.pisession import map_session, read_session
 from clearing_analysis.pisession.read import RejectedSession, SessionInvalid
 from clearing_analysis.replay.journal_replay import replay_decoded
-from clearing_analysis.replay.model import HistorySource, ReplayedJournal
+from clearing_analysis.replay.model import ReplayedJournal, imported_history
 from clearing_analysis.replay.pi_replay import replay_history, replay_pi_session
+from clearing_analysis.toolclass import ToolNames
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli
 from tests.histories.builder import Transcript, text
@@ -54,7 +56,7 @@ def test_claude_code_is_recognized_by_its_first_line(opening: dict[str, str] | N
     if opening is not None:
         t.lines.insert(0, opening)
     lines = [line.encode() for line in t.text().splitlines()]
-    assert format_of_line(lines[0]) is HistoryFormat.CLAUDE_CODE
+    assert format_of_lines(lines[:1]) is HistoryFormat.CLAUDE_CODE
     assert CLAUDE_CODE.recognizes(lines)
     assert not PI_SESSIONS.recognizes(lines)
 
@@ -91,7 +93,7 @@ def test_a_pi_session_replays_through_the_interface_as_it_did_directly(tmp_path:
     assert not isinstance(read, RejectedSession)
     mapped = map_session(read)
     assert not isinstance(mapped, RejectedSession)
-    direct = replay_decoded(mapped, routes, None, HistorySource.PI_SESSION)
+    direct = replay_decoded(mapped, routes, None, imported_history(ToolNames.PI_FAMILY))
     assert isinstance(direct, ReplayedJournal)
     through = replay_history(path, routes)
     assert through == replay_pi_session(path, routes)

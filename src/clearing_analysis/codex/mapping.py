@@ -2,7 +2,7 @@
 
 The records are what `replay` consumes, so a Codex rollout is replayed, assessed, simulated and
 modeled by the same code as a native journal or a pi session, under the imported-history rules
-(`replay.HistorySource.CODEX`, tool names from `ToolNames.CODEX`). What Codex records
+(an imported `replay.HistorySource`, tool names from `ToolNames.CODEX`). What Codex records
 maps field for field; what it does not is taken as for pi sessions, in the direction that can
 only enlarge the upper bound, except a tool result's outcome, which is never guessed:
 

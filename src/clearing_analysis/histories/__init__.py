@@ -12,11 +12,14 @@ An adapter does three things, each its own step so that each can be tested alone
 `grouping_keys` gives the keys a file shares with related files (its session and lineage), read
 cheaply, so that related files are replayed in one unit (`units.plan_units`).
 
-A new format is one module implementing `HistoryAdapter`, listed in `adapters()` (before
-`pi.PI_SESSIONS`, the fallback that refuses what no adapter recognizes as NOT_A_SESSION), one
-section of policy/tools.json naming its tools, one page under docs/formats/ and its tests; and
-its name in the three enums that say which format a figure is of (`HistoryFormat`,
-`replay.HistorySource` with its tool table, the report's `SessionFormat`).
+A new format is one module implementing `HistoryAdapter` (its recognition rule with it), listed
+in `adapters()` (before `pi.PI_SESSIONS`, the fallback that refuses what no adapter recognizes
+as NOT_A_SESSION), its name in `HistoryFormat` (the report's per-format figures follow from it,
+`report.explore_model.SessionFormat`), one section of policy/tools.json naming its tools
+(`ToolNames`), analyze's refusal detail for its files (`NoJournalsDetail`), one page under
+docs/formats/ and its tests. Replay takes what it needs from the adapter (its tool table), and
+recognition asks the adapters (`histories.recognize`); tests/histories/test_registry.py fails
+until every table names a listed adapter's format (docs/formats/README.md, "Adding a format").
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ from typing import Any, BinaryIO, Literal, TypeVar
 import msgspec
 
 from clearing_analysis import jsonlines, strictjson
-from clearing_analysis.inputs.recognize import HistoryFormat, format_of_line
+from clearing_analysis.inputs.recognize import HistoryFormat, line_object
 from clearing_analysis.journal import DecodedJournal
 from clearing_analysis.journal import records as jr
 from clearing_analysis.journal.messages import MAX_SAFE_INTEGER, NonEmptyStr, StopReason, Tokens
@@ -795,7 +795,21 @@ def map_transcript(read: ReadTranscript) -> DecodedJournal | RejectedSession:
 
 
 def _recognized(line: bytes) -> bool:
-    return format_of_line(line) is HistoryFormat.CLAUDE_CODE
+    """A record with `sessionId` and a tree position (`uuid` / `parentUuid`), or one of the
+    bookkeeping lines a transcript can open with: `{"type": "summary", "leafUuid": ...}`,
+    `{"type": "file-history-snapshot", "snapshot": ...}`, `{"type": "queue-operation",
+    "sessionId": ...}` (docs/formats/claude-code.md)."""
+    value = line_object(line)
+    if value is None:
+        return False
+    if "sessionId" in value and ("uuid" in value or "parentUuid" in value):
+        return True
+    kind = value.get("type")
+    return (
+        (kind == "summary" and "leafUuid" in value)
+        or (kind == "file-history-snapshot" and "snapshot" in value)
+        or (kind == "queue-operation" and "sessionId" in value)
+    )
 
 
 class ClaudeCode:
@@ -814,7 +828,7 @@ class ClaudeCode:
     def recognizes(self, first_lines: Sequence[bytes]) -> bool:
         """The first line that is no bookkeeping line (a file-history snapshot, a queue
         operation, a summary) names the session and has a tree position; or the first line
-        is one of those bookkeeping lines itself (`inputs.recognize`)."""
+        is one of those bookkeeping lines itself."""
         return bool(first_lines) and _recognized(first_lines[0])
 
     def read(self, path: Path) -> ReadTranscript | RejectedSession:

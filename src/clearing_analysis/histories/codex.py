@@ -13,7 +13,7 @@ from pathlib import Path
 
 from clearing_analysis.codex import mapping
 from clearing_analysis.codex import read as cr
-from clearing_analysis.inputs.recognize import HistoryFormat, format_of_line
+from clearing_analysis.inputs.recognize import HistoryFormat, line_object
 from clearing_analysis.journal import DecodedJournal
 from clearing_analysis.pisession.read import (
     RejectedSession,
@@ -60,13 +60,20 @@ class Codex:
         return ToolNames.CODEX
 
     def recognizes(self, first_lines: Sequence[bytes]) -> bool:
-        """A `session_meta` envelope (or the older pre-envelope line, refused as
+        """A `session_meta` envelope (`{"type": "session_meta", "payload": {...}}`) or the
+        older pre-envelope line (`{"id", "timestamp", "instructions", ...}`, refused as
         UNSUPPORTED_VERSION) on the first line; or zstd's frame magic, Codex being the one
         format written compressed (refused as COMPRESSED)."""
         if not first_lines:
             return False
-        first = first_lines[0]
-        return first.startswith(cr.ZSTD_MAGIC) or format_of_line(first) is HistoryFormat.CODEX
+        if first_lines[0].startswith(cr.ZSTD_MAGIC):
+            return True
+        value = line_object(first_lines[0])
+        if value is None:
+            return False
+        if value.get("type") == "session_meta" and isinstance(value.get("payload"), dict):
+            return True
+        return {"id", "timestamp", "instructions"} <= value.keys()
 
     def read(self, path: Path) -> cr.ReadRollout | RejectedSession:
         """`codex.read_rollout`."""

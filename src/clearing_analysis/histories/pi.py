@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from clearing_analysis import pisession
-from clearing_analysis.inputs.recognize import HistoryFormat, format_of_line
+from clearing_analysis.inputs.recognize import HistoryFormat, line_object
 from clearing_analysis.journal import DecodedJournal
 from clearing_analysis.pisession.read import ReadSession, RejectedSession, SessionShape
 from clearing_analysis.toolclass import ToolNames
@@ -30,8 +30,10 @@ class PiSessions:
         return ToolNames.PI_FAMILY
 
     def recognizes(self, first_lines: Sequence[bytes]) -> bool:
-        """A `session` header on the first line."""
-        return bool(first_lines) and format_of_line(first_lines[0]) is HistoryFormat.PI_SESSION
+        """A `session` header on the first line: `{"type": "session", "id": ...}` (every
+        version)."""
+        first = line_object(first_lines[0]) if first_lines else None
+        return first is not None and first.get("type") == "session" and "id" in first
 
     def read(self, path: Path) -> ReadSession | RejectedSession:
         """`pisession.read_session`."""

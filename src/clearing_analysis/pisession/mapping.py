@@ -3,9 +3,9 @@
 The records are what `replay` consumes, so a pi session is replayed, assessed, simulated and
 modeled by the same code as a native journal. The journal's header says `origin: "imported"`
 (it is imported history: `explore` replays it with the imported-history rules of
-`replay.HistorySource.PI_SESSION`, `analyze` never sees it). What pi records maps field for
-field; what it does not record is taken in the direction that can only enlarge the upper bound
-(docs/formats/pi-sessions.md, "What pi does not record"):
+`replay.HistorySource`, the pi family's tools, `analyze` never sees it). What pi records maps
+field for field; what it does not record is taken in the direction that can only enlarge the
+upper bound (docs/formats/pi-sessions.md, "What pi does not record"):
 
 - every `user` message starts a prompt turn (a pre-turn boundary) with one run, reason
   `prompt`, ended `completed` when the next prompt starts or the path ends;

@@ -8,6 +8,7 @@ merges them in deterministic order. Nothing here prints or keeps message text.
 from clearing_analysis.replay.journal_replay import replay_decoded, replay_journal
 from clearing_analysis.replay.merge import MergedJournal, ReplayResult, merge, replay_journals
 from clearing_analysis.replay.model import (
+    NATIVE_JOURNAL,
     BoundarySkipReason,
     CapturedOrigin,
     CheckpointObservation,
@@ -23,12 +24,14 @@ from clearing_analysis.replay.model import (
     ResultShape,
     SkippedJournal,
     ToolResult,
+    imported_history,
 )
 from clearing_analysis.replay.pi_replay import replay_pi_session
 from clearing_analysis.replay.retention import MATCHED_STATUSES, RetentionStatus
 
 __all__ = [
     "MATCHED_STATUSES",
+    "NATIVE_JOURNAL",
     "BoundarySkipReason",
     "CapturedOrigin",
     "CheckpointObservation",
@@ -47,6 +50,7 @@ __all__ = [
     "RetentionStatus",
     "SkippedJournal",
     "ToolResult",
+    "imported_history",
     "merge",
     "replay_decoded",
     "replay_journal",

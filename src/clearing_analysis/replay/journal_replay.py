@@ -54,6 +54,7 @@ from clearing_analysis.policy import catalog_model_id
 from clearing_analysis.replay import guard, heuristic
 from clearing_analysis.replay.arguments import NO_DIGESTS, ArgumentKey, CallDigests, call_digests
 from clearing_analysis.replay.model import (
+    NATIVE_JOURNAL,
     BoundarySkipReason,
     BrokenReference,
     CapturedOrigin,
@@ -71,17 +72,9 @@ from clearing_analysis.replay.model import (
     ToolResult,
 )
 from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
-from clearing_analysis.toolclass import ToolNames, is_web, tool_class
+from clearing_analysis.toolclass import is_web, tool_class
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
-# A native journal names its agent's tools; a pi session those of the pi family, a Claude Code
-# transcript Claude Code's (toolclass).
-_TOOL_NAMES = {
-    HistorySource.NATIVE_JOURNAL: ToolNames.NATIVE,
-    HistorySource.PI_SESSION: ToolNames.PI_FAMILY,
-    HistorySource.CLAUDE_CODE: ToolNames.CLAUDE_CODE,
-    HistorySource.CODEX: ToolNames.CODEX,
-}
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -219,7 +212,7 @@ class _JournalReplay:
     def __init__(self, source: HistorySource, argument_key: ArgumentKey | None = None) -> None:
         self.source = source
         self.argument_key = argument_key
-        self.tool_table = _TOOL_NAMES[source].value
+        self.tool_table = source.tool_names.value
         self.context = _Context()
         self.turns: dict[str, _Turn] = {}
         self.runs: dict[str, _Run] = {}
@@ -518,7 +511,7 @@ def _finish_result(
     rows: dict[str, RetainedRow],
 ) -> ToolResult:
     message = pending.message
-    names = _TOOL_NAMES[state.source]
+    names = state.source.tool_names
     run = state.runs[pending.run_id]
     call = state.calls[(pending.run_id, message.tool_call_id)]
     row = rows.get(finalized_id)
@@ -688,14 +681,14 @@ def _freeze_heap_once() -> None:
 
 def _check_source(sidecar: SidecarView | None, source: HistorySource) -> None:
     if (sidecar is None) != source.imported:
-        raise RuntimeError("a native journal needs the sidecar; a pi session has none")
+        raise RuntimeError("a native journal needs the sidecar; an imported history has none")
 
 
 def replay_decoded(
     journal: DecodedJournal,
     routes: Routes,
     sidecar: SidecarView | None,
-    source: HistorySource = HistorySource.NATIVE_JOURNAL,
+    source: HistorySource = NATIVE_JOURNAL,
     period: Period = EVERYTHING,
     *,
     argument_key: ArgumentKey | None = None,
@@ -730,9 +723,9 @@ def replay_journal(
 
     Each record is replayed as its line is decoded, and none is kept once replayed; the
     decoder's outcome (a journal rejected whole) still comes before anything replay found."""
-    _check_source(sidecar, HistorySource.NATIVE_JOURNAL)
+    _check_source(sidecar, NATIVE_JOURNAL)
     _freeze_heap_once()
-    state = _JournalReplay(HistorySource.NATIVE_JOURNAL, argument_key)
+    state = _JournalReplay(NATIVE_JOURNAL, argument_key)
     header, byte_size = decode_path_into(path, state.feed)
     if isinstance(header, RejectedJournal):
         return _skipped(header)

@@ -20,32 +20,32 @@ from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import ConversationPolicy
 from clearing_analysis.pisession.read import SessionShape
 from clearing_analysis.replay.retention import RetentionStatus
-from clearing_analysis.toolclass import ToolClass
+from clearing_analysis.toolclass import ToolClass, ToolNames
 
 
-class HistorySource(enum.StrEnum):
+@dataclass(frozen=True, slots=True)
+class HistorySource:
     """What a replayed journal's records come from, and so which rules replay applies.
 
-    NATIVE_JOURNAL: a native v2 journal with the sidecar (`analyze`, R-RP). PI_SESSION: a pi
-    session mapped onto journal records in memory (`explore`, docs/formats/pi-sessions.md):
-    pi records no run owner, and without a sidecar there is no capture window and no retained
-    copy, so no boundary is skipped as OWNER_MISSING or OUTSIDE_CAPTURE_WINDOW and no
-    retention is looked up; pi records no tokens after a compaction, so the drain is the
-    estimate of the compacted context (the summary and the kept entries, R-SIM-9's E).
-    CLAUDE_CODE: a Claude Code transcript mapped the same way (docs/formats/claude-code.md),
-    under the same imported-history rules, its tools named by Claude Code's table. CODEX: a
-    Codex CLI rollout, likewise (docs/formats/codex.md), its tools named by Codex's table.
+    The native source (`NATIVE_JOURNAL`): a native v2 journal with the sidecar (`analyze`,
+    R-RP). An imported source (`imported_history`): a file of a format `explore` reads (a pi
+    session, a Claude Code transcript, a Codex rollout: histories), mapped onto journal records
+    in memory. Its tools are named by its adapter's table (`tool_names`); it records no run
+    owner, and without a sidecar there is no capture window and no retained copy, so no
+    boundary is skipped as OWNER_MISSING or OUTSIDE_CAPTURE_WINDOW and no retention is looked
+    up (docs/formats/pi-sessions.md and the other formats' pages).
     """
 
-    NATIVE_JOURNAL = "NATIVE_JOURNAL"
-    PI_SESSION = "PI_SESSION"
-    CLAUDE_CODE = "CLAUDE_CODE"
-    CODEX = "CODEX"
+    tool_names: ToolNames
+    imported: bool
 
-    @property
-    def imported(self) -> bool:
-        """Imported history (explore): replayed without a sidecar, owner or capture window."""
-        return self is not HistorySource.NATIVE_JOURNAL
+
+NATIVE_JOURNAL = HistorySource(ToolNames.NATIVE, imported=False)
+
+
+def imported_history(tool_names: ToolNames) -> HistorySource:
+    """The imported source whose tools `tool_names` names (its adapter's)."""
+    return HistorySource(tool_names, imported=True)
 
 
 class JournalSkipReason(enum.StrEnum):

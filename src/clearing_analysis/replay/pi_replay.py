@@ -1,11 +1,12 @@
 """Replay one imported history file: recognize, read, map onto journal records, replay
 (explore, R-RP-1, R-SRC-1).
 
-The file's adapter (`histories.adapter_of`: a pi session, a Claude Code transcript) reads it
-into its typed entries and maps them onto in-memory journal records, which are replayed by the
-same code as a native journal under the imported-history rules (`HistorySource`). A file that
-cannot be read or mapped is skipped whole with its fixed outcome (UNSUPPORTED_VERSION, OPEN or
-INVALID with a detail), as a native journal is.
+The file's adapter (`histories.adapter_of`: a pi session, a Claude Code transcript, a Codex
+rollout) reads it into its typed entries and maps them onto in-memory journal records, which are
+replayed by the same code as a native journal under the imported-history rules, its tools named
+by the adapter's table (`replay.model.HistorySource`). A file that cannot be read or mapped is
+skipped whole with its fixed outcome (UNSUPPORTED_VERSION, OPEN or INVALID with a detail), as a
+native journal is.
 """
 
 from __future__ import annotations
@@ -18,23 +19,16 @@ from clearing_analysis.histories import HistoryAdapter, adapter_of
 from clearing_analysis.histories.pi import PI_SESSIONS
 from clearing_analysis.inputs.configs import Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
-from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.pisession import RejectedSession
 from clearing_analysis.replay.arguments import ArgumentKey
 from clearing_analysis.replay.journal_replay import replay_decoded
 from clearing_analysis.replay.model import (
-    HistorySource,
     JournalOutcome,
     JournalSkipReason,
     ReplayedJournal,
     SkippedJournal,
+    imported_history,
 )
-
-_SOURCE = {
-    HistoryFormat.PI_SESSION: HistorySource.PI_SESSION,
-    HistoryFormat.CLAUDE_CODE: HistorySource.CLAUDE_CODE,
-    HistoryFormat.CODEX: HistorySource.CODEX,
-}
 
 
 def _skipped(rejected: RejectedSession) -> SkippedJournal:
@@ -59,7 +53,7 @@ def replay_with(
     mapped = adapter.map(read)
     if isinstance(mapped, RejectedSession):
         return _skipped(mapped)
-    source = _SOURCE[adapter.format]
+    source = imported_history(adapter.tool_names)
     outcome = replay_decoded(mapped, routes, None, source, period, argument_key=argument_key)
     if isinstance(outcome, ReplayedJournal):
         return dataclasses.replace(outcome, session=adapter.shape(read))

@@ -23,6 +23,7 @@ from typing import Final, Literal
 import msgspec
 
 from clearing_analysis.inputs.configs import Api
+from clearing_analysis.inputs.recognize import HistoryFormat
 from clearing_analysis.numbers import Rounded
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode
@@ -91,12 +92,20 @@ class SessionSkip(enum.StrEnum):
     DUPLICATE = "DUPLICATE"  # same session id as a session read earlier
 
 
-class SessionFormat(enum.StrEnum):
-    """The history formats explore reads (R-SRC-1: one adapter each, docs/formats/)."""
-
-    PI_SESSION = "PI_SESSION"
-    CLAUDE_CODE = "CLAUDE_CODE"
-    CODEX = "CODEX"
+# The history formats explore reads (R-SRC-1: one adapter each, docs/formats/): every
+# `HistoryFormat` but the native journal and UNKNOWN, in its order, so that a format named
+# there is reported here without a second list (the report's schema enumerates these keys).
+SessionFormat = enum.StrEnum(  # type: ignore[misc]  # its members are computed
+    "SessionFormat",
+    [
+        (fmt.name, fmt.value)
+        for fmt in HistoryFormat
+        if fmt not in (HistoryFormat.NATIVE_JOURNAL, HistoryFormat.UNKNOWN)
+    ],
+)
+SessionFormat.__doc__ = (
+    "The history formats explore reads (R-SRC-1: one adapter each, docs/formats/)."
+)
 
 
 class BoundarySkip(enum.StrEnum):
