@@ -123,3 +123,95 @@ class TestLayers:
         ):
             imported = _imports(PACKAGE / module)
             assert not {name for name in imported if name.startswith("clearing_analysis.gate")}
+
+
+# The stages in the order the data flows through them (docs/report.md, "Where the code is").
+# `report/` holds the typed structs that `assemble/` fills, so it sits before `assemble/`;
+# `container/` and `attest/` are the sealed contract that `jobs/` checks before it runs.
+# A module outside this list (policy, errors, numbers, ...) is a shared leaf, not a stage.
+STAGE_ORDER = (
+    "inputs",
+    "journal",
+    "codex",
+    "pisession",
+    "histories",
+    "replay",
+    "eligibility",
+    "simulation",
+    "models",
+    "gate",
+    "report",
+    "assemble",
+    "units",
+    "container",
+    "attest",
+    "jobs",
+    "demo",
+    "cli",
+    "entry",
+)
+
+# Upward imports present today, each `module -> stage it reaches`. Listed so that any new
+# one fails; removing an entry once the import is gone keeps the list honest.
+KNOWN_UPWARD = frozenset(
+    {
+        # The container's argument check validates the demo page names it forwards.
+        ("container/arguments.py", "demo"),
+        # The container's argument check parses with the CLI's own app (a deferred import).
+        ("container/arguments.py", "cli"),
+    }
+)
+
+
+def _stage(name: str) -> str | None:
+    """The stage a `clearing_analysis.x...` name belongs to, or None for a shared leaf."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in STAGE_ORDER else None
+
+
+def _upward_imports() -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        own = relative.parts[0].removesuffix(".py")
+        for name in _imports(path):
+            target = _stage(name)
+            if own in STAGE_ORDER and target is not None:
+                if STAGE_ORDER.index(target) > STAGE_ORDER.index(own):
+                    found.add((str(relative), target))
+            elif own not in STAGE_ORDER and target not in (None, "inputs", "journal"):
+                found.add((str(relative), str(target)))
+    return found
+
+
+class TestStageOrder:
+    """One class for the order of the stages."""
+
+    def test_no_stage_imports_a_later_one(self) -> None:
+        """No module imports a stage later than its own, and a shared leaf imports no stage
+        past the journal, but for the listed known exceptions."""
+        assert _upward_imports() == KNOWN_UPWARD
+
+    def test_every_stage_exists(self) -> None:
+        """Each named stage is a package or module, so a rename cannot empty the check."""
+        missing = [
+            stage
+            for stage in STAGE_ORDER
+            if not (PACKAGE / stage).is_dir() and not (PACKAGE / f"{stage}.py").is_file()
+        ]
+        assert missing == []
+
+    def test_the_order_is_checked(self) -> None:
+        """The check sees a real upward import: the known container-to-CLI one."""
+        assert ("container/arguments.py", "cli") in _upward_imports()
+
+    def test_the_container_reaches_the_cli_only_where_known(self) -> None:
+        """container/ imports `clearing_analysis.cli` in no module but the known one, and
+        none of the pipeline's stages below the jobs but the inputs."""
+        reaching_cli = _reaching("container", ("clearing_analysis.cli",))
+        assert set(reaching_cli) <= {"container/arguments.py"}
+        internals = tuple(
+            f"clearing_analysis.{stage}"
+            for stage in STAGE_ORDER[1 : STAGE_ORDER.index("container")]
+        )
+        assert _reaching("container", internals) == {}
