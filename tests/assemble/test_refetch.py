@@ -25,6 +25,23 @@ def test_wilson_interval_known_values() -> None:
     assert wilson_interval(0, 0, 0.95) is None
 
 
+def test_wilson_interval_is_asymmetric_off_the_middle() -> None:
+    """2 of 10 at 95% (z = 1.96): centre (0.2 + 0.19207) / 1.38415 = 0.28326, half-width
+    1.96 * sqrt(0.016 + 0.0096037) / 1.38415 = 0.22658, so 0.0567-0.5098; 10 of 10 gives
+    0.7225-1 exactly at the top."""
+    low, high = wilson_interval(2, 10, 0.95) or (0, 0)
+    assert (round(low, 4), round(high, 4)) == (0.0567, 0.5098)
+    low, high = wilson_interval(10, 10, 0.95) or (0, 0)
+    assert (round(low, 4), high) == (0.7225, 1.0)
+
+
+def test_wilson_interval_widens_with_confidence() -> None:
+    """5 of 10 at 99% (z = 2.5758): half-width 2.5758 * sqrt(0.025 + 0.016587) / 1.66349
+    = 0.3158 around 0.5, so 0.1842-0.8158."""
+    low, high = wilson_interval(5, 10, 0.99) or (0, 0)
+    assert (round(low, 4), round(high, 4)) == (0.1842, 0.8158)
+
+
 def test_population_counts_share_and_histograms() -> None:
     """The share is re-fetched over comparable; the distances fill the turn and token
     histograms (0 turns in the first bucket, 1,500 tokens in the 1,000 one)."""
@@ -38,7 +55,9 @@ def test_population_counts_share_and_histograms() -> None:
         1,
     )
     assert part.observed_share == pytest.approx(0.2)
-    assert part.interval_low is not None and part.interval_low < 0.2 < (part.interval_high or 0)
+    # 2 of 10 at the policy's 95%: the hand-computed 0.0567-0.5098 above.
+    assert part.interval_low is not None and part.interval_high is not None
+    assert (round(part.interval_low, 4), round(part.interval_high, 4)) == (0.0567, 0.5098)
     assert sum(part.distance_turns.counts) == 2 and part.distance_turns.counts[0] == 1
     assert part.distance_tokens.counts[1] == 1
 
