@@ -1,11 +1,16 @@
 """The parts summed from the units' totals and the simulation's tables: eligibility, the
-route check's histogram and the all-APIs sums."""
+route check's histogram, the observed checkpoints and the all-APIs sums."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from clearing_analysis.assemble.parts import all_apis, eligibility_part, route_trigger_part
+from clearing_analysis.assemble.parts import (
+    all_apis,
+    eligibility_part,
+    observed_part,
+    route_trigger_part,
+)
 from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionReason
 from clearing_analysis.eligibility.totals import ApiTotals
 from clearing_analysis.inputs.configs import Api
@@ -112,3 +117,23 @@ def test_all_apis_leaves_each_api_as_it_was() -> None:
     all_apis(simulation)
     all_apis(simulation)
     assert (first.requests.requests, first.web.text_bytes) == (3, 100)
+
+
+def test_observed_part_counts_checkpoints_by_trigger_and_buckets_their_tokens() -> None:
+    """Three checkpoints, two THRESHOLD and one MANUAL; 210,000 / 150,000 / 90,000 tokens
+    before in the 200,000, 120,000 and 80,000 buckets; drains of 40,000 and an unknown one;
+    summaries of 2,000, 1,000 and 999."""
+    checkpoints = pl.DataFrame(
+        {
+            "trigger": ["THRESHOLD", "MANUAL", "THRESHOLD"],
+            "tokens_before": [210_000, 150_000, 90_000],
+            "tokens_after": [40_000, 40_000, None],
+            "summary_tokens": [2_000, 1_000, 999],
+        },
+        schema_overrides={"tokens_after": pl.Int64},
+    )
+    part = observed_part(checkpoints)
+    assert (part.checkpoints, part.by_trigger) == (3, {"MANUAL": 1, "THRESHOLD": 2})
+    assert part.tokens_before.counts == (0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0)
+    assert (part.drains.counts[5], part.drains.unknown) == (2, 1)
+    assert part.summary_tokens.counts[:3] == (1, 2, 0)
