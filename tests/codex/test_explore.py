@@ -60,8 +60,8 @@ def _session(rollout: Rollout) -> Rollout:
 def test_a_rollout_maps_onto_journal_records() -> None:
     """Prompts start turns, requests are assistant messages with usage input - cached /
     cacheRead cached, API and provider from the plan windows; results end their calls with
-    the outcome their exit status states (unknown: not successful); a compaction is a
-    checkpoint; an aborted turn ends its run aborted."""
+    the outcome their exit status states (none stated: an in-memory OutcomeUnknownEnd); a
+    compaction is a checkpoint; an aborted turn ends its run aborted."""
     rollout = Rollout().prompt().call("c1").request(1_000, 600, 50)
     rollout.output("c1", "Exit code: 0\nWall time: 1 seconds\nOutput:\n")
     rollout.call("c2", "apply_patch").request(2_000, 1_500, 20).output("c2", "Success.")
@@ -81,8 +81,12 @@ def test_a_rollout_maps_onto_journal_records() -> None:
     assert {(a.api, a.provider, a.model) for a in assistants} == {
         ("openai-codex-responses", "openai-codex", "gpt-5.3-codex")
     }
-    ends = [r.status for r in records if isinstance(r, jr.ToolCallEnd)]
-    assert ends == ["success", "aborted", "aborted"]
+    ends = [(type(r), r.status) for r in records if isinstance(r, jr.ToolCallEnd)]
+    assert ends == [
+        (jr.ToolCallEnd, "success"),
+        (jr.OutcomeUnknownEnd, "aborted"),
+        (jr.OutcomeUnknownEnd, "aborted"),
+    ]
     (checkpoint,) = (r for r in records if isinstance(r, jr.Checkpoint))
     assert (checkpoint.tokens_before, checkpoint.first_kept_seq) == (2_020, None)
     # The unpaired result after the aborted turn opens a turn of its own (no request).
@@ -94,7 +98,7 @@ def test_a_rollout_maps_onto_journal_records() -> None:
 
 def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> None:
     """exec_command is effectful, read_file read-only, an mcp__ name an app tool; an exit
-    code 0 is a successful call, another an error, an output stating none not successful."""
+    code 0 is a successful call, another an error, an output stating none of unknown outcome."""
     path = tmp_path / "rollout.jsonl"
     path.write_text(_session(Rollout()).text())
     routes = load_routes(_routes(tmp_path))
@@ -104,8 +108,8 @@ def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> No
     assert results == {
         (ToolClass.EFFECTFUL_BUILTIN, "success", False),
         (ToolClass.EFFECTFUL_BUILTIN, "error", True),
-        (ToolClass.READ_ONLY_BUILTIN, "aborted", False),
-        (ToolClass.APP, "aborted", False),
+        (ToolClass.READ_ONLY_BUILTIN, "unknown", False),
+        (ToolClass.APP, "unknown", False),
     }
     assert len(replayed.results) == 9
 
