@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from clearing_analysis.codex import ReadRollout, read_stream
 from clearing_analysis.codex.mapping import UNPAIRED_RESULT_TOOL, map_rollout
@@ -17,6 +20,7 @@ from clearing_analysis.replay.model import JournalSkipReason, ReplayedJournal, S
 from clearing_analysis.replay.pi_replay import replay_history
 from clearing_analysis.toolclass import ToolClass
 from tests._seed_route import SEED_ROUTE
+from tests._upper_bound import excluded_by_reason, upper_bound_eligible
 from tests.codex.builder import Rollout
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._cli import run_cli
@@ -60,8 +64,8 @@ def _session(rollout: Rollout) -> Rollout:
 def test_a_rollout_maps_onto_journal_records() -> None:
     """Prompts start turns, requests are assistant messages with usage input - cached /
     cacheRead cached, API and provider from the plan windows; results end their calls with
-    the outcome their exit status states (unknown: not successful); a compaction is a
-    checkpoint; an aborted turn ends its run aborted."""
+    the outcome their exit status states (none stated: an in-memory OutcomeUnknownEnd); a
+    compaction is a checkpoint; an aborted turn ends its run aborted."""
     rollout = Rollout().prompt().call("c1").request(1_000, 600, 50)
     rollout.output("c1", "Exit code: 0\nWall time: 1 seconds\nOutput:\n")
     rollout.call("c2", "apply_patch").request(2_000, 1_500, 20).output("c2", "Success.")
@@ -81,8 +85,12 @@ def test_a_rollout_maps_onto_journal_records() -> None:
     assert {(a.api, a.provider, a.model) for a in assistants} == {
         ("openai-codex-responses", "openai-codex", "gpt-5.3-codex")
     }
-    ends = [r.status for r in records if isinstance(r, jr.ToolCallEnd)]
-    assert ends == ["success", "aborted", "aborted"]
+    ends = [(type(r), r.status) for r in records if isinstance(r, jr.ToolCallEnd)]
+    assert ends == [
+        (jr.ToolCallEnd, "success"),
+        (jr.OutcomeUnknownEnd, "aborted"),
+        (jr.OutcomeUnknownEnd, "aborted"),
+    ]
     (checkpoint,) = (r for r in records if isinstance(r, jr.Checkpoint))
     assert (checkpoint.tokens_before, checkpoint.first_kept_seq) == (2_020, None)
     # The unpaired result after the aborted turn opens a turn of its own (no request).
@@ -94,7 +102,7 @@ def test_a_rollout_maps_onto_journal_records() -> None:
 
 def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> None:
     """exec_command is effectful, read_file read-only, an mcp__ name an app tool; an exit
-    code 0 is a successful call, another an error, an output stating none not successful."""
+    code 0 is a successful call, another an error, an output stating none of unknown outcome."""
     path = tmp_path / "rollout.jsonl"
     path.write_text(_session(Rollout()).text())
     routes = load_routes(_routes(tmp_path))
@@ -104,10 +112,75 @@ def test_replayed_results_carry_codex_classes_and_outcomes(tmp_path: Path) -> No
     assert results == {
         (ToolClass.EFFECTFUL_BUILTIN, "success", False),
         (ToolClass.EFFECTFUL_BUILTIN, "error", True),
-        (ToolClass.READ_ONLY_BUILTIN, "aborted", False),
-        (ToolClass.APP, "aborted", False),
+        (ToolClass.READ_ONLY_BUILTIN, "unknown", False),
+        (ToolClass.APP, "unknown", False),
     }
     assert len(replayed.results) == 9
+
+
+def _candidate(output: str) -> Rollout:
+    """A read_file result with `output` as its first line in the first of seven prompt turns;
+    the later turns' calls are exec_command (effectful, excluded whatever their outcome), so
+    the candidate leaves every protection and only its outcome decides its class."""
+    rollout = Rollout().prompt("first").call("cand", "read_file").request(20_000, 0, 300)
+    rollout.output("cand", output + "\n" + "L1: text " * 400)
+    rollout.request(30_000, 20_000, 100).event({"type": "task_complete", "turn_id": "t"})
+    for turn in range(6):
+        rollout.prompt(f"filler {turn}")
+        for k in range(4):
+            rollout.call(f"f{turn}.{k}", "exec_command")
+        rollout.request(40_000 + 10_000 * turn, 30_000, 100)
+        for k in range(4):
+            rollout.output(f"f{turn}.{k}", "Process exited with code 0\nOutput:\nok")
+        rollout.request(45_000 + 10_000 * turn, 40_000, 100)
+        rollout.event({"type": "task_complete", "turn_id": "t"})
+    return rollout
+
+
+def _explored_eligibility(tmp_path: Path, rollout: Rollout) -> dict[str, Any]:
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "rollout.jsonl").write_text(rollout.text())
+    out = tmp_path / "report.json"
+    args = ["explore", "--sessions", str(sessions), "--routes", str(_routes(tmp_path))]
+    done = run_cli([*args, "--out", str(out)])
+    assert done.returncode == 0, done.stderr
+    eligibility: dict[str, Any] = json.loads(out.read_bytes())["perApi"]["openai-codex-responses"][
+        "eligibility"
+    ]
+    return eligibility
+
+
+@pytest.mark.parametrize(
+    ("first_line", "reason"),
+    [
+        ("Exit code: 0", None),
+        ("Process exited with code 0", None),
+        ("Success. Updated the following files:", "UNKNOWN_OUTCOME"),
+        ("Exit code: 2", "ERROR_RESULT"),
+        ("Process exited with code 1", "ERROR_RESULT"),
+    ],
+)
+def test_explore_excludes_a_result_by_its_documented_exit_status(
+    tmp_path: Path, first_line: str, reason: str | None
+) -> None:
+    """An unprotected read result with exit status 0 is in the upper bound; one whose output
+    states no exit status is excluded as UNKNOWN_OUTCOME (R-SRC-3), one with another exit
+    status as ERROR_RESULT; nothing else changes."""
+    base = _explored_eligibility(tmp_path / "base", _candidate("Exit code: 0"))
+    changed = _explored_eligibility(tmp_path / "changed", _candidate(first_line))
+    assert upper_bound_eligible(base) > 0
+    assert excluded_by_reason(base)["UNKNOWN_OUTCOME"] == 0
+    assert changed["occurrences"] == base["occurrences"]
+    before, after = excluded_by_reason(base), excluded_by_reason(changed)
+    if reason is None:
+        assert (upper_bound_eligible(changed), after) == (upper_bound_eligible(base), before)
+        return
+    moved = upper_bound_eligible(base) - upper_bound_eligible(changed)
+    assert moved == upper_bound_eligible(base)  # the candidate was the only clearable result
+    assert after[reason] - before[reason] >= moved
+    others = {k for k in after if k != reason and not k.startswith("PROTECTED")}
+    assert {k: after[k] for k in others} == {k: before[k] for k in others}
 
 
 def test_refused_rollouts_are_skipped_with_their_detail(tmp_path: Path) -> None:

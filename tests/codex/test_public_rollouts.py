@@ -110,8 +110,8 @@ def test_tool_results_pair_with_their_calls() -> None:
 def test_explore_on_the_public_rollouts_is_deterministic(tmp_path: Path) -> None:
     """`explore` over copies of the five rollouts: the openai-codex-responses usage is the
     recount's (input beyond the cache, cache read, output), every result is one of the five
-    files', none is cleared (no output states an exit status), and the report is the same
-    bytes with one worker and two."""
+    files', none is cleared (no output states an exit status: UNKNOWN_OUTCOME), and the
+    report is the same bytes with one worker and two."""
     copies = tmp_path / "rollouts"
     copies.mkdir()
     for path in _rollouts():
@@ -160,3 +160,9 @@ def test_explore_on_the_public_rollouts_is_deterministic(tmp_path: Path) -> None
     results = {row["toolClass"]: row["results"] for row in api["toolResults"]}
     assert sum(results.values()) == 104 + 118 + 365 + 0 + 5
     assert sum(row["upperBoundCleared"] for row in api["toolResults"]) == 0
+    # Their occurrences are excluded for their class or, the rest, as UNKNOWN_OUTCOME; none as
+    # NOT_SUCCESSFUL, which is for a call known not to have succeeded (R-SRC-3).
+    eligibility = api["eligibility"]
+    assert eligibility["byClass"]["EXCLUDED"] == eligibility["occurrences"]
+    assert eligibility["byReason"]["NOT_SUCCESSFUL"] == 0
+    assert eligibility["byReason"]["UNKNOWN_OUTCOME"] == 203

@@ -127,7 +127,8 @@ def test_tool_start_protection_holds_the_ten_latest_starts(
 def test_upper_bound_waives_identity_and_retention_only(tmp_path: Path) -> None:
     """On the same replayed results LOWER demands identity and retention (a shortfall) and
     UPPER does not; the fixed reasons are the same for both, including a failed call
-    (NOT_SUCCESSFUL) and an incomplete run, which pi sessions never record but the rules keep."""
+    (NOT_SUCCESSFUL), an unknown outcome (UNKNOWN_OUTCOME, which only imported Codex results
+    have) and an incomplete run, which pi sessions never record but the rules keep."""
     path = _history({}).write(tmp_path / "one.jsonl")
     routes = tmp_path / "routes.json"
     routes.write_text(json.dumps([SEED_ROUTE]))
@@ -141,6 +142,7 @@ def test_upper_bound_waives_identity_and_retention_only(tmp_path: Path) -> None:
     for change, reason in (
         ({"call_status": "error"}, ExclusionReason.NOT_SUCCESSFUL),
         ({"call_status": None}, ExclusionReason.NOT_SUCCESSFUL),
+        ({"call_status": "unknown"}, ExclusionReason.UNKNOWN_OUTCOME),
         ({"run_completed": False}, ExclusionReason.RUN_NOT_COMPLETED),
         ({"returned_and_placed": False}, ExclusionReason.NOT_RETURNED_AND_PLACED),
     ):

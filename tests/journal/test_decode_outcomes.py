@@ -21,6 +21,7 @@ from clearing_analysis.journal import (
     decode_file,
 )
 from clearing_analysis.journal import decode as decode_module
+from clearing_analysis.journal import records as jr
 from clearing_analysis.policy import limits
 from tests.journal._build import CLOSE, HEADER, RUN, RUN_END, TURN, journal, line, valid
 
@@ -387,3 +388,43 @@ def test_rejected_carries_no_input() -> None:
     assert result == RejectedJournal(OUT.INVALID, R.VALUE_OUT_OF_RANGE)
     assert "SECRET" not in repr(result)
     assert json.dumps([result.outcome, result.reason]) == '["INVALID", "VALUE_OUT_OF_RANGE"]'
+
+
+def _with_call_end(status: str) -> bytes:
+    """A valid journal with one read call whose tool_call_end carries `status`."""
+    start = {
+        "kind": "tool_call_start",
+        "runId": "run-1",
+        "callId": "c1",
+        "toolName": "read",
+        "arguments": {},
+        "timestamp": 1002,
+    }
+    end = {
+        "kind": "tool_call_end",
+        "runId": "run-1",
+        "callId": "c1",
+        "status": status,
+        "returned": True,
+        "placed": True,
+        "timestamp": 1002,
+    }
+    return journal(TURN, RUN, start, end, RUN_END, CLOSE)
+
+
+def test_no_journal_line_states_an_unknown_outcome() -> None:
+    """`unknown`, the in-memory outcome of an imported result (R-SRC-3), is refused on a
+    journal line exactly as any other status journal v2 does not define; an `aborted` end
+    decodes to a plain ToolCallEnd, never to the in-memory OutcomeUnknownEnd."""
+    refused = RejectedJournal(OUT.INVALID, R.WRONG_SHAPE)
+    assert decode_bytes(_with_call_end("unknown")) == refused
+    assert decode_bytes(_with_call_end("ok")) == refused
+    decoded = decode_bytes(_with_call_end("aborted"))
+    assert isinstance(decoded, DecodedJournal)
+    ends = [r for r in decoded.records if isinstance(r, jr.ToolCallEnd)]
+    assert [(type(r), r.status) for r in ends] == [(jr.ToolCallEnd, "aborted")]
+    schema = json.loads(
+        (Path(__file__).parents[2] / "policy/schemas/journal-v2.record.schema.json").read_text()
+    )
+    statuses = schema["$defs"]["record_tool_call_end"]["properties"]["status"]["enum"]
+    assert statuses == ["success", "error", "aborted", "denied"]

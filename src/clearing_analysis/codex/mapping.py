@@ -18,11 +18,11 @@ only enlarge the upper bound, except a tool result's outcome, which is never gue
   `cacheRead` = cached, `cacheWrite` 0, `output` = output (reasoning included); API and
   provider the file's (`read.Api`, `read.PROVIDER_OF`), model the latest `turn_context`'s;
 - each tool result ends its call, returned and placed, with the status its documented exit
-  status states: `success` (exit 0), `error` (is_error, any other code), and where the output
-  states none the call is `aborted`, i.e. not successful: the result is excluded as
-  NOT_SUCCESSFUL ("end status not success"), the reason that covers an unknown outcome, in both
-  bounds (R-SRC-3: UNKNOWN_OUTCOME is not clearable). A result whose call no request of its
-  run made gets a call of its own under a name no table has (UNKNOWN);
+  status states: `success` (exit 0), `error` (is_error, any other code); where the output
+  states none, the call ends with an `OutcomeUnknownEnd` (in memory only, never a journal
+  line) and the result is excluded as UNKNOWN_OUTCOME in both bounds (R-SRC-3: not
+  clearable). A result whose call no request of its run made gets a call of its own under a
+  name no table has (UNKNOWN);
 - a `compacted` line is a checkpoint, trigger `threshold`, tokens before as the reader counts
   them, nothing kept (the replacement history is the whole new context).
 
@@ -50,7 +50,6 @@ _DATA_URL_PREFIX = "data:"
 _STATUS: dict[Outcome, jr.ToolStatus] = {
     Outcome.SUCCESS: "success",
     Outcome.ERROR: "error",
-    Outcome.UNKNOWN: "aborted",
 }
 
 
@@ -175,10 +174,15 @@ class _Mapper:
 
     def end_call(self, ours: str, name: str, item: cr.ToolOutput) -> None:
         assert self.run is not None
-        status = _STATUS[item.outcome]
-        self.records.append(
-            jr.ToolCallEnd(self.seq, self.run, ours, status, True, True, item.millis)
-        )
+        if item.outcome is Outcome.UNKNOWN:
+            end: jr.ToolCallEnd = jr.OutcomeUnknownEnd(
+                self.seq, self.run, ours, "aborted", True, True, item.millis
+            )
+        else:
+            end = jr.ToolCallEnd(
+                self.seq, self.run, ours, _STATUS[item.outcome], True, True, item.millis
+            )
+        self.records.append(end)
         self.in_run(
             jm.ToolResultMessage(
                 tool_call_id=ours,

@@ -46,6 +46,8 @@ def result_exclusion(result: ToolResult) -> ExclusionReason | None:
         return by_class
     if result.is_error:
         return ExclusionReason.ERROR_RESULT
+    if result.call_status == "unknown":
+        return ExclusionReason.UNKNOWN_OUTCOME
     if result.call_status != "success":
         return ExclusionReason.NOT_SUCCESSFUL
     if not result.run_completed:

@@ -8,8 +8,8 @@ retention, so a reason never hides a more fundamental one:
 1. tool class by name (instruction / history / effectful built-ins: both bounds, no proof
    needed, R-EL-6; in a pi session, a name no reviewed table has), then a captured destructive
    hint;
-2. the result itself: error, not successful, run not completed, not returned and placed,
-   image, opaque or mixed blocks (R-EL-1/2);
+2. the result itself: error, not successful, unknown outcome (R-SRC-3), run not completed, not
+   returned and placed, image, opaque or mixed blocks (R-EL-1/2);
 3. protection at this boundary: current turn, three latest prompt turns, ten latest tool
    starts (R-EL-2, R-SIM-8);
 4. identity: ambiguous, unproven (upper bound only, R-EL-3..6);
@@ -44,6 +44,9 @@ class ExclusionReason(enum.StrEnum):
     DESTRUCTIVE_HINT = "DESTRUCTIVE_HINT"
     ERROR_RESULT = "ERROR_RESULT"
     NOT_SUCCESSFUL = "NOT_SUCCESSFUL"
+    # An imported result whose history states no outcome (a Codex output without a documented
+    # exit status, R-SRC-3): whether the call succeeded is unknown, so it is never clearable.
+    UNKNOWN_OUTCOME = "UNKNOWN_OUTCOME"
     RUN_NOT_COMPLETED = "RUN_NOT_COMPLETED"
     NOT_RETURNED_AND_PLACED = "NOT_RETURNED_AND_PLACED"
     IMAGE_RESULT = "IMAGE_RESULT"

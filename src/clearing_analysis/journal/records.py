@@ -29,6 +29,7 @@ Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
 Origin = Literal["native", "imported", "inherited"]
 RunReason = Literal["prompt", "retry", "reprompt", "continue"]
 RunStatus = Literal["completed", "aborted", "failed", "interrupted"]
+# The end statuses a journal line may carry; the decoder accepts these and no other.
 ToolStatus = Literal["success", "error", "aborted", "denied"]
 CheckpointTrigger = Literal["threshold", "overflow", "manual"]
 RedactionScope = Literal["web_envelope", "text"]
@@ -142,6 +143,17 @@ class ToolCallEnd(_Record, frozen=True, tag="tool_call_end"):
     returned: bool
     placed: bool
     timestamp: Millis
+
+
+class OutcomeUnknownEnd(ToolCallEnd, frozen=True):
+    """In memory only: an imported history's call ended, its result returned and placed, but
+    the history states no outcome for it (R-SRC-3: UNKNOWN_OUTCOME, not clearable).
+
+    Not a journal record: `Record` does not hold it, so the decoder never yields it and no
+    journal line can state an unknown outcome (journal v2 keeps its four statuses). Its
+    `status` is `aborted`, the journal status nearest in meaning, for a reader that looks no
+    further than `ToolCallEnd`; replay reads the type and reports the outcome as unknown.
+    """
 
 
 class RunEnd(_Record, frozen=True, tag="run_end"):

@@ -43,6 +43,7 @@ from clearing_analysis.journal.records import (
     Header,
     McpOrigin,
     MessageRecord,
+    OutcomeUnknownEnd,
     Redaction,
     RunEnd,
     RunStart,
@@ -57,6 +58,7 @@ from clearing_analysis.replay.model import (
     NATIVE_JOURNAL,
     BoundarySkipReason,
     BrokenReference,
+    CallStatus,
     CapturedOrigin,
     CheckpointObservation,
     CompletedPromptRun,
@@ -451,10 +453,18 @@ _STEPS: dict[type, Callable[[_JournalReplay, Any], None]] = {
     MessageRecord: _JournalReplay._message,
     ToolCallStart: _JournalReplay._call_start,
     ToolCallEnd: _JournalReplay._call_end,
+    OutcomeUnknownEnd: _JournalReplay._call_end,
     RunEnd: _JournalReplay._run_end,
     Checkpoint: _JournalReplay._checkpoint,
     Redaction: _JournalReplay._redaction,
 }
+
+
+def _call_status(end: ToolCallEnd | None) -> CallStatus | None:
+    if end is None:
+        return None
+    # Only an imported history's mapping makes this type; the decoder never does.
+    return "unknown" if isinstance(end, OutcomeUnknownEnd) else end.status
 
 
 def _shape(message: ToolResultMessage) -> ResultShape:
@@ -542,7 +552,7 @@ def _finish_result(
         tool_class=tool_class(call.tool_name, names),
         web=is_web(call.tool_name, names),
         is_error=message.is_error,
-        call_status=None if end is None else end.status,
+        call_status=_call_status(end),
         returned_and_placed=end is not None and end.returned and end.placed,
         run_completed=run.status == "completed",
         shape=shape,

@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Literal
 
 import msgspec
 
 from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.sidecar import ConversationPolicy
+from clearing_analysis.journal.records import ToolStatus
 from clearing_analysis.pisession.read import SessionShape
 from clearing_analysis.replay.retention import RetentionStatus
 from clearing_analysis.toolclass import ToolClass, ToolNames
+
+# A call's end status as replay reports it: a journal status, or `unknown` where an imported
+# history states no outcome (`journal.records.OutcomeUnknownEnd`, R-SRC-3). No journal line
+# carries `unknown`.
+CallStatus = ToolStatus | Literal["unknown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +151,7 @@ class ToolResult(msgspec.Struct, frozen=True, gc=False):
     tool_class: ToolClass  # by name, in the table of the history's source (toolclass)
     web: bool  # the web category (toolclass.is_web)
     is_error: bool
-    call_status: str | None  # tool_call_end status; None when the call never ended
+    call_status: CallStatus | None  # the call's end status; None when the call never ended
     returned_and_placed: bool
     run_completed: bool
     shape: ResultShape
