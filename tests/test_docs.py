@@ -7,17 +7,16 @@ import typer.main
 from typer.core import TyperGroup
 
 from clearing_analysis.cli import app
+from clearing_analysis.codes.table import CODE_MEANINGS, MEANINGS, REMEDIES, REPORT_CODES
 from clearing_analysis.eligibility.identity import ToolClass
 from clearing_analysis.eligibility.reasons import Limitation
 from clearing_analysis.errors import AnalysisError
 from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Verdict
-from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode, WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
-from clearing_analysis.remedies import REMEDIES
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report.explore_model import BoundarySkip, ExploreLimitation, SessionSkip
 from clearing_analysis.report.model import ApiLimitation, QualificationStatusCode
@@ -161,7 +160,7 @@ def test_exit_codes_page_lists_every_detail_with_the_printed_remedy() -> None:
 
 
 def test_exit_codes_page_meanings_are_the_explained_ones() -> None:
-    """Each row's Meaning is the text `explain` prints for it (clearing_analysis.meanings),
+    """Each row's Meaning is the text `explain` prints for it (clearing_analysis.codes.table),
     both ways, and each code's section opens with the code's own meaning."""
     documented = _documented_rows()
     for cls in _error_classes():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from clearing_analysis.codes.table import REMEDIES, failure_line
 from clearing_analysis.errors import (
     InputInvalidDetail,
     InputInvalidError,
@@ -11,7 +12,6 @@ from clearing_analysis.errors import (
     UsageDetail,
     UsageError,
 )
-from clearing_analysis.remedies import REMEDIES, failure_line
 from tests.test_errors import coded_classes
 
 # Lowercase first word, printable ASCII, no markup: a sentence for a terminal line.
