@@ -6,6 +6,7 @@ looked up is never printed, only the table's own text.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from clearing_analysis.cli._exit import EXIT_INTERRUPTED
 from clearing_analysis.codes.table import MEANINGS, REMEDIES, REPORT_CODES, TABLE
+from clearing_analysis.errors import AnalysisError
 from clearing_analysis.explain import lookup, render
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text
@@ -115,3 +117,63 @@ def test_interrupted_is_explained_as_the_ctrl_c_line_first() -> None:
     assert run_line.remedy
     assert skip.kind == "skipped journal"
     assert "Ctrl-C (SIGINT) or SIGTERM" in render([run_line], 80)
+
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "policy" / "schemas"
+# A fixed code in a schema: upper snake case (API names, format tags and journal fields are
+# lower case and are no codes).
+UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _schema_codes(node: object) -> set[str]:
+    """Every upper-snake string an `enum` or `const` of the JSON Schema `node` admits."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        values = list(node.get("enum", []))
+        if "const" in node:
+            values.append(node["const"])
+        found |= {v for v in values if isinstance(v, str) and UPPER_SNAKE.fullmatch(v)}
+        for child in node.values():
+            found |= _schema_codes(child)
+    elif isinstance(node, list):
+        for child in node:
+            found |= _schema_codes(child)
+    return found
+
+
+def _every_fixed_code() -> list[str]:
+    """Each code a report (every schema's enums), a refusal (every error class's code and
+    detail) or a run line can carry, once."""
+    codes: set[str] = {"INTERRUPTED"}
+    for schema in sorted(SCHEMAS.glob("*.schema.json")):
+        codes |= _schema_codes(json.loads(schema.read_text(encoding="utf-8")))
+    todo: list[type[AnalysisError]] = [AnalysisError]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        codes |= {detail.value for detail in cls.detail_enum}
+        todo.extend(cls.__subclasses__())
+    return sorted(codes)
+
+
+def test_the_schemas_hold_the_codes_an_explore_report_carries() -> None:
+    """The walk finds the enums of both report schemas, the explore report's included, and
+    the attestation's mount contract status: the set the next test explains is not empty."""
+    codes = set(_every_fixed_code())
+    assert {"NEVER_A_VERDICT", "UNKNOWN_TOOL", "PROTECTED_CURRENT_TURN", "NOT_CHECKED"} <= codes
+    assert {"INPUT_INVALID", "ROUTES_WRONG_SHAPE", "ANALYZER_FAULT"} <= codes
+
+
+@pytest.mark.parametrize("code", _every_fixed_code())
+def test_every_fixed_code_is_explained(code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every code a schema's enum, the error hierarchy or a run line holds has an entry with
+    a kind, a meaning and a remedy (a refusal code: its details), and `explain CODE` prints
+    it with exit 0."""
+    found = lookup([code])
+    assert found, code
+    for entry in found:
+        assert entry.kind.strip() and entry.meaning.strip(), code
+        assert (entry.remedy or "").strip() or entry.details, code
+    done = invoke(["explain", code], capsys)
+    assert (done.status, done.stderr) == (0, ""), code
+    assert done.stdout.startswith(f"{found[0].name} ({found[0].kind})\n  Meaning: "), code

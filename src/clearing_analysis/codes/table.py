@@ -823,6 +823,15 @@ RATE_LABEL = "retrieval rate label"
 WHAT_IF_POLICY = "what-if policy"
 UNDEFINED_CAUSE = "undefined model cause"
 TRANSCRIPT_ONLY = "not a request in a pi session"
+EXCLUSION_REASON = "exclusion reason"
+ELIGIBILITY_CLASS = "eligibility class"
+CRITERION = "criterion"
+COMPARISON = "criterion comparison"
+STATEMENT = "statement"
+EXPLORE_STATEMENT = "explore statement"
+SESSION_FORMAT = "session format"
+BOUND = "bound"
+MOUNT_CONTRACT = "mount contract status"
 
 _NOTHING = "nothing to change: it is reported for completeness"
 _WHAT_IF = (
@@ -837,6 +846,15 @@ _PERIOD = (
 )
 _ROUTE_LIMITS = "check triggerTokens and drainTokens in routes.json (docs/formats/routes.md)"
 _ANALYZE_INSTEAD = "for a verdict, run analyze on native journals with the tool-history sidecar"
+_NEVER_CLEARED = "nothing to change: such a result is never cleared (R-EL-1, R-EL-2)"
+_PROTECTED = (
+    "nothing to change: the result is protected at this boundary only and may be cleared at a"
+    " later one (R-EL-2, R-SIM-8)"
+)
+_RETAINED_COPY = (
+    "pass a sidecar copied from the stopped agent whose retained results are complete; the"
+    " result counts in the upper bound only (R-RT-2)"
+)
 
 # The kind `explain` prints for a run line; 130 is `cli._exit.EXIT_INTERRUPTED` (a test holds
 # the two equal: this table sits below the CLI and cannot import it).
@@ -1239,6 +1257,253 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         "assistant messages OpenClaw's gateway injected as notices (provider openclaw, model"
         " gateway-injected): no request, no fallback, counted apart",
         _NOTHING,
+    ),
+    (EXCLUSION_REASON, "INSTRUCTION_BUILTIN"): (
+        "the result comes from a built-in tool whose result instructs the agent: excluded from"
+        " both bounds (R-EL-6)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "HISTORY_BUILTIN"): (
+        "the result comes from a built-in tool that reads the history back: excluded from both"
+        " bounds (R-EL-6)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "EFFECTFUL_BUILTIN"): (
+        "the result comes from a built-in tool with effects (bash, edit, write, OpenClaw's"
+        " exec): excluded from both bounds (R-EL-6)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "UNKNOWN_TOOL"): (
+        "in a session history, the tool's name is in no reviewed table (policy/tools.json):"
+        " nothing says what it does, so it is excluded from the upper bound too",
+        "add the tool with its kind and source to policy/tools.json (docs/formats/tools.md)",
+    ),
+    (EXCLUSION_REASON, "DESTRUCTIVE_HINT"): (
+        "the app tool's captured origin declares it destructive (its MCP destructive hint):"
+        " excluded whatever an allowlist says",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "ERROR_RESULT"): (
+        "the tool result is flagged as an error: excluded from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "NOT_SUCCESSFUL"): (
+        "the tool call's recorded status is not success: excluded from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "RUN_NOT_COMPLETED"): (
+        "the run that produced the result did not complete: excluded from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "NOT_RETURNED_AND_PLACED"): (
+        "the result was not both returned to the agent and placed in its context: excluded"
+        " from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "IMAGE_RESULT"): (
+        "the result is an image, not plain text: excluded from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "OPAQUE_OR_MIXED_BLOCKS"): (
+        "the result holds opaque blocks or mixes text with other blocks, so it is not plain"
+        " text: excluded from both bounds (R-EL-1)",
+        _NEVER_CLEARED,
+    ),
+    (EXCLUSION_REASON, "PROTECTED_CURRENT_TURN"): (
+        "the result belongs to the prompt turn the boundary opens or continues: protected at"
+        " this boundary",
+        _PROTECTED,
+    ),
+    (EXCLUSION_REASON, "PROTECTED_RECENT_PROMPT_TURN"): (
+        "the result belongs to one of the three latest prompt turns: protected at this boundary",
+        _PROTECTED,
+    ),
+    (EXCLUSION_REASON, "PROTECTED_RECENT_TOOL_START"): (
+        "the result's call is one of the ten latest tool starts: protected at this boundary",
+        _PROTECTED,
+    ),
+    (EXCLUSION_REASON, "IDENTITY_AMBIGUOUS"): (
+        "the tool's identity cannot be proven one way: a built-in name with a captured app"
+        " origin, or an attestation that does not prove this built-in: upper bound only"
+        " (R-EL-3..6)",
+        "check --agent-config and --app-allowlist against the tools the agent really ran"
+        " (docs/formats/agent-config.md, docs/formats/app-allowlist.md)",
+    ),
+    (EXCLUSION_REASON, "IDENTITY_UNPROVEN"): (
+        "nothing proves the tool's read-only identity (no attestation of the built-in, no"
+        " reviewed allowlist entry for the app tool): upper bound only (R-EL-3..6)",
+        "pass the owner's attestation of the built-ins with --agent-config"
+        " (docs/formats/agent-config.md), and reviewed app tools with --app-allowlist",
+    ),
+    (EXCLUSION_REASON, "RETENTION_MISSING"): (
+        "the sidecar holds no finalized retained copy linked to the result's identity (no index"
+        " entry, another identity, or not finalized): upper bound only (R-RT-2)",
+        "pass a sidecar copy of the same agent's history.sqlite; " + _CAPTURE_PERIOD,
+    ),
+    (EXCLUSION_REASON, "RETENTION_TOMBSTONED"): (
+        "the sidecar's retained copy of the result was deleted (tombstoned): upper bound only"
+        " (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_INTEGRITY_MISMATCH"): (
+        "the sidecar's retained row fails its own integrity check: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_REDACTED"): (
+        "the sidecar retained the result only in redacted form, so it cannot be restored"
+        " byte for byte: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_TRUNCATED"): (
+        "the sidecar retained the result only truncated, so it cannot be restored byte for"
+        " byte: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_BYTES_MISMATCH"): (
+        "the retained copy's byte count differs from the result's: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_DIGEST_MISMATCH"): (
+        "the retained copy's digest differs from the result's: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (EXCLUSION_REASON, "RETENTION_TEXT_MISMATCH"): (
+        "the retained copy's text differs from the result's: upper bound only (R-RT-2)",
+        _RETAINED_COPY,
+    ),
+    (ELIGIBILITY_CLASS, "LOWER_BOUND"): (
+        "results with a proven identity and a byte-identical retained copy that pass every"
+        " exclusion: what the gated simulation may clear",
+        _NOTHING,
+    ),
+    (ELIGIBILITY_CLASS, "UPPER_BOUND_ONLY"): (
+        "results excluded only for unproven identity or retention: counted in the upper bound,"
+        " never gated",
+        "the exclusion reasons say what is missing; proving it moves a result to the lower bound",
+    ),
+    (ELIGIBILITY_CLASS, "EXCLUDED"): (
+        "results a fixed exclusion or a protection keeps out of both bounds",
+        "the exclusion reasons say which rule applies",
+    ),
+    (CRITERION, "PRESSURED_BOUNDARIES"): (
+        "criterion 1: enough pressured pre-turn boundaries in enough logical conversations"
+        " (REPRESENTATIVENESS_LOW when not)",
+        "explain REPRESENTATIVENESS_LOW for what to do when it fails",
+    ),
+    (CRITERION, "COLD_PRESSURED_BOUNDARIES"): (
+        "criterion 2: enough cold pressured boundaries in enough logical conversations"
+        " (COLD_EVIDENCE_LOW when not)",
+        "explain COLD_EVIDENCE_LOW for what to do when it fails",
+    ),
+    (CRITERION, "ADMITTING_SHARE"): (
+        "criterion 3: the share of cold pressured boundaries that admit 20,000 or more new"
+        " lower-bound net tokens (ADMITTING_SHARE_LOW when too small)",
+        "explain ADMITTING_SHARE_LOW for what to do when it fails",
+    ),
+    (CRITERION, "PRESSURE_REDUCTION"): (
+        "criterion 4: how much the modeled compaction pressure falls at the supplied retrieval"
+        " rate (PRESSURE_REDUCTION_LOW when too little)",
+        "explain PRESSURE_REDUCTION_LOW for what to do when it fails",
+    ),
+    (CRITERION, "COST_INCREASE"): (
+        "criterion 5: the worst modeled rise of total cost over the retrieval rates and views"
+        " (COST_INCREASE_HIGH when too large)",
+        "explain COST_INCREASE_HIGH for what to do when it fails",
+    ),
+    (CRITERION, "PAYLOAD_DIFFERENCES"): (
+        "criterion 6: the qualification found no payload differences besides the targeted"
+        " result-text leaves (UNINTENDED_PAYLOAD_DIFFERENCES when it did)",
+        "explain UNINTENDED_PAYLOAD_DIFFERENCES for what to do when it fails",
+    ),
+    (COMPARISON, "AT_LEAST"): (
+        "the criterion passes when its measured value is at least its threshold",
+        _NOTHING,
+    ),
+    (COMPARISON, "AT_MOST"): (
+        "the criterion passes when its measured value is at most its threshold",
+        _NOTHING,
+    ),
+    (STATEMENT, "MODELED_NOT_OBSERVED"): (
+        "all opportunity, pressure and cost figures are modeled, not observed savings",
+        _NOTHING,
+    ),
+    (STATEMENT, "NO_QUALITY_INFERENCE"): ("no quality improvement is inferred", _NOTHING),
+    (STATEMENT, "FROZEN_CONTINUATIONS"): (
+        "the models replay frozen continuations: no alternate assistant behaviour",
+        _NOTHING,
+    ),
+    (STATEMENT, "UPPER_BOUNDS_INFORMATIONAL"): (
+        "per-boundary upper bounds (unproven identity included) are informational only, never"
+        " gating",
+        _NOTHING,
+    ),
+    (STATEMENT, "DEFAULT_RETRIEVAL_RATE_PENDING"): (
+        "the default 5% retrieval rate is pending lookup-pilot evidence: 0%, 5%, 20% and the"
+        " supplied rate are all reported and cost-gated",
+        "pass --retrieval-rate once a lookup pilot has measured it",
+    ),
+    (EXPLORE_STATEMENT, "NEVER_A_VERDICT"): (
+        "exploration only, never a verdict: session histories prove neither a tool's identity"
+        " nor the retention of its result, which the decision gate needs",
+        _ANALYZE_INSTEAD,
+    ),
+    (EXPLORE_STATEMENT, "UPPER_BOUND_ONLY"): (
+        "every opportunity, pressure and cost figure is an upper bound: identity and retention"
+        " are assumed, and what the history does not record is taken in the favourable"
+        " direction",
+        _ANALYZE_INSTEAD,
+    ),
+    (EXPLORE_STATEMENT, "MODELED_NOT_OBSERVED"): (
+        "all opportunity, pressure and cost figures are modeled, not observed savings",
+        _NOTHING,
+    ),
+    (EXPLORE_STATEMENT, "NO_QUALITY_INFERENCE"): ("no quality improvement is inferred", _NOTHING),
+    (EXPLORE_STATEMENT, "FROZEN_CONTINUATIONS"): (
+        "the models replay frozen continuations: no alternate assistant behaviour",
+        _NOTHING,
+    ),
+    (EXPLORE_STATEMENT, "DRAINS_ESTIMATED"): (
+        "session histories record no tokens after a compaction: drains are estimates of the"
+        " compacted context",
+        _NOTHING,
+    ),
+    (EXPLORE_STATEMENT, "DEFAULT_RETRIEVAL_RATE_PENDING"): (
+        "the default 5% retrieval rate is pending lookup-pilot evidence: 0%, 5%, 20% and the"
+        " supplied rate are all reported",
+        "pass --retrieval-rate once a lookup pilot has measured it",
+    ),
+    (SESSION_FORMAT, "PI_SESSION"): (
+        "the sessions read as pi session files (docs/formats/pi-sessions.md)",
+        _NOTHING,
+    ),
+    (SESSION_FORMAT, "CLAUDE_CODE"): (
+        "the sessions read as Claude Code transcripts (docs/formats/claude-code.md)",
+        _NOTHING,
+    ),
+    (SESSION_FORMAT, "CODEX"): (
+        "the sessions read as OpenAI Codex CLI rollouts (docs/formats/codex.md)",
+        _NOTHING,
+    ),
+    (BOUND, "LOWER"): (
+        "the simulation clears only results with a proven identity and a byte-identical"
+        " retained copy (`analyze`): the gated figures",
+        _NOTHING,
+    ),
+    (BOUND, "UPPER"): (
+        "the simulation clears every result that passes the fixed exclusions and is"
+        " unprotected, identity and retention assumed (`explore`): never gated",
+        _ANALYZE_INSTEAD,
+    ),
+    (MOUNT_CONTRACT, "HELD"): (
+        "the image's entrypoint checked the mount contract and the signing process checked it"
+        " again: it holds (docs/attestation.md)",
+        _NOTHING,
+    ),
+    (MOUNT_CONTRACT, "NOT_CHECKED"): (
+        "the signed run did not start through the image's entrypoint, so nothing checked the"
+        " mount contract (docs/attestation.md)",
+        "run the analyzer image with its own entrypoint for an attested mount contract"
+        " (docs/container.md)",
     ),
 }
 
