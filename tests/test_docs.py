@@ -7,6 +7,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from clearing_analysis.cli import app
+from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.codes.table import CODE_MEANINGS, MEANINGS, REMEDIES, REPORT_CODES
 from clearing_analysis.container.sealed import ContractStatus
 from clearing_analysis.eligibility.identity import ToolClass
@@ -16,7 +17,6 @@ from clearing_analysis.eligibility.reasons import (
     ExclusionReason,
     Limitation,
 )
-from clearing_analysis.errors import AnalysisError
 from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Verdict
 from clearing_analysis.gate.criteria import Comparison, CriterionId
 from clearing_analysis.models.rates import RateLabel

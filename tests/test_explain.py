@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.cli._exit import EXIT_INTERRUPTED
+from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.codes.table import MEANINGS, REMEDIES, REPORT_CODES, TABLE
-from clearing_analysis.errors import AnalysisError
 from clearing_analysis.explain import lookup, render
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text

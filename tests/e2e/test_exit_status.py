@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.codes.errors import MountContractDetail, QualificationDetail
 from clearing_analysis.codes.table import REMEDIES
-from clearing_analysis.errors import MountContractDetail, QualificationDetail
 from clearing_analysis.policy import limits, policy_dir
 from clearing_analysis.qualify.harness import (
     ANALYZER_ROLE,

@@ -32,14 +32,14 @@ from typer._click import exceptions as click_errors
 
 from clearing_analysis import interrupts
 from clearing_analysis.cli._usage import usage_error
-from clearing_analysis.codes.table import PROGRAM, failure_line
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     EXIT_INCOMPLETE,
     AnalysisError,
     FaultDetail,
     OutputRefusedDetail,
     OutputRefusedError,
 )
+from clearing_analysis.codes.table import PROGRAM, failure_line
 from clearing_analysis.inputs.output import StdoutGuard, guard_stdout
 
 EXIT_INTERRUPTED = 130

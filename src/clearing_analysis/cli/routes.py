@@ -31,8 +31,8 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.codes.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.codes.table import API_LIMITATION, PROGRAM, REPORT_CODES
-from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_stdout
 from clearing_analysis.route_template import (

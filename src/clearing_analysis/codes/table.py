@@ -1,7 +1,7 @@
 """Every fixed code clearing-analysis prints, in one table: its kind, meaning and remedy.
 
 Guarantees (R-OUT-1, R-CLI-3):
-- A refusal is one class of the error hierarchy (`clearing_analysis.errors`) with a code and a
+- A refusal is one class of the error hierarchy (`clearing_analysis.codes.errors`) with a code and a
   detail enum. `CODE_MEANINGS` gives each code's own meaning; `MEANINGS` and `REMEDIES` map
   every (code, detail) pair to one fixed sentence saying what happened and one saying what to
   do. A test proves they cover every member of every class's detail enum and nothing else;
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     AnalysisError,
     FaultDetail,
     InputInvalidDetail,

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from clearing_analysis.codes.errors import AnalysisError, FaultDetail
 from clearing_analysis.codes.table import PROGRAM, failure_line
 from clearing_analysis.container.arguments import contract_paths
 from clearing_analysis.container.contract import check_this_container
 from clearing_analysis.container.sealed import entrypoint_environment
-from clearing_analysis.errors import AnalysisError, FaultDetail
 
 CLI_NAME = PROGRAM
 
