@@ -19,7 +19,7 @@ from pathlib import Path
 
 from clearing_analysis.attest.dsse import decode_envelope
 from clearing_analysis.attest.statement import decode_statement
-from clearing_analysis.errors import InputInvalidError, VerifyDetail, VerifyError
+from clearing_analysis.codes.errors import InputInvalidError, VerifyDetail, VerifyError
 from clearing_analysis.inputs import configs
 from clearing_analysis.jobs import read_saved_report
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_bytes

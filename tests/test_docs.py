@@ -7,20 +7,32 @@ import typer.main
 from typer.core import TyperGroup
 
 from clearing_analysis.cli import app
+from clearing_analysis.codes.errors import AnalysisError
+from clearing_analysis.codes.table import CODE_MEANINGS, MEANINGS, REMEDIES, REPORT_CODES
+from clearing_analysis.container.sealed import ContractStatus
 from clearing_analysis.eligibility.identity import ToolClass
-from clearing_analysis.eligibility.reasons import Limitation
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.eligibility.reasons import (
+    Bound,
+    EligibilityClass,
+    ExclusionReason,
+    Limitation,
+)
 from clearing_analysis.gate import CriterionDetail, DeferReason, StopReason, Verdict
-from clearing_analysis.meanings import CODE_MEANINGS, MEANINGS, REPORT_CODES
+from clearing_analysis.gate.criteria import Comparison, CriterionId
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode, WhatIfId
 from clearing_analysis.qualify.verify import QualificationDetail
-from clearing_analysis.remedies import REMEDIES
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
-from clearing_analysis.report.explore_model import BoundarySkip, ExploreLimitation, SessionSkip
-from clearing_analysis.report.model import ApiLimitation, QualificationStatusCode
+from clearing_analysis.report.explore_model import (
+    BoundarySkip,
+    ExploreLimitation,
+    ExploreStatement,
+    SessionFormat,
+    SessionSkip,
+)
+from clearing_analysis.report.model import ApiLimitation, QualificationStatusCode, Statement
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -161,7 +173,7 @@ def test_exit_codes_page_lists_every_detail_with_the_printed_remedy() -> None:
 
 
 def test_exit_codes_page_meanings_are_the_explained_ones() -> None:
-    """Each row's Meaning is the text `explain` prints for it (clearing_analysis.meanings),
+    """Each row's Meaning is the text `explain` prints for it (clearing_analysis.codes.table),
     both ways, and each code's section opens with the code's own meaning."""
     documented = _documented_rows()
     for cls in _error_classes():
@@ -202,6 +214,15 @@ REPORT_CODE_KINDS = {
     "what-if policy": WhatIfId,
     "undefined model cause": UndefinedCause,
     "not a request in a pi session": TranscriptOnlyCode,
+    "exclusion reason": ExclusionReason,
+    "eligibility class": EligibilityClass,
+    "criterion": CriterionId,
+    "criterion comparison": Comparison,
+    "statement": Statement,
+    "explore statement": ExploreStatement,
+    "session format": SessionFormat,
+    "bound": Bound,
+    "mount contract status": ContractStatus,
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     AnalysisError,
     FaultDetail,
     GloballyIncompleteError,

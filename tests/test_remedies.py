@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidDetail,
     InputInvalidError,
     SidecarNotOfflineDetail,
     UsageDetail,
     UsageError,
 )
-from clearing_analysis.remedies import REMEDIES, failure_line
+from clearing_analysis.codes.table import REMEDIES, failure_line
 from tests.test_errors import coded_classes
 
 # Lowercase first word, printable ASCII, no markup: a sentence for a terminal line.

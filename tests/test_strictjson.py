@@ -174,7 +174,7 @@ def test_fast_path_takes_ordinary_documents() -> None:
 _OUT_OF_MEMORY = """
 import io, resource
 from clearing_analysis import strictjson
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.inputs.configs import decode_routes
 from clearing_analysis.journal import decode_bytes
 from clearing_analysis.pisession import read_stream

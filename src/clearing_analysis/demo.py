@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clearing_analysis.errors import QualificationError
+from clearing_analysis.codes.errors import QualificationError
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

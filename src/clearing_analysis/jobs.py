@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
-from clearing_analysis.container.runtime import CONTAINERENV, stated_image
-from clearing_analysis.eligibility import dumps_summary, replay_summary
-from clearing_analysis.eligibility.reasons import Bound
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidDetail,
     InputInvalidError,
     NoJournalsDetail,
     NoJournalsError,
 )
+from clearing_analysis.container.runtime import CONTAINERENV, stated_image
+from clearing_analysis.eligibility import dumps_summary, replay_summary
+from clearing_analysis.eligibility.reasons import Bound
 from clearing_analysis.histories import grouping_keys
 from clearing_analysis.histories.recognize import explored_formats, foreign_format
 from clearing_analysis.inputs.configs import Routes

@@ -63,7 +63,7 @@ from typing import Literal
 
 import msgspec
 
-from clearing_analysis.errors import UsageDetail, UsageError
+from clearing_analysis.codes.errors import UsageDetail, UsageError
 from clearing_analysis.inputs.configs import Api, Route, TokenWeights
 from clearing_analysis.policy import (
     CatalogModel,

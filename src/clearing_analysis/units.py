@@ -43,14 +43,14 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from clearing_analysis import interrupts
-from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
-from clearing_analysis.eligibility.totals import Totals, combine, totals_of
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     AnalysisError,
     SidecarNotOfflineError,
     SnapshotChangedDetail,
     SnapshotChangedError,
 )
+from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
+from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist, Routes
 from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.sidecar import SidecarView, open_sidecar

@@ -20,7 +20,7 @@ from clearing_analysis.attest.dsse import (
     encode_envelope,
     pae,
 )
-from clearing_analysis.errors import VerifyError
+from clearing_analysis.codes.errors import VerifyError
 
 # DSSE protocol.md, "Test Vectors" (protocol version 1.0.0): the example payload, its type,
 # the PAE the specification prints, and the published ECDSA P-256 / SHA-256 key and signature

@@ -19,7 +19,7 @@ from clearing_analysis.attest.keys import (
     load_verifying_key,
     write_key_pair,
 )
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     OutputRefusedDetail,
     OutputRefusedError,
     SigningKeyError,
@@ -170,7 +170,7 @@ class TestSigningKey:
             "import sys\n"
             "from pathlib import Path\n"
             "from clearing_analysis.attest.keys import load_signing_key\n"
-            "from clearing_analysis.errors import SigningKeyError\n"
+            "from clearing_analysis.codes.errors import SigningKeyError\n"
             "try:\n"
             "    load_signing_key(Path(sys.argv[1]))\n"
             "except SigningKeyError as error:\n"

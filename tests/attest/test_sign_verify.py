@@ -38,8 +38,8 @@ from clearing_analysis.attest.statement import (
     sha256_hex,
 )
 from clearing_analysis.attest.verify import verify_report
+from clearing_analysis.codes.errors import OutputRefusedError, VerifyError
 from clearing_analysis.container.sealed import ContractStatus
-from clearing_analysis.errors import OutputRefusedError, VerifyError
 from clearing_analysis.policy import read_policy_bytes
 
 PREDICATE = RunPredicate(

@@ -19,8 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
 from clearing_analysis.attest.keys import load_signing_key, write_key_pair
 from clearing_analysis.cli.verify import VERIFIED, VERIFIED_SEALED
+from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
-from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.jobs import analyze_job
 from clearing_analysis.synth import generate

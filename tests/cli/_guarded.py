@@ -14,7 +14,7 @@ import pytest
 
 from clearing_analysis.cli import app
 from clearing_analysis.cli._exit import run_guarded
-from clearing_analysis.remedies import REMEDIES
+from clearing_analysis.codes.table import REMEDIES
 
 
 @dataclass(frozen=True)

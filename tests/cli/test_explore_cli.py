@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import SnapshotChangedError
+from clearing_analysis.codes.errors import SnapshotChangedError
 from clearing_analysis.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, listing, run_cli

@@ -17,7 +17,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from clearing_analysis.errors import UsageError
+from clearing_analysis.codes.errors import UsageError
 from clearing_analysis.inputs.configs import Api, load_routes, parse_routes
 from clearing_analysis.models.route_check import check_trigger
 from clearing_analysis.policy import load_policy_json, pi_ai_catalog

@@ -16,7 +16,7 @@ from typer._click import exceptions as click_errors
 from clearing_analysis.cli import app
 from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._usage import usage_error
-from clearing_analysis.errors import UsageDetail
+from clearing_analysis.codes.errors import UsageDetail
 from clearing_analysis.policy import CatalogModel, pi_ai_catalog
 from tests.cli._guarded import invoke, usage_line
 from tests.e2e._canary import Canaries, leaks

@@ -10,6 +10,7 @@ import pytest
 import typer
 
 from clearing_analysis.cli import app
+from clearing_analysis.codes.errors import MountContractError
 from clearing_analysis.container.arguments import (
     INPUT_PARAMETERS,
     OUTPUT_DIRECTORY_PARAMETERS,
@@ -17,7 +18,6 @@ from clearing_analysis.container.arguments import (
     cli_commands,
     contract_paths,
 )
-from clearing_analysis.errors import MountContractError
 
 
 def _path_annotated(annotation: object) -> bool:

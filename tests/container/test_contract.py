@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.codes.errors import MountContractError, SidecarNotOfflineError
 from clearing_analysis.container.contract import (
     ContractPaths,
     check_contract,
@@ -23,7 +24,6 @@ from clearing_analysis.container.contract import (
     check_sidecars,
 )
 from clearing_analysis.container.mountinfo import parse_mountinfo
-from clearing_analysis.errors import MountContractError, SidecarNotOfflineError
 
 HOST_DEVICE = "8:1"
 
@@ -294,7 +294,7 @@ import sys
 from pathlib import Path
 from clearing_analysis.container.contract import ContractPaths, check_mounts
 from clearing_analysis.container.mountinfo import parse_mountinfo
-from clearing_analysis.errors import MountContractError
+from clearing_analysis.codes.errors import MountContractError
 out = Path(sys.argv[1])
 table = parse_mountinfo(
     "1 0 0:48 / / ro - overlay overlay rw\\n"

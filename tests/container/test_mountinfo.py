@@ -4,8 +4,8 @@ from pathlib import PurePosixPath
 
 import pytest
 
+from clearing_analysis.codes.errors import MountContractError
 from clearing_analysis.container.mountinfo import parse_mountinfo
-from clearing_analysis.errors import MountContractError
 
 # A podman --read-only container: overlay root, /proc, a read-only bind of a host directory at
 # /in (with an optional field), a writable one at /out, and one mount point with a space.

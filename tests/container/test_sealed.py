@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.codes.errors import MountContractError
 from clearing_analysis.container import contract
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.container.sealed import (
@@ -16,7 +17,6 @@ from clearing_analysis.container.sealed import (
     contract_status,
     entrypoint_environment,
 )
-from clearing_analysis.errors import MountContractError
 from tests.container._host import fake_host
 
 

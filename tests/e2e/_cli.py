@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from clearing_analysis.remedies import REMEDIES
+from clearing_analysis.codes.table import REMEDIES
 
 Listing = list[tuple[str, int, int, int]]
 
@@ -86,5 +86,5 @@ def listing(root: Path) -> Listing:
 
 def fixed_line(code: str, detail: str) -> bytes:
     """The only thing a failing command may print on stderr: code, detail and the remedy the
-    one table (clearing_analysis.remedies) holds for them."""
+    one table (clearing_analysis.codes.table) holds for them."""
     return f"clearing-analysis: {code} {detail}: {REMEDIES[(code, detail)]}\n".encode()

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from clearing_analysis import strictjson
 from clearing_analysis.attest.keys import write_key_pair
 from clearing_analysis.attest.verify import verify_report
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.jobs import analyze_job, explore_job, read_saved_report, replay_job
 from clearing_analysis.qualify.harness import installed_pi_ai, source_digest

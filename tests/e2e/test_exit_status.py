@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import MountContractDetail, QualificationDetail
+from clearing_analysis.codes.errors import MountContractDetail, QualificationDetail
+from clearing_analysis.codes.table import REMEDIES
 from clearing_analysis.policy import limits, policy_dir
 from clearing_analysis.qualify.harness import (
     ANALYZER_ROLE,
@@ -33,7 +34,6 @@ from clearing_analysis.qualify.harness import (
     IMAGE_ROLE_ENV,
     harness_dir,
 )
-from clearing_analysis.remedies import REMEDIES
 from tests.attest import test_signed_analyze as signed_analyze
 from tests.cli import test_failure_lines as failure_lines
 from tests.cli import test_usage_errors as usage_errors

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.codes.errors import OutputRefusedError
 from clearing_analysis.demo import DEMO_PAGES, run_demo
-from clearing_analysis.errors import OutputRefusedError
 from clearing_analysis.jobs import analyze_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.html import render

@@ -41,9 +41,9 @@ _THREE_FILES = """
 import sys
 from pathlib import Path
 from clearing_analysis import interrupts
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.inputs.output import NO_INPUTS, NewFile, create_all
-from clearing_analysis.remedies import failure_line
+from clearing_analysis.codes.table import failure_line
 
 where = Path(sys.argv[1])
 try:

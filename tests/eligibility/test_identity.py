@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.eligibility import EligibilityClass, ExclusionReason, assess, is_web
-from clearing_analysis.errors import InputInvalidError
 from clearing_analysis.inputs.configs import AgentConfig
 from clearing_analysis.inputs.sidecar import open_sidecar
 from clearing_analysis.replay import replay_journals

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import (
     parse_agent_config,
     parse_app_allowlist,

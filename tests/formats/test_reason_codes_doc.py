@@ -7,7 +7,11 @@ from enum import Enum
 
 import pytest
 
-from clearing_analysis.errors import AnalysisError, GloballyIncompleteError, SidecarNotOfflineDetail
+from clearing_analysis.codes.errors import (
+    AnalysisError,
+    GloballyIncompleteError,
+    SidecarNotOfflineDetail,
+)
 from clearing_analysis.inputs.configs import CONFIG_DETAILS
 from clearing_analysis.inputs.sidecar import INVALID_DETAILS
 from clearing_analysis.journal import InvalidReason, JournalOutcome

@@ -28,7 +28,7 @@ from hypothesis_jsonschema import from_schema
 
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope
 from clearing_analysis.attest.statement import decode_statement
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.inputs import configs
 from clearing_analysis.qualify.record import RecordRejected, decode_record
 from fuzz import targets

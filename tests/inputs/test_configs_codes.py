@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import EXIT_INCOMPLETE, InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import EXIT_INCOMPLETE, InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs import configs
 from clearing_analysis.inputs.configs import (
     CONFIG_DETAILS,

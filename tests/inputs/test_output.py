@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import OutputRefusedError
+from clearing_analysis.codes.errors import OutputRefusedError
 from clearing_analysis.inputs import output
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import Corpus, make_corpus

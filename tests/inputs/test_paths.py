@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import InputInvalidError, NoJournalsError
+from clearing_analysis.codes.errors import InputInvalidError, NoJournalsError
 from clearing_analysis.inputs.paths import native_root_markers, select_journals
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
 
 DAY = 86_400_000

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidError,
     NoJournalsError,
     OutputRefusedError,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.jobs import analyze_job
 from tests.synth.corpora import make_corpus
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     AnalysisError,
     InputInvalidDetail,
     InputInvalidError,

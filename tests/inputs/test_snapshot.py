@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import SidecarNotOfflineError, SnapshotChangedError
+from clearing_analysis.codes.errors import SidecarNotOfflineError, SnapshotChangedError
 from clearing_analysis.inputs import snapshot
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import Corpus, make_corpus

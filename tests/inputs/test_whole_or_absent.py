@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import OutputRefusedError
+from clearing_analysis.codes.errors import OutputRefusedError
 from clearing_analysis.inputs import output
 from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive
 from tests.e2e._cli import run_cli

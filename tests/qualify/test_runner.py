@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.errors import QualificationError
+from clearing_analysis.codes.errors import QualificationError
 from clearing_analysis.qualify import runner
 from clearing_analysis.qualify.harness import IMAGE_ROLE_ENV, harness_dir
 

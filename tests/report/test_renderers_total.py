@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html.page import NOT_DRAWN

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.explore_model import ExploreReport

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.jobs import analyze_job, explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text

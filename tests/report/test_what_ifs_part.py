@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from clearing_analysis.errors import InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.policy import WhatIfId, read_policy_bytes
 from clearing_analysis.report import model as rm

@@ -81,7 +81,7 @@ own_by_image_user "$signing" "$signing/run-signing.key"
 # What a refused run prints: the checkout's own remedy table, so the image cannot drift from it.
 expected_line() {  # expected_line CODE DETAIL
     "$python" -c 'import sys
-from clearing_analysis.remedies import PROGRAM, REMEDIES
+from clearing_analysis.codes.table import PROGRAM, REMEDIES
 code, detail = sys.argv[1:]
 print(f"{PROGRAM}: {code} {detail}: {REMEDIES[(code, detail)]}")' "$1" "$2"
 }

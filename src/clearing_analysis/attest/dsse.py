@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import VerifyDetail, VerifyError
+from clearing_analysis.codes.errors import VerifyDetail, VerifyError
 from clearing_analysis.policy import limits
 
 PAYLOAD_TYPE: Final = "application/vnd.in-toto+json"

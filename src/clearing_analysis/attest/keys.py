@@ -34,7 +34,7 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     SigningKeyDetail,
     SigningKeyError,
     VerifyDetail,

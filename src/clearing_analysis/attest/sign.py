@@ -34,9 +34,9 @@ from clearing_analysis.attest.statement import (
     encode_statement,
     run_statement,
 )
+from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.container.sealed import ContractStatus, contract_status
-from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
 
 if TYPE_CHECKING:
     from clearing_analysis.report.model import Report

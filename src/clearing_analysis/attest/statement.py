@@ -24,8 +24,8 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 from clearing_analysis import strictjson
+from clearing_analysis.codes.errors import VerifyDetail, VerifyError
 from clearing_analysis.container.sealed import ContractStatus
-from clearing_analysis.errors import VerifyDetail, VerifyError
 from clearing_analysis.policy import limits
 
 STATEMENT_TYPE: Final = "https://in-toto.io/Statement/v1"

@@ -38,8 +38,8 @@ from clearing_analysis.attest.dsse import (
 from clearing_analysis.attest.keys import VerifyingKey, load_verifying_key
 from clearing_analysis.attest.sign import attestation_path
 from clearing_analysis.attest.statement import Statement, decode_statement
+from clearing_analysis.codes.errors import VerifyDetail, VerifyError
 from clearing_analysis.container.sealed import ContractStatus
-from clearing_analysis.errors import VerifyDetail, VerifyError
 
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 _CHUNK = 1 << 20

@@ -1,7 +1,7 @@
 """One place that turns failures into fixed lines and exit statuses (R-CLI-3, R-REL-1).
 
 An `AnalysisError` prints one line on stderr, `clearing-analysis: <CODE> <DETAIL>: <remedy>`
-(`remedies.failure_line`), and exits with its status. A usage error of any command is first
+(`codes.table.failure_line`), and exits with its status. A usage error of any command is first
 mapped to a fixed `USAGE_ERROR` detail (`cli._usage`), so click's own messages, which quote
 what was typed, never reach the terminal. Anything else is an internal fault: `ANALYZER_FAULT
 INTERNAL_ERROR`, exit 1, no traceback and no message text, since an exception message could
@@ -32,15 +32,15 @@ from typer._click import exceptions as click_errors
 
 from clearing_analysis import interrupts
 from clearing_analysis.cli._usage import usage_error
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     EXIT_INCOMPLETE,
     AnalysisError,
     FaultDetail,
     OutputRefusedDetail,
     OutputRefusedError,
 )
+from clearing_analysis.codes.table import PROGRAM, failure_line
 from clearing_analysis.inputs.output import StdoutGuard, guard_stdout
-from clearing_analysis.remedies import PROGRAM, failure_line
 
 EXIT_INTERRUPTED = 130
 # `analyze --fail-on`: a complete analysis (its report written) whose overall verdict the user

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 import typer
 
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.codes.errors import AnalysisError
 
 if TYPE_CHECKING:
     from clearing_analysis.jobs import ProgressCallback

@@ -15,7 +15,7 @@ from typer._click.core import Context, Parameter
 from typer.core import TyperGroup, TyperOption
 
 from clearing_analysis.cli._command import UnknownCommand
-from clearing_analysis.errors import DECLARED_OPTION, UsageDetail, UsageError
+from clearing_analysis.codes.errors import DECLARED_OPTION, UsageDetail, UsageError
 
 
 def _declared(param: Parameter | None) -> tuple[str, ...]:

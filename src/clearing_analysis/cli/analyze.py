@@ -30,7 +30,7 @@ from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import FailOn, fatal, verdict_status
 from clearing_analysis.cli._period import Since, Until
 from clearing_analysis.cli._report_job import By, Details, Html, run_report_job
-from clearing_analysis.errors import UsageDetail, UsageError
+from clearing_analysis.codes.errors import UsageDetail, UsageError
 
 
 @app.command(

@@ -22,8 +22,8 @@ from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.cli._report_job import By, Details, usage_table
 from clearing_analysis.cli.synth import ProfileName
+from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, prepare_demo
-from clearing_analysis.errors import AnalysisError
 
 
 @app.command(cls=Command, short_help="Generate and analyze two small synthetic corpora.")

@@ -16,7 +16,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import UsageDetail, UsageError
+from clearing_analysis.codes.errors import UsageDetail, UsageError
 
 MAX_WORDS = 2  # CODE, or CODE DETAIL as a failure line prints them
 

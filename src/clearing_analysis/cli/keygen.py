@@ -16,7 +16,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.codes.errors import AnalysisError
 
 
 @app.command(cls=Command, short_help="Create an Ed25519 key pair for signing reports.")

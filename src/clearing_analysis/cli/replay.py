@@ -17,7 +17,7 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.cli._period import Since, Until
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.codes.errors import AnalysisError
 
 
 @app.command(

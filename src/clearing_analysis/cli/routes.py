@@ -31,11 +31,10 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
+from clearing_analysis.codes.errors import AnalysisError, UsageDetail, UsageError
+from clearing_analysis.codes.table import API_LIMITATION, PROGRAM, REPORT_CODES
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_stdout
-from clearing_analysis.meanings import API_LIMITATION, REPORT_CODES
-from clearing_analysis.remedies import PROGRAM
 from clearing_analysis.route_template import (
     AGENT_OPTION,
     LIFETIME_OPTION,

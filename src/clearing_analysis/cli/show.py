@@ -19,7 +19,7 @@ from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
 from clearing_analysis.cli._report_job import By, Details, Html, usage_table
-from clearing_analysis.errors import AnalysisError
+from clearing_analysis.codes.errors import AnalysisError
 
 
 @app.command(cls=Command, short_help="Render a saved report: summary, --details or --html.")

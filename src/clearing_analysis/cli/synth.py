@@ -11,7 +11,7 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError, UsageDetail, UsageError
+from clearing_analysis.codes.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES
 
 ProfileName = enum.StrEnum("ProfileName", {name: name for name in PROFILES})  # type: ignore[misc]

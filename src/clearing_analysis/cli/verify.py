@@ -17,8 +17,8 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.errors import AnalysisError
-from clearing_analysis.remedies import PROGRAM
+from clearing_analysis.codes.errors import AnalysisError
+from clearing_analysis.codes.table import PROGRAM
 
 VERIFIED: Final = f"{PROGRAM}: VERIFIED: the report is unchanged since this key signed it\n"
 VERIFIED_SEALED: Final = (

@@ -26,9 +26,9 @@ from typing import Any
 import typer.main
 from typer.core import TyperGroup
 
+from clearing_analysis.codes.errors import MountContractDetail, MountContractError
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.demo import DEMO_PAGES
-from clearing_analysis.errors import MountContractDetail, MountContractError
 
 # Parameter names (python identifiers) of the commands' path options.
 INPUT_PARAMETERS = frozenset(

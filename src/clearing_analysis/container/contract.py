@@ -37,13 +37,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
-from clearing_analysis.container.mountinfo import Mount, MountTable, parse_mountinfo
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     MountContractDetail,
     MountContractError,
     SidecarNotOfflineDetail,
     SidecarNotOfflineError,
 )
+from clearing_analysis.container.mountinfo import Mount, MountTable, parse_mountinfo
 from clearing_analysis.inputs.sidecar import companion_present
 
 MOUNTINFO = Path("/proc/self/mountinfo")

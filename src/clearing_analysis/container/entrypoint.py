@@ -3,7 +3,7 @@
 Guarantees:
 - Before any command runs, the contract (`container.contract`) is checked for the paths the
   command line names. On a violation one line goes to stderr, the CLI's own failure line
-  (`remedies.failure_line`: `clearing-analysis: <CODE> <DETAIL>: <remedy>`, all fixed text,
+  (`codes.table.failure_line`: `clearing-analysis: <CODE> <DETAIL>: <remedy>`, all fixed text,
   never a path), and the process exits with the code's status (2). Any unexpected failure is
   `ANALYZER_FAULT INTERNAL_ERROR`, exit 1, with no message text.
 - Otherwise the process image is replaced (exec) by the `clearing-analysis` console script of
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from clearing_analysis.codes.errors import AnalysisError, FaultDetail
+from clearing_analysis.codes.table import PROGRAM, failure_line
 from clearing_analysis.container.arguments import contract_paths
 from clearing_analysis.container.contract import check_this_container
 from clearing_analysis.container.sealed import entrypoint_environment
-from clearing_analysis.errors import AnalysisError, FaultDetail
-from clearing_analysis.remedies import PROGRAM, failure_line
 
 CLI_NAME = PROGRAM
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from clearing_analysis.errors import MountContractDetail, MountContractError
+from clearing_analysis.codes.errors import MountContractDetail, MountContractError
 
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
 _FIXED_FIELDS = 6  # id, parent, major:minor, root, mount point, options

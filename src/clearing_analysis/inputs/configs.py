@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from clearing_analysis import ranges, strictjson
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits
 
 

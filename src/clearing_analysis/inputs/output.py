@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clearing_analysis import interrupts
-from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
+from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.paths import Identity
 
 _CREATE_FLAGS = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidDetail,
     InputInvalidError,
     NoJournalsDetail,

@@ -19,7 +19,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidDetail,
     InputInvalidError,
     OutputRefusedDetail,

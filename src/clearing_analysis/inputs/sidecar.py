@@ -27,7 +27,7 @@ from types import TracebackType
 
 import msgspec
 
-from clearing_analysis.errors import (
+from clearing_analysis.codes.errors import (
     InputInvalidDetail,
     InputInvalidError,
     SidecarNotOfflineDetail,

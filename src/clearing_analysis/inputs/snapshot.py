@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from clearing_analysis.errors import SnapshotChangedDetail, SnapshotChangedError
+from clearing_analysis.codes.errors import SnapshotChangedDetail, SnapshotChangedError
 from clearing_analysis.inputs.sidecar import COMPANION_SUFFIXES
 
 

@@ -27,7 +27,7 @@ from typing import Literal
 import msgspec
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import QualificationDetail, QualificationError
+from clearing_analysis.codes.errors import QualificationDetail, QualificationError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import limits
 from clearing_analysis.qualify.harness import (

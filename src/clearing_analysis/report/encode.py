@@ -20,7 +20,7 @@ import jsonschema
 import msgspec
 
 from clearing_analysis import strictjson
-from clearing_analysis.errors import InputInvalidDetail, InputInvalidError
+from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits, read_policy_bytes
 from clearing_analysis.report import validate
 from clearing_analysis.report.explore_model import EXPLORE_FORMAT, ExploreReport

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from clearing_analysis.errors import OutputRefusedDetail, OutputRefusedError
+from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.synth.apis import CACHE_LIFETIME_MS, CACHE_MARGIN_MS, SUPPORTED, ApiSpec
 from clearing_analysis.synth.manifest import GroundTruth

@@ -18,14 +18,14 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from clearing_analysis.gate import ApiGate, Criterion
-from clearing_analysis.inputs.configs import Api
-from clearing_analysis.meanings import (
+from clearing_analysis.codes.table import (
     API_LIMITATION,
     EXPLORE_LIMITATION,
     LIMITATION,
     REPORT_CODES,
 )
+from clearing_analysis.gate import ApiGate, Criterion
+from clearing_analysis.inputs.configs import Api
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT

@@ -6,7 +6,7 @@ that names a `code` has its own `StrEnum` of detail codes (`detail_enum`) and it
 takes only a member of that enum: mypy checks it, and any other value is a `RuntimeError`
 (misuse), so no error can carry input text, a path, a value or an exception message (R-OUT-1,
 R-REL-1). All detail enums live here, one per class, so that the complete set of failures is
-one page long; `clearing_analysis.remedies` maps every (code, detail) to the one-line remedy
+one page long; `clearing_analysis.codes.table` maps every (code, detail) to the one-line remedy
 the terminal prints, and docs/exit-codes.md lists the same pairs.
 """
 
