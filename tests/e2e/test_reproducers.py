@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from clearing_analysis.journal import RejectedJournal, decode_bytes
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli
+from tests.journal._build import CLOSE, HEADER, line
 from tests.report._saved import (
     GOLDEN_REPORT,
     RENDERED,
@@ -88,6 +91,61 @@ class TestJournalReproducers:
             ("snapshot", "journalBytes"),
         ]
         assert _without(with_reproducers, *counted) == _without(baseline, *counted)
+
+
+# Named bad first lines, each in a journal of its own followed by a valid close record.
+_DEEP_OBJECTS = b'{"a":' * 1000 + b"1" + b"}" * 1000
+_HEADER_LINE = line(HEADER)[:-1]
+BAD_FIRST_LINES: dict[str, bytes] = {
+    "objects-nested-1000-deep": _DEEP_OBJECTS,
+    "header-with-a-field-nested-1000-deep": _HEADER_LINE[:-1] + b',"x":' + _DEEP_OBJECTS + b"}",
+    "repeated-key": _HEADER_LINE[:-1] + b',"seq":0}',
+    "not-an-object": b"[1, 2]",
+}
+
+
+class TestBadFirstLines:
+    """A journal whose first line the decoder refuses is skipped INVALID with the decoder's
+    reason, however deep it nests (R-REL-4); the other journals are analyzed as before."""
+
+    def test_each_is_skipped_with_the_decoders_reason(self, corpus: Path, tmp_path: Path) -> None:
+        """analyze with the bad journals (and an empty file) beside the corpus's: exit 0, no
+        stderr, each counted INVALID under the detail decoding it gives, every other figure of
+        the report unchanged."""
+        baseline = _json(run_cli(["analyze", *corpus_options(corpus), "--json"]))
+        journals = tmp_path / "journals"
+        shutil.copytree(corpus / "journals", journals)
+        bad = {
+            name: first + b"\n" + line({**CLOSE, "seq": 1})
+            for name, first in BAD_FIRST_LINES.items()
+        }
+        bad["empty-file"] = b""
+        reasons: Counter[str] = Counter()
+        for name, data in bad.items():
+            (journals / f"zz-{name}.jsonl").write_bytes(data)
+            decoded = decode_bytes(data)
+            assert isinstance(decoded, RejectedJournal)
+            assert decoded.reason is not None
+            reasons[decoded.reason.value] += 1
+        assert reasons["NESTING_TOO_DEEP"] == 2
+        options = corpus_options(corpus)
+        options[options.index("--journals") + 1] = str(journals)
+        with_bad = _json(run_cli(["analyze", *options, "--json"]))
+        before, after = baseline["snapshot"], with_bad["snapshot"]
+        assert after["skippedJournals"]["INVALID"] == (
+            before["skippedJournals"].get("INVALID", 0) + len(bad)
+        )
+        for reason, count in reasons.items():
+            expected = before["invalidJournalDetails"].get(reason, 0) + count
+            assert after["invalidJournalDetails"][reason] == expected
+        added_bytes = sum(len(data) for data in bad.values())
+        assert after["journalBytes"] == before["journalBytes"] + added_bytes
+        counted = [
+            ("snapshot", "skippedJournals"),
+            ("snapshot", "invalidJournalDetails"),
+            ("snapshot", "journalBytes"),
+        ]
+        assert _without(with_bad, *counted) == _without(baseline, *counted)
 
 
 class TestSessionReproducers:
