@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from clearing_analysis.journal import RejectedJournal, decode_bytes
+from clearing_analysis.pisession import RejectedSession, read_session
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli
 from tests.journal._build import CLOSE, HEADER, line
@@ -179,6 +180,44 @@ class TestSessionReproducers:
             "unrecognized",
             "sessionBytes",
         )
+        assert {k: v for k, v in after.items() if k not in changed} == {
+            k: v for k, v in before.items() if k not in changed
+        }
+        assert _without(explored, ("sessions",)) == _without(baseline, ("sessions",))
+
+
+class TestExploreBadFirstLines:
+    """explore: a session whose first line nests 1,000 objects is skipped with its reader's
+    fixed reason (R-REL-4); the other sessions are explored as before."""
+
+    def test_each_is_skipped_with_the_readers_reason(self, tmp_path: Path) -> None:
+        """explore over the writer's sessions plus two sessions whose first line (a bare object,
+        a session header with a field) nests 1,000 deep: exit 0, no stderr, each counted
+        INVALID with the detail the session reader gives it, every other figure unchanged."""
+        routes = tmp_path / "routes.json"
+        routes.write_text(json.dumps([{**SEED_ROUTE, "api": WRITER_API}]))
+        sessions = tmp_path / "sessions"
+        shutil.copytree(WRITER_SESSIONS, sessions)
+        baseline = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        session_header = b'{"type":"session","version":3,"id":"s","x":'
+        firsts = {"objects": _DEEP_OBJECTS, "session-header": session_header + _DEEP_OBJECTS + b"}"}
+        reasons: Counter[str] = Counter()
+        for name, first in firsts.items():
+            path = sessions / f"zz-deep-{name}.jsonl"
+            path.write_bytes(first + b"\n")
+            read = read_session(path)
+            assert isinstance(read, RejectedSession)
+            assert read.detail is not None
+            reasons[read.detail.value] += 1
+        explored = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        before, after = baseline["sessions"], explored["sessions"]
+        assert after["skippedSessions"]["INVALID"] == (
+            before["skippedSessions"]["INVALID"] + len(firsts)
+        )
+        for reason, count in reasons.items():
+            expected = before["invalidSessionDetails"].get(reason, 0) + count
+            assert after["invalidSessionDetails"][reason] == expected
+        changed = ("skippedSessions", "invalidSessionDetails", "sessionBytes")
         assert {k: v for k, v in after.items() if k not in changed} == {
             k: v for k, v in before.items() if k not in changed
         }
