@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from clearing_analysis.journal import RejectedJournal, decode_bytes
+from clearing_analysis.pisession import RejectedSession, read_session
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli
+from tests.journal._build import CLOSE, HEADER, line
 from tests.report._saved import (
     GOLDEN_REPORT,
     RENDERED,
@@ -90,6 +94,61 @@ class TestJournalReproducers:
         assert _without(with_reproducers, *counted) == _without(baseline, *counted)
 
 
+# Named bad first lines, each in a journal of its own followed by a valid close record.
+_DEEP_OBJECTS = b'{"a":' * 1000 + b"1" + b"}" * 1000
+_HEADER_LINE = line(HEADER)[:-1]
+BAD_FIRST_LINES: dict[str, bytes] = {
+    "objects-nested-1000-deep": _DEEP_OBJECTS,
+    "header-with-a-field-nested-1000-deep": _HEADER_LINE[:-1] + b',"x":' + _DEEP_OBJECTS + b"}",
+    "repeated-key": _HEADER_LINE[:-1] + b',"seq":0}',
+    "not-an-object": b"[1, 2]",
+}
+
+
+class TestBadFirstLines:
+    """A journal whose first line the decoder refuses is skipped INVALID with the decoder's
+    reason, however deep it nests (R-REL-4); the other journals are analyzed as before."""
+
+    def test_each_is_skipped_with_the_decoders_reason(self, corpus: Path, tmp_path: Path) -> None:
+        """analyze with the bad journals (and an empty file) beside the corpus's: exit 0, no
+        stderr, each counted INVALID under the detail decoding it gives, every other figure of
+        the report unchanged."""
+        baseline = _json(run_cli(["analyze", *corpus_options(corpus), "--json"]))
+        journals = tmp_path / "journals"
+        shutil.copytree(corpus / "journals", journals)
+        bad = {
+            name: first + b"\n" + line({**CLOSE, "seq": 1})
+            for name, first in BAD_FIRST_LINES.items()
+        }
+        bad["empty-file"] = b""
+        reasons: Counter[str] = Counter()
+        for name, data in bad.items():
+            (journals / f"zz-{name}.jsonl").write_bytes(data)
+            decoded = decode_bytes(data)
+            assert isinstance(decoded, RejectedJournal)
+            assert decoded.reason is not None
+            reasons[decoded.reason.value] += 1
+        assert reasons["NESTING_TOO_DEEP"] == 2
+        options = corpus_options(corpus)
+        options[options.index("--journals") + 1] = str(journals)
+        with_bad = _json(run_cli(["analyze", *options, "--json"]))
+        before, after = baseline["snapshot"], with_bad["snapshot"]
+        assert after["skippedJournals"]["INVALID"] == (
+            before["skippedJournals"].get("INVALID", 0) + len(bad)
+        )
+        for reason, count in reasons.items():
+            expected = before["invalidJournalDetails"].get(reason, 0) + count
+            assert after["invalidJournalDetails"][reason] == expected
+        added_bytes = sum(len(data) for data in bad.values())
+        assert after["journalBytes"] == before["journalBytes"] + added_bytes
+        counted = [
+            ("snapshot", "skippedJournals"),
+            ("snapshot", "invalidJournalDetails"),
+            ("snapshot", "journalBytes"),
+        ]
+        assert _without(with_bad, *counted) == _without(baseline, *counted)
+
+
 class TestSessionReproducers:
     """A message whose role is a list or an object: an unknown role, counted, never a crash."""
 
@@ -121,6 +180,44 @@ class TestSessionReproducers:
             "unrecognized",
             "sessionBytes",
         )
+        assert {k: v for k, v in after.items() if k not in changed} == {
+            k: v for k, v in before.items() if k not in changed
+        }
+        assert _without(explored, ("sessions",)) == _without(baseline, ("sessions",))
+
+
+class TestExploreBadFirstLines:
+    """explore: a session whose first line nests 1,000 objects is skipped with its reader's
+    fixed reason (R-REL-4); the other sessions are explored as before."""
+
+    def test_each_is_skipped_with_the_readers_reason(self, tmp_path: Path) -> None:
+        """explore over the writer's sessions plus two sessions whose first line (a bare object,
+        a session header with a field) nests 1,000 deep: exit 0, no stderr, each counted
+        INVALID with the detail the session reader gives it, every other figure unchanged."""
+        routes = tmp_path / "routes.json"
+        routes.write_text(json.dumps([{**SEED_ROUTE, "api": WRITER_API}]))
+        sessions = tmp_path / "sessions"
+        shutil.copytree(WRITER_SESSIONS, sessions)
+        baseline = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        session_header = b'{"type":"session","version":3,"id":"s","x":'
+        firsts = {"objects": _DEEP_OBJECTS, "session-header": session_header + _DEEP_OBJECTS + b"}"}
+        reasons: Counter[str] = Counter()
+        for name, first in firsts.items():
+            path = sessions / f"zz-deep-{name}.jsonl"
+            path.write_bytes(first + b"\n")
+            read = read_session(path)
+            assert isinstance(read, RejectedSession)
+            assert read.detail is not None
+            reasons[read.detail.value] += 1
+        explored = _json(run_cli(["explore", "--sessions", sessions, "--routes", routes]))
+        before, after = baseline["sessions"], explored["sessions"]
+        assert after["skippedSessions"]["INVALID"] == (
+            before["skippedSessions"]["INVALID"] + len(firsts)
+        )
+        for reason, count in reasons.items():
+            expected = before["invalidSessionDetails"].get(reason, 0) + count
+            assert after["invalidSessionDetails"][reason] == expected
+        changed = ("skippedSessions", "invalidSessionDetails", "sessionBytes")
         assert {k: v for k, v in after.items() if k not in changed} == {
             k: v for k, v in before.items() if k not in changed
         }

@@ -153,3 +153,37 @@ class TestGroupingKeys:
         path = tmp_path / "journal.jsonl"
         path.write_bytes(FIRST_LINES[name] + b"\n")
         assert grouping_keys(path) == ()
+
+
+_FIRST_LINE_OUTCOMES = frozenset(
+    {JournalOutcome.INVALID, JournalOutcome.UNSUPPORTED_VERSION, JournalOutcome.OPEN}
+)
+# Bytes that build deep or broken JSON more often than uniform bytes would.
+_JSON_PIECES = st.sampled_from(
+    [b"{", b"}", b"[", b"]", b'"a":', b'"kind":"header"', b",", b"1", b"\xff", b"\n", b"\\u"]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.one_of(
+        st.binary(max_size=300),
+        st.lists(_JSON_PIECES, max_size=400).map(b"".join),
+        st.integers(min_value=1, max_value=3000).map(lambda depth: b'{"a":' * depth),
+    )
+)
+def test_any_bytes_give_a_header_or_a_fixed_outcome(data: bytes) -> None:
+    """Whatever a file holds, read_header returns a header or one of the outcomes a first line
+    alone fixes (INVALID with a detail, UNSUPPORTED_VERSION, OPEN), and grouping_keys returns
+    keys or none: neither raises."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "journal.jsonl"
+        path.write_bytes(data)
+        header = read_header(path)
+        keys = grouping_keys(path)
+    if isinstance(header, RejectedJournal):
+        assert header.outcome in _FIRST_LINE_OUTCOMES
+        assert (header.reason is not None) == (header.outcome is JournalOutcome.INVALID)
+        assert keys == ()
+    else:
+        assert len(keys) == 3
