@@ -1287,6 +1287,12 @@ REPORT_CODES: Mapping[tuple[str, str], tuple[str, str]] = {
         "the tool result is flagged as an error: excluded from both bounds (R-EL-1)",
         _NEVER_CLEARED,
     ),
+    (EXCLUSION_REASON, "UNKNOWN_OUTCOME"): (
+        "the imported history states no outcome for the tool call (a Codex output without a"
+        " documented exit status): whether it succeeded is unknown, so it is excluded from both"
+        " bounds (R-SRC-3)",
+        _NEVER_CLEARED,
+    ),
     (EXCLUSION_REASON, "NOT_SUCCESSFUL"): (
         "the tool call's recorded status is not success: excluded from both bounds (R-EL-1)",
         _NEVER_CLEARED,
