@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -68,6 +68,10 @@ bench: setup
 
 bench-small: setup
 	$(RUN) python bench/analyze/bench_analyze.py --sizes 150 --repeats 3 $(BENCH_ARGS)
+
+# Import CPU-seconds per command and of a pool worker (docs/performance.md, "Start-up").
+bench-startup: setup
+	$(RUN) python bench/startup/bench_imports.py $(BENCH_ARGS)
 
 # Time against the length of one history (bench/history/bench_history.py, docs/performance.md):
 # a linear pi session and a journal whose every turn ends in a checkpoint keeping everything,

@@ -30,3 +30,25 @@ def test_benchmark_script_runs_on_a_tiny_corpus(tmp_path: Path) -> None:
     assert labels.count("2") == 4
     assert any("--help" in row for row in rows)
     assert list(tmp_path.iterdir()) == []
+
+
+STARTUP = Path(__file__).resolve().parents[1] / "bench" / "startup" / "bench_imports.py"
+
+
+@pytest.mark.slow
+def test_startup_benchmark_reports_every_case(tmp_path: Path) -> None:
+    """One row per case, `--help` with no heavy library and the worker with none either;
+    the scratch corpus is deleted afterwards."""
+    done = subprocess.run(
+        [sys.executable, str(STARTUP), "--repeats", "1", "--work", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {row.split(" | ")[0].removeprefix("| "): row for row in done.stdout.splitlines()}
+    assert " | none | " in rows["--help"]
+    assert " | none | " in rows["pool worker's imports"]
+    assert "polars" in rows["small analyze's imports alone"]
+    assert list(tmp_path.iterdir()) == []

@@ -96,3 +96,56 @@ def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> Non
     assert crypto(_loaded_after(["keygen", "--out", str(key)], tmp_path, "k"))
     assert crypto(_loaded_after(signed, tmp_path, "sa"))
     assert crypto(_loaded_after(verify, tmp_path, "v"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["analyze", "--help"], ["replay", "--help"], ["show", "--help"]],
+)
+def test_help_loads_no_pydantic(args: list[str], tmp_path: Path) -> None:
+    """A command's `--help` answers without typer's pydantic coercion (the root's absent
+    `--help` flag is False, not None that typer would coerce through pydantic)."""
+    loaded = _loaded_after(args, tmp_path, "help")
+    assert "typer" in loaded  # not vacuous: the CLI did load
+    assert [m for m in loaded if m == "pydantic" or m.startswith("pydantic.")] == []
+
+
+# What a pool worker may not load: the CLI, rendering, the later stages, the heavy libraries.
+WORKER_HEAVY = (
+    "polars",
+    "rich",
+    "structlog",
+    "cryptography",
+    "typer",
+    "pydantic",
+    "clearing_analysis.cli",
+    "clearing_analysis.report",
+    "clearing_analysis.gate",
+    "clearing_analysis.models",
+    "clearing_analysis.assemble",
+    "clearing_analysis.attest",
+    "clearing_analysis.jobs",
+)
+
+
+def test_pool_worker_loads_only_the_unit_path() -> None:
+    """A spawned worker, once started as the unit pool starts it, has loaded the replay,
+    eligibility and simulation of a unit, and none of the heavy or later modules."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from clearing_analysis import units
+
+    with ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=units._init_worker,
+        initargs=(os.getpid(),),
+    ) as pool:
+        loaded: list[str] = pool.submit(eval, "sorted(__import__('sys').modules)").result(60)
+    assert "clearing_analysis.replay.journal_replay" in loaded  # not vacuous
+    assert "clearing_analysis.simulation.unit" in loaded
+    assert [
+        m for m in loaded if m.split(".")[0] in WORKER_HEAVY or m.startswith(WORKER_HEAVY)
+    ] == []

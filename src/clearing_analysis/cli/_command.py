@@ -25,7 +25,7 @@ from typer._click import exceptions as click_errors
 from typer._click.core import Command as ClickCommand
 from typer._click.core import Context
 from typer._click.parser import _Option, _OptionParser, _ParsingState
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 
 class UnknownCommand(click_errors.UsageError):
@@ -41,6 +41,16 @@ class Group(TyperGroup):
         if args and not ctx.resilient_parsing and self.get_command(ctx, args[0]) is None:
             raise UnknownCommand("unknown command", ctx)
         return super().resolve_command(ctx, args)
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        # Start-up: the root's `--help` is a flag whose value, when absent, is None, and typer
+        # coerces a None flag through a pydantic adapter (importing pydantic, ~0.1 CPU-s)
+        # before a command's own `--help` can answer. Absent means False; nothing printed
+        # changes (the help option shows no default).
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.default = False
+        return option
 
 
 class _GreedyOption(_Option):
