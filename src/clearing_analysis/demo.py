@@ -106,10 +106,10 @@ def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
     from clearing_analysis.report import model as rm  # noqa: PLC0415
     from clearing_analysis.report.human import (  # noqa: PLC0415
         cost_waterfall,
-        number,
         pairs_table,
         pressure_table,
     )
+    from clearing_analysis.report.terminal import number  # noqa: PLC0415
 
     parts: list[RenderableType] = []
     for api, report in rm.in_api_order(analysis.report.per_api):
@@ -222,8 +222,8 @@ def prepare_demo(
     from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
-    from clearing_analysis.report.human import plain_text  # noqa: PLC0415
     from clearing_analysis.report.summary import summary  # noqa: PLC0415
+    from clearing_analysis.report.terminal import plain_text  # noqa: PLC0415
     from clearing_analysis.report.usage_view import usage_by_table  # noqa: PLC0415
     from clearing_analysis.report.view import renderables  # noqa: PLC0415
     from clearing_analysis.wrapping import wrap  # noqa: PLC0415

@@ -29,9 +29,10 @@ from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL, percent
+from clearing_analysis.report.human import CRITERION_LABEL
 from clearing_analysis.report.summary import api_head
 from clearing_analysis.report.summary import figures as summary_figures
+from clearing_analysis.report.terminal import percent
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

@@ -17,8 +17,9 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.explore_model import ExploreReport
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.human import histogram_table, number
+from clearing_analysis.report.human import histogram_table
 from clearing_analysis.report.model import Report
+from clearing_analysis.report.terminal import number
 from clearing_analysis.report.validate import (
     MAX_EXACT_INTEGER,
     histogram_consistent,

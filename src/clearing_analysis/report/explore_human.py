@@ -20,7 +20,6 @@ from clearing_analysis.report.human import (
     cost_waterfall,
     histogram_table,
     limitation_lines,
-    number,
     pairs_table,
     pressure_lines,
     route_trigger_table,
@@ -28,6 +27,7 @@ from clearing_analysis.report.human import (
     usage_table,
 )
 from clearing_analysis.report.refetch_view import tables as refetch_tables
+from clearing_analysis.report.terminal import number
 from clearing_analysis.report.what_ifs_view import tables
 
 STATEMENT_TEXT = {

@@ -10,19 +10,19 @@ Nothing here reads inputs.
 
 from __future__ import annotations
 
-import datetime
-import io
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
-from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.refetch_view import tables as refetch_tables
+from clearing_analysis.report.terminal import money, number, percent, undefined_reason
 from clearing_analysis.report.validate import histogram_consistent
+from clearing_analysis.report.what_ifs_view import tables
 
 VERDICT_STYLE = {
     Verdict.BUILD: "bold green",
@@ -54,39 +54,6 @@ STATEMENT_TEXT = {
         "supplied rate are all reported and cost-gated."
     ),
 }
-
-
-def number(value: float | int | None, digits: int = 0) -> str:
-    """A figure with thousands separators; an integer is formatted as an integer, never
-    through a float (which a very long one would overflow)."""
-    if value is None:
-        return "-"
-    if isinstance(value, int):
-        return f"{value:,}" + ("." + "0" * digits if digits else "")
-    if digits == 0 and value.is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.{digits}f}"
-
-
-# The currency of list prices: the route's prices are currency per million tokens, and the
-# catalog they come from states US dollars (docs/formats/routes.md).
-CURRENCY = "USD"
-
-
-def money(value: float | None, digits: int = 4) -> str:
-    """A list-price cost with its currency ("12.3400 USD")."""
-    return "-" if value is None else f"{number(value, digits)} {CURRENCY}"
-
-
-def percent(value: float | None) -> str:
-    """A share as a percentage with one decimal; a non-zero share that one decimal would show
-    as 0.0% (or -0.0%) keeps two significant digits, so its size and sign stay visible."""
-    if value is None:
-        return "-"
-    scaled = 100 * value
-    if scaled != 0 and abs(scaled) < 0.05:
-        return f"{scaled:.2g}%"
-    return f"{scaled:.1f}%"
 
 
 def is_share(criterion: Criterion) -> bool:
@@ -230,35 +197,6 @@ def histogram_table(title: str, histogram: rm.Histogram, unit: str) -> Table:
     for label, count in rows:
         table.add_row(label, f"{count:,}", "#" * round(30 * count / peak))
     return table
-
-
-def _utc(ms: int) -> str:
-    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
-        milliseconds=ms
-    )
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def period_text(period: rm.AnalyzedPeriod) -> str | None:
-    """The analyzed period as the views print it ("period 2026-06-01T00:00:00Z to before
-    2026-07-01T00:00:00Z"), None for the whole history."""
-    since, until = period.since_ms, period.until_ms
-    if since is None and until is None:
-        return None
-    start = "the start" if since is None else _utc(since)
-    end = "the end" if until is None else f"before {_utc(until)}"
-    return f"period {start} to {end} (UTC)"
-
-
-_UNDEFINED_TEXT = {
-    UndefinedCause.NO_GROWTH: "no native growth G",
-    UndefinedCause.TRIGGER_NOT_ABOVE_DRAIN: "T <= P",
-}
-
-
-def undefined_reason(causes: Sequence[UndefinedCause]) -> str:
-    """Why a model is undefined, each cause with its code: "NO_GROWTH: no native growth G"."""
-    return "; ".join(f"{cause.value}: {_UNDEFINED_TEXT[cause]}" for cause in causes)
 
 
 def pressure_lines(title: str, pressure: rm.Pressure) -> list[RenderableType]:
@@ -551,10 +489,8 @@ def details(report: rm.Report) -> list[RenderableType]:
         _categories("\nCategories, all APIs", report.overall.categories, report.overall.web)
     )
     # Imported here: the what-ifs view builds on this module's formats.
-    from clearing_analysis.report.what_ifs_view import tables  # noqa: PLC0415
 
     parts.extend(tables(report.what_ifs_informational))
-    from clearing_analysis.report.refetch_view import tables as refetch_tables  # noqa: PLC0415
 
     if report.refetches_informational is not None:
         parts.extend(refetch_tables(report.refetches_informational))
@@ -585,14 +521,6 @@ def details(report: rm.Report) -> list[RenderableType]:
     return parts
 
 
-def plain_text(parts: Sequence[RenderableType], width: int) -> str:
-    """A view as plain text (no colour), whatever the terminal."""
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-    console.print(Group(*parts))
-    return buffer.getvalue()
-
-
 __all__ = [
     "CRITERION_LABEL",
     "VERDICT_STYLE",
@@ -601,16 +529,11 @@ __all__ = [
     "gap_text",
     "histogram_table",
     "lineage_gap_text",
-    "number",
     "pairs_table",
-    "percent",
-    "period_text",
-    "plain_text",
     "pressure_lines",
     "pressure_table",
     "shown",
     "threshold_text",
     "tool_class_table",
-    "undefined_reason",
     "usage_table",
 ]

@@ -32,13 +32,11 @@ from clearing_analysis.report.human import (
     VERDICT_STYLE,
     gap_text,
     lineage_gap_text,
-    number,
-    percent,
-    period_text,
     shown,
     threshold_text,
 )
 from clearing_analysis.report.refetch_view import summary_line as refetch_line
+from clearing_analysis.report.terminal import number, percent, period_text
 from clearing_analysis.report.what_ifs_view import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 

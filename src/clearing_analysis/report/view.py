@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from clearing_analysis.report import explore_human, explore_summary, human, summary
+from clearing_analysis.report import explore_human, explore_summary, human, summary, terminal
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.usage_view import UsageBy, usage_by_table
@@ -52,7 +52,7 @@ def render_text(
     by: UsageBy | None = None,
 ) -> str:
     """The view as plain text (no colour), whatever the terminal."""
-    return human.plain_text(renderables(report, width, details=details, by=by), width)
+    return terminal.plain_text(renderables(report, width, details=details, by=by), width)
 
 
 def render(report: rm.Report | em.ExploreReport) -> bytes:

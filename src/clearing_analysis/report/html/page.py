@@ -42,7 +42,8 @@ from clearing_analysis.report.html.cells import (
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.html.summary import analysis_summary, explore_summary
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share, period_text
+from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share
+from clearing_analysis.report.terminal import period_text
 from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
 from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
 
