@@ -21,8 +21,9 @@ from clearing_analysis.attest.dsse import decode_envelope
 from clearing_analysis.attest.statement import decode_statement
 from clearing_analysis.codes.errors import InputInvalidError, VerifyDetail, VerifyError
 from clearing_analysis.inputs import configs
-from clearing_analysis.jobs import read_saved_report
+from clearing_analysis.inputs.requests import ShowRequest
 from clearing_analysis.journal import DecodedJournal, RejectedJournal, decode_bytes
+from clearing_analysis.pipeline.saved import read_saved_report
 from clearing_analysis.pisession import ReadSession, RejectedSession, read_stream
 from clearing_analysis.pisession.mapping import map_session
 from clearing_analysis.pisession.read import stream_grouping_keys
@@ -107,7 +108,7 @@ def show_html(data: bytes) -> None:
     report, page = _scratch() / "report.json", _scratch() / "page.html"
     report.write_bytes(data)
     try:
-        read_saved_report(report, html=page).write_page(page)
+        read_saved_report(ShowRequest(report=report, html=page)).write_page(page)
     except InputInvalidError as refused:
         _expect(refused.detail.value.startswith("REPORT_") and not page.exists())
         return

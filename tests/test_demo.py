@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.demo import (
+from clearing_analysis.gate import Verdict
+from clearing_analysis.inputs.requests import DemoRequest
+from clearing_analysis.pipeline.demo import (
     BUILD_CONVERSATIONS,
     BUILD_PROFILE,
     BUILD_SEED,
@@ -18,7 +20,6 @@ from clearing_analysis.demo import (
     analyze_part,
     run_demo,
 )
-from clearing_analysis.gate import Verdict
 from clearing_analysis.report.usage_view import UsageBy
 from clearing_analysis.synth import generate
 from tests.cli._guarded import invoke, usage_line
@@ -42,11 +43,13 @@ def test_demo_text_is_deterministic_short_and_in_two_parts(tmp_path: Path) -> No
     (tmp_path / "b").mkdir()
     started = time.monotonic()
     first = run_demo(
-        tmp_path / "a", seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE
+        tmp_path / "a",
+        DemoRequest(seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE),
     )
     assert time.monotonic() - started < 60
     second = run_demo(
-        tmp_path / "b", seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE
+        tmp_path / "b",
+        DemoRequest(seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE),
     )
     assert first == second
     assert len(first.splitlines()) <= MAX_LINES
@@ -113,10 +116,9 @@ def test_demo_details_add_every_table_and_explore(tmp_path: Path) -> None:
     within 80 columns and without an ellipsis."""
     text = run_demo(
         tmp_path,
-        seed=DEMO_SEED,
-        conversations=DEMO_CONVERSATIONS,
-        profile=DEMO_PROFILE,
-        details=True,
+        DemoRequest(
+            seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE, details=True
+        ),
     )
     _lines_fit(text, WIDTH)
     assert text.count("Corpus summary") == 2
@@ -134,7 +136,9 @@ def test_demo_counts_every_journal_file(tmp_path: Path) -> None:
     generate(tmp_path / "c", 7, conversations=4, size_mb=None, profile="mixed")
     manifest = json.loads((tmp_path / "c" / "ground-truth.json").read_text())
     (tmp_path / "d").mkdir()
-    text = run_demo(tmp_path / "d", seed=7, conversations=4, profile="mixed", details=True)
+    text = run_demo(
+        tmp_path / "d", DemoRequest(seed=7, conversations=4, profile="mixed", details=True)
+    )
     assert f"journal files: {manifest['journalFiles']:,}" in text
 
 
@@ -163,10 +167,7 @@ def test_demo_by_adds_each_parts_usage_table(tmp_path: Path, by: UsageBy, title:
     (tmp_path / "a").mkdir()
     text = run_demo(
         tmp_path / "a",
-        seed=DEMO_SEED,
-        conversations=DEMO_CONVERSATIONS,
-        profile=DEMO_PROFILE,
-        by=by,
+        DemoRequest(seed=DEMO_SEED, conversations=DEMO_CONVERSATIONS, profile=DEMO_PROFILE, by=by),
     )
     _lines_fit(text, WIDTH)
     realistic, clearing = text.split("Part 2 of 2: clearing at work", 1)

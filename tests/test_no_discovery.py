@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
+from clearing_analysis.inputs.requests import ExploreRequest, ReplayRequest
 from clearing_analysis.inputs.session import InputSession
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.pipeline.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests.inputs._safety_corpus import Corpus, make_corpus, make_sidecar
 from tests.pisession.builder import Session
@@ -97,7 +98,9 @@ def _events(hits: list[tuple[str, str]]) -> set[str]:
 
 
 def _run_session(corpus: Corpus) -> InputSession:
-    session = InputSession.open([corpus.journals], sidecar=corpus.sidecar, routes=corpus.routes)
+    session = InputSession.open(
+        ReplayRequest(journals=(corpus.journals,), sidecar=corpus.sidecar, routes=corpus.routes)
+    )
     with session.open_sidecar() as view:
         view.conversation_policy("any")
     session.finish()
@@ -153,7 +156,7 @@ def test_explore_reads_only_the_sessions_it_is_given(
     routes = tmp_path / "explicit" / "routes.json"
     routes.write_text(json.dumps([SEED_ROUTE]))
     recorded.clear()
-    done = explore_job([explicit], routes=routes, workers=1)
+    done = explore_job(ExploreRequest(sessions=(explicit,), routes=routes, workers=1))
     assert json.loads(done.data)["sessions"]["sessionsRead"] == 1
     assert _touches(recorded, decoy_home) == []
     assert {"open", "os.scandir"} <= _events(_touches(recorded, explicit))

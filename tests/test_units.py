@@ -12,8 +12,7 @@ from clearing_analysis.eligibility import ExclusionReason, assess, count_occurre
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.inputs.configs import AgentConfig
 from clearing_analysis.inputs.sidecar import open_sidecar
-from clearing_analysis.replay import JournalSkipReason, replay_journals
-from clearing_analysis.units import (
+from clearing_analysis.pipeline.units import (
     Settings,
     Unit,
     UnitPool,
@@ -21,6 +20,7 @@ from clearing_analysis.units import (
     default_workers,
     plan_units,
 )
+from clearing_analysis.replay import JournalSkipReason, replay_journals
 from tests.eligibility.helpers import PERIOD, Target, pad, write_target
 from tests.replay.builder import JournalBuilder, SidecarBuilder, agent_config, routes
 

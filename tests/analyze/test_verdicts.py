@@ -14,8 +14,9 @@ import msgspec
 import pytest
 
 from clearing_analysis.gate import CriterionId, DeferReason, StopReason
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.numbers import rounded
+from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.qualify.record import DifferenceCategory, QualificationRecord, encode_record
 from clearing_analysis.report.model import ApiReport
 from tests.analyze.scenario import Scenario, write
@@ -51,11 +52,13 @@ def _record(tmp_path: Path, record: QualificationRecord, differences: int = 0) -
 def _analyze(tmp_path: Path, scenario: Scenario, qualification: Path | None) -> ApiReport:
     paths = write(scenario, tmp_path / "corpus")
     job = analyze_job(
-        [paths["journals"]],
-        sidecar=paths["sidecar"],
-        routes=paths["routes"],
-        agent_config=paths.get("agent_config"),
-        qualification=qualification,
+        AnalyzeRequest(
+            journals=(paths["journals"],),
+            sidecar=paths["sidecar"],
+            routes=paths["routes"],
+            agent_config=paths.get("agent_config"),
+            qualification=qualification,
+        )
     )
     assert json.loads(job.data)["verdict"] == job.report.verdict.value
     (report,) = job.report.per_api.values()

@@ -21,8 +21,9 @@ from clearing_analysis.attest.keys import load_signing_key, write_key_pair
 from clearing_analysis.cli.verify import VERIFIED, VERIFIED_SEALED
 from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
+from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.inputs.session import InputSession
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.synth import generate
 from tests.cli._guarded import Done, invoke, usage_line
 from tests.container._host import fake_host
@@ -415,13 +416,15 @@ def test_an_attestation_whose_name_is_taken_leaves_no_output(
     attestation = out / "r.json.intoto.jsonl"
     log = tmp_path / "run.log"
     job = analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        out=out / "r.json",
-        log_file=log,
-        sign_key=key,
-        html=out / "r.html",
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            out=out / "r.json",
+            log_file=log,
+            sign_key=key,
+            html=out / "r.html",
+        ),
         between_snapshots=lambda: attestation.write_bytes(b"someone else's"),
     )
     with pytest.raises(OutputRefusedError) as refused:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.codes.errors import SnapshotChangedError
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, listing, run_cli
 from tests.pisession.builder import Session
@@ -119,7 +120,9 @@ def test_a_session_changing_during_the_run_is_refused(inputs: tuple[Path, Path])
             )
 
     with pytest.raises(SnapshotChangedError) as caught:
-        explore_job([sessions], routes=routes, workers=1, between_snapshots=append)
+        explore_job(
+            ExploreRequest(sessions=(sessions,), routes=routes, workers=1), between_snapshots=append
+        )
     assert caught.value.exit_status == 2
     assert CANARY not in str(caught.value)
 
@@ -132,7 +135,9 @@ def test_a_session_appearing_during_the_run_is_refused(inputs: tuple[Path, Path]
         Session(session_id="late").write(sessions / "late.jsonl")
 
     with pytest.raises(SnapshotChangedError):
-        explore_job([sessions], routes=routes, workers=1, between_snapshots=appear)
+        explore_job(
+            ExploreRequest(sessions=(sessions,), routes=routes, workers=1), between_snapshots=appear
+        )
 
 
 def test_no_argument_is_echoed_in_usage_errors(inputs: tuple[Path, Path]) -> None:
@@ -206,7 +211,9 @@ def test_a_copied_session_and_a_fork_count_their_history_once(tmp_path: Path) ->
     fork.write(root / "c-fork.jsonl")
     routes = tmp_path / "routes.json"
     routes.write_text(json.dumps([SEED_ROUTE]))
-    report = json.loads(explore_job([root], routes=routes, workers=1).data)
+    report = json.loads(
+        explore_job(ExploreRequest(sessions=(root,), routes=routes, workers=1)).data
+    )
     sessions = report["sessions"]
     assert (sessions["branchedSessions"], sessions["offPathEntries"]) == (0, 0)
     assert sessions["skippedSessions"]["DUPLICATE"] == 1

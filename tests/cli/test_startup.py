@@ -15,8 +15,8 @@ HEAVY = (
     "polars",
     "rich",
     "structlog",
-    "clearing_analysis.jobs",
-    "clearing_analysis.units",
+    "clearing_analysis.pipeline.jobs",
+    "clearing_analysis.pipeline.units",
     "clearing_analysis.eligibility",
     "clearing_analysis.synth.corpus",
     "clearing_analysis.qualify.runner",
@@ -87,7 +87,7 @@ def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> Non
 
     unsigned = _loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
     shown = _loaded_after(["show", str(tmp_path / "plain.json")], tmp_path, "s")
-    assert "clearing_analysis.jobs" in unsigned  # the analysis really ran
+    assert "clearing_analysis.pipeline.jobs" in unsigned  # the analysis really ran
     assert not crypto(unsigned) and not crypto(shown)
     assert not any(m.startswith("clearing_analysis.attest") for m in unsigned + shown)
     key = tmp_path / "run.key"
@@ -124,7 +124,7 @@ WORKER_HEAVY = (
     "clearing_analysis.models",
     "clearing_analysis.assemble",
     "clearing_analysis.attest",
-    "clearing_analysis.jobs",
+    "clearing_analysis.pipeline.jobs",
 )
 
 
@@ -135,7 +135,7 @@ def test_pool_worker_loads_only_the_unit_path() -> None:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from clearing_analysis import units
+    from clearing_analysis.pipeline import units
 
     with ProcessPoolExecutor(
         max_workers=1,

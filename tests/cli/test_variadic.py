@@ -11,7 +11,8 @@ import typer
 import typer.main
 
 from clearing_analysis.cli._command import Command
-from clearing_analysis.container.arguments import cli_commands
+from clearing_analysis.cli.image import cli_commands
+from clearing_analysis.inputs.requests import NoPathRequest
 from tests.cli._guarded import invoke, usage_line
 
 REST = ["--sidecar", "s", "--routes", "r"]
@@ -82,13 +83,13 @@ def _scan_commands(variadic: str, *, single: bool = False) -> Any:
     app = typer.Typer()
     if single:
 
-        @app.command(cls=Command.variadic(variadic))
+        @app.command(cls=Command.for_request(NoPathRequest, variadic))
         def scan(paths: Annotated[Path, typer.Option("--paths")]) -> None:
             """A command with a one-value option."""
 
     else:
 
-        @app.command(cls=Command.variadic(variadic))
+        @app.command(cls=Command.for_request(NoPathRequest, variadic))
         def scan(paths: Annotated[list[Path], typer.Option("--paths")]) -> None:
             """A command with a list option."""
 

@@ -1,286 +1,132 @@
-"""Which paths a command line names, parsed by the CLI's own definitions (R-CT-2)."""
+"""A request's fields classified by the roles they declare (container.arguments, R-CT-2)."""
 
 from __future__ import annotations
 
+import dataclasses
 import typing
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Annotated
 
 import pytest
-import typer
 
-from clearing_analysis.cli import app
 from clearing_analysis.codes.errors import MountContractError
-from clearing_analysis.container.arguments import (
-    INPUT_PARAMETERS,
-    OUTPUT_DIRECTORY_PARAMETERS,
-    OUTPUT_PARAMETERS,
-    cli_commands,
-    contract_paths,
+from clearing_analysis.container.arguments import contract_paths
+from clearing_analysis.inputs import requests
+from clearing_analysis.inputs.requests import (
+    DEMO_PAGES,
+    AnalyzeRequest,
+    DemoRequest,
+    ExploreRequest,
+    NoPathRequest,
+    OutputRequest,
+    PathRole,
+    ShowRequest,
+    VerifyRequest,
 )
 
 
-def _path_annotated(annotation: object) -> bool:
-    """Whether a parameter annotation is Path, Path | None or list[Path]."""
-    if annotation is Path:
-        return True
-    return any(_path_annotated(arg) for arg in typing.get_args(annotation))
+class TestRoles:
+    """Each declared role lands where the contract checks it."""
 
-
-CLASSIFIED = INPUT_PARAMETERS | OUTPUT_PARAMETERS | set(OUTPUT_DIRECTORY_PARAMETERS)
-
-
-class TestHtml:
-    """The --html page is an output; `demo --html DIR` names the pages it creates in DIR."""
-
-    def test_html_pages_are_outputs(self) -> None:
-        """`show R --html P`: R an input, P an output; `demo --html DIR`: DIR's two pages."""
-        shown = contract_paths(["show", "/in/report.json", "--html", "/out/page.html"])
-        assert (shown.inputs, shown.outputs) == (
-            (Path("/in/report.json"),),
-            (Path("/out/page.html"),),
+    def test_an_analyze_request(self) -> None:
+        """Journals, routes, the optional inputs and the key are inputs; the sidecar is an
+        input and a sidecar; --out, --log-file and --html are outputs."""
+        request = AnalyzeRequest(
+            journals=(Path("/in/a"), Path("/in/b")),
+            sidecar=Path("/in/h.sqlite"),
+            routes=Path("/in/r.json"),
+            qualification=Path("/in/q.json"),
+            agent_config=Path("/in/c.json"),
+            app_allowlist=Path("/in/l.json"),
+            out=Path("/out/r.json"),
+            log_file=Path("/out/log"),
+            html=Path("/out/p.html"),
+            sign_key=Path("/key/k"),
         )
-        demo = contract_paths(["demo", "--html", "/out/pages"])
-        assert demo.inputs == ()
-        assert set(demo.outputs) == {
-            Path("/out/pages/demo-1-realistic-mix.html"),
-            Path("/out/pages/demo-2-clearing-at-work.html"),
-        }
-
-
-class TestClassification:
-    """Every path option of every command is classified."""
-
-    def test_every_path_parameter_of_every_command_is_classified(self) -> None:
-        """A new path option fails here until it is declared an input or an output, in every
-        command and in every subcommand of a command group (`routes init`)."""
-        seen: set[str] = set()
-        infos = list(app.registered_commands)
-        for group in app.registered_groups:
-            assert group.typer_instance is not None
-            infos.extend(group.typer_instance.registered_commands)
-        for info in infos:
-            assert info.callback is not None
-            hints = typing.get_type_hints(info.callback)
-            for name, annotation in hints.items():
-                if name != "return" and _path_annotated(annotation):
-                    assert name in CLASSIFIED, name
-                    seen.add(name)
-        # The table names nothing that no command has.
-        assert seen == CLASSIFIED
-
-
-class TestExplore:
-    """An explore command line names its sessions and routes as inputs, no sidecar."""
-
-    def test_sessions_are_inputs(self) -> None:
-        """Every `--sessions` path and the routes are inputs; --out and --log-file outputs."""
-        paths = contract_paths(
-            [
-                "explore",
-                "--sessions",
-                "/in/a",
-                "/in/b.jsonl",
-                "--routes",
-                "/in/r.json",
-                "--out",
-                "/out/explore.json",
-                "--log-file",
-                "/out/log.jsonl",
-            ]
-        )
-        assert set(paths.inputs) == {Path("/in/a"), Path("/in/b.jsonl"), Path("/in/r.json")}
-        assert set(paths.outputs) == {Path("/out/explore.json"), Path("/out/log.jsonl")}
-        assert paths.sidecars == ()
-
-
-class TestReplay:
-    """A replay command line names inputs, a sidecar and outputs."""
-
-    def test_all_options(self) -> None:
-        """Repeated --journals, the --opt=value form and both outputs are found."""
-        paths = contract_paths(
-            [
-                "replay",
-                "--journals",
-                "/in/a",
-                "--journals=/in/b",
-                "--sidecar",
-                "/in/h.sqlite",
-                "--routes",
-                "/in/r.json",
-                "--qualification",
-                "/in/q.json",
-                "--agent-config",
-                "/in/c.json",
-                "--app-allowlist",
-                "/in/l.json",
-                "--out",
-                "/out/report.json",
-                "--log-file",
-                "/out/log.jsonl",
-                "--workers",
-                "2",
-            ]
-        )
-        names = ("a", "b", "h.sqlite", "r.json", "q.json", "c.json", "l.json")
-        assert set(paths.inputs) == {Path("/in") / name for name in names}
-        assert set(paths.outputs) == {Path("/out/report.json"), Path("/out/log.jsonl")}
+        paths = contract_paths(request)
+        inputs = {"/in/a", "/in/b", "/in/h.sqlite", "/in/r.json", "/in/q.json", "/in/c.json"}
+        assert set(paths.inputs) == {Path(p) for p in (*inputs, "/in/l.json", "/key/k")}
+        assert len(paths.inputs) == 8
+        assert set(paths.outputs) == {Path("/out/r.json"), Path("/out/log"), Path("/out/p.html")}
         assert paths.sidecars == (Path("/in/h.sqlite"),)
 
-    @pytest.mark.parametrize(
-        "journals",
-        [
-            ["--journals", "/in/a", "/in/b", "/in/c"],
-            ["--journals", "/in/a", "--journals", "/in/b", "/in/c"],
-            ["--journals=/in/a", "/in/b", "--journals", "/in/c"],
-        ],
-        ids=["variadic", "repeated-then-variadic", "equals-then-variadic"],
-    )
-    def test_every_variadic_journal_is_an_input(self, journals: list[str]) -> None:
-        """`--journals P [P ...]` in every form: each path the CLI will read is classified as
-        an input (a path missed here would escape the read-only check)."""
-        argv = ["replay", *journals, "--sidecar", "/in/h.sqlite", "--routes", "/in/r.json"]
-        paths = contract_paths(argv)
-        expected = {Path("/in") / name for name in ("a", "b", "c", "h.sqlite", "r.json")}
-        assert set(paths.inputs) == expected
-        assert len(paths.inputs) == len(expected)
-
-    def test_variadic_values_stop_at_the_next_option(self) -> None:
-        """The value after `--out` stays an output even right after variadic journals."""
-        paths = contract_paths(["replay", "--journals", "/in/a", "/in/b", "--out", "/out/r.json"])
-        assert set(paths.inputs) == {Path("/in/a"), Path("/in/b")}
-        assert paths.outputs == (Path("/out/r.json"),)
-
-    def test_stdout_run_has_no_output(self) -> None:
-        """Without --out / --log-file nothing is written to a file."""
-        paths = contract_paths(["replay", "--journals", "j", "--sidecar", "s", "--routes", "r"])
-        assert paths.outputs == ()
-        assert len(paths.inputs) == 3
-
-
-class TestOtherCommands:
-    """Commands without inputs, and command lines that name nothing."""
-
-    def test_synth_output_directory(self) -> None:
-        """synth --out is an output (a new directory)."""
-        paths = contract_paths(["synth", "--out", "/out/corpus", "--seed", "1"])
-        assert paths.outputs == (Path("/out/corpus"),)
-        assert paths.inputs == ()
-
-    def test_qualify_out(self) -> None:
-        """qualify --out is an output."""
-        assert contract_paths(["qualify", "--out", "/out/q.json"]).outputs == (Path("/out/q.json"),)
-
-    def test_routes_init_out(self) -> None:
-        """routes init --out, inside the `routes` group, is an output; it reads no input."""
-        argv = ["routes", "init", "--api", "anthropic-messages", "--model", "a/b"]
-        paths = contract_paths([*argv, "--out", "/out/routes.json"])
-        assert (paths.inputs, paths.outputs) == ((), (Path("/out/routes.json"),))
-        assert contract_paths([*argv[:4], "--list", "--out=/out/l.txt"]).outputs == (
-            Path("/out/l.txt"),
+    def test_absent_optional_paths_name_nothing(self) -> None:
+        """An explore request to stdout names its sessions and routes only, and no sidecar."""
+        request = ExploreRequest(sessions=(Path("/in/s"),), routes=Path("/in/r"))
+        paths = contract_paths(request)
+        assert (paths.inputs, paths.outputs, paths.sidecars) == (
+            (Path("/in/r"), Path("/in/s")),
+            (),
+            (),
         )
 
-    def test_keygen_out(self) -> None:
-        """keygen --out is an output (its .pub lands in the same directory)."""
-        paths = contract_paths(["keygen", "--out", "/out/run.key"])
-        assert (paths.inputs, paths.outputs) == ((), (Path("/out/run.key"),))
-
-    def test_verify_reads_the_report_and_the_public_key(self) -> None:
-        """verify's report and --pubkey are inputs (read-only mounts); it writes nothing."""
-        paths = contract_paths(["verify", "/in/r.json", "--pubkey", "/key/run.key.pub"])
-        assert set(paths.inputs) == {Path("/in/r.json"), Path("/key/run.key.pub")}
-        assert paths.outputs == ()
-
-    def test_the_signing_key_is_an_input(self) -> None:
-        """analyze --sign-key: the private key must come from a read-only mount, like any input;
-        the attestation shares --out's directory, so --out's check covers it."""
-        argv = ["analyze", "--journals", "/in/j", "--sidecar", "/in/h.sqlite", "--routes"]
-        paths = contract_paths(
-            [*argv, "/in/r.json", "--out", "/out/r.json", "--sign-key", "/key/run.key"]
-        )
-        assert Path("/key/run.key") in paths.inputs
-        assert paths.outputs == (Path("/out/r.json"),)
-
-    def test_routes_init_to_stdout(self) -> None:
-        """Without --out, routes init names no path."""
-        paths = contract_paths(["routes", "init", "--api", "anthropic-messages", "--list"])
-        assert (paths.inputs, paths.outputs) == ((), ())
+    def test_an_output_directory_names_the_files_created_in_it(self) -> None:
+        """`demo --html DIR`: the two pages in DIR are the outputs, not DIR itself."""
+        request = DemoRequest(seed=1, conversations=1, profile="mixed", html_dir=Path("/out/d"))
+        assert contract_paths(request).outputs == tuple(Path("/out/d") / n for n in DEMO_PAGES)
 
     @pytest.mark.parametrize(
-        "argv",
+        ("request_value", "inputs", "outputs"),
         [
-            [],
-            ["--help"],
-            ["nonsense", "--out", "/x"],
-            ["demo"],
-            ["replay", "--", "--out", "/x"],
-            ["routes"],
-            ["routes", "--help"],
-            ["routes", "nonsense", "--out", "/x"],
+            (ShowRequest(report=Path("/in/r"), html=Path("/out/p")), ("/in/r",), ("/out/p",)),
+            (VerifyRequest(report=Path("/in/r"), pubkey=Path("/k/p")), ("/k/p", "/in/r"), ()),
+            (OutputRequest(out=Path("/out/q")), (), ("/out/q",)),
+            (OutputRequest(), (), ()),
+            (NoPathRequest(), (), ()),
         ],
+        ids=["show", "verify", "out", "stdout", "no-path"],
     )
-    def test_nothing_named(self, argv: list[str]) -> None:
-        """Help, unknown commands and subcommands and words after `--` name no path (the CLI
-        rejects them)."""
-        paths = contract_paths(argv)
-        assert (paths.inputs, paths.outputs) == ((), ())
+    def test_the_other_requests(
+        self, request_value: object, inputs: tuple[str, ...], outputs: tuple[str, ...]
+    ) -> None:
+        """Each other command's request, classified field by field (sorted by field name)."""
+        paths = contract_paths(request_value)  # type: ignore[arg-type]
+        assert paths.inputs == tuple(Path(p) for p in inputs)
+        assert paths.outputs == tuple(Path(p) for p in outputs)
 
 
 class TestFailClosed:
-    """What the table does not know refuses the run."""
+    """A path that declares no role refuses the run."""
 
-    def test_unclassified_path_option(self) -> None:
-        """A command with a path option missing from the table is ARGUMENT_UNCLASSIFIED."""
-        other = typer.Typer()
+    def test_a_path_field_without_a_role(self) -> None:
+        """A request type with a path field that declares no role is ARGUMENT_UNCLASSIFIED."""
 
-        @other.command()
-        def export(target: Annotated[Path, typer.Option("--target")]) -> None:
-            """A command with an unclassified path option."""
-
-        @other.command()
-        def spare() -> None:
-            """A second command so the app is a group."""
+        @dataclasses.dataclass(frozen=True)
+        class Loose:
+            target: Path | None = None
 
         with pytest.raises(MountContractError) as caught:
-            contract_paths(["export", "--target", "/x"], cli_commands(other))
+            contract_paths(Loose(Path("/x")))  # type: ignore[arg-type]
         assert caught.value.detail == "ARGUMENT_UNCLASSIFIED"
+        # Absent, it names nothing, so nothing is refused.
+        assert contract_paths(Loose()) == contract_paths(NoPathRequest())  # type: ignore[arg-type]
 
-    def test_unclassified_path_option_in_a_subcommand(self) -> None:
-        """The classifier descends into command groups: a subcommand's unclassified path option
-        is ARGUMENT_UNCLASSIFIED too, never skipped."""
-        other = typer.Typer()
-        nested = typer.Typer()
+    def test_every_path_field_of_every_request_declares_a_role(self) -> None:
+        """Every field of every request type that can hold a path declares exactly one role
+        (a new path field without one fails here, before any command line is classified)."""
+        kinds = [
+            getattr(requests, name)
+            for name in requests.__all__
+            if name.endswith("Request") and dataclasses.is_dataclass(getattr(requests, name))
+        ]
+        assert len(kinds) == 8
+        for kind in kinds:
+            hints = typing.get_type_hints(kind, vars(requests), include_extras=True)
+            for field in dataclasses.fields(kind):
+                text = repr(hints[field.name])
+                if "Path" in text:
+                    markers = [
+                        m
+                        for m in getattr(hints[field.name], "__metadata__", ())
+                        if isinstance(m, PathRole | requests.CreatesIn)
+                    ]
+                    assert len(markers) == 1, (kind.__name__, field.name)
 
-        @nested.command()
-        def export(target: Annotated[Path, typer.Option("--target")]) -> None:
-            """A subcommand with an unclassified path option."""
+    def test_the_roles_are_read_from_the_annotation(self) -> None:
+        """The same path in a field annotated as an input is an input (no name table)."""
 
-        @nested.command()
-        def spare() -> None:
-            """A second subcommand so the sub-app is a group."""
+        @dataclasses.dataclass(frozen=True)
+        class Named:
+            anything: Annotated[Path, PathRole.INPUT]
 
-        @other.command()
-        def top() -> None:
-            """A top-level command beside the group."""
-
-        other.add_typer(nested, name="group")
-        with pytest.raises(MountContractError) as caught:
-            contract_paths(["group", "export", "--target", "/x"], cli_commands(other))
-        assert caught.value.detail == "ARGUMENT_UNCLASSIFIED"
-
-    def test_parser_failure(self) -> None:
-        """A parser that raises is ARGUMENT_UNPARSED, not a skipped check."""
-
-        class Broken:
-            def make_context(self, *args: object, **kwargs: object) -> object:
-                raise ValueError
-
-        with pytest.raises(MountContractError) as caught:
-            contract_paths(["replay"], {"replay": Broken()})
-        assert caught.value.detail == "ARGUMENT_UNPARSED"
-
-    def test_values_are_paths(self) -> None:
-        """Parsed values are path objects, never strings (so classification sees them)."""
-        paths = contract_paths(["qualify", "--out", "x"])
-        assert all(isinstance(p, PurePath) for p in paths.outputs)
+        assert contract_paths(Named(Path("/in/x"))).inputs == (Path("/in/x"),)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""The image entrypoint: contract first, then exec of the CLI; fixed codes on failure."""
+"""The image entrypoint (cli.image over container.entrypoint): contract first, then exec of
+the CLI; fixed codes on failure."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from clearing_analysis.cli import image
 from clearing_analysis.container import contract, entrypoint
 from clearing_analysis.container.sealed import MARKER_VALUE, MARKER_VARIABLE
 from tests.container._host import fake_host
@@ -40,7 +42,7 @@ def test_contract_met_execs_the_cli_with_the_same_arguments(sealed: Path) -> Non
     """On success the console script replaces the process with the arguments unchanged."""
     argv = ["qualify", "--out", str(sealed / "q.json")]
     with pytest.raises(Exec) as caught:
-        entrypoint.main(argv)
+        image.main(argv)
     assert caught.value.argv == ["clearing-analysis", *argv]
     assert Path(caught.value.program).name == "clearing-analysis"
 
@@ -53,7 +55,7 @@ def test_the_cli_gets_the_marker_and_the_rest_of_the_environment(
     monkeypatch.setenv("SOME_SETTING", "kept")
     monkeypatch.setenv(MARKER_VARIABLE, "forged")
     with pytest.raises(Exec) as caught:
-        entrypoint.main(["qualify", "--out", str(sealed / "q.json")])
+        image.main(["qualify", "--out", str(sealed / "q.json")])
     assert caught.value.env[MARKER_VARIABLE] == MARKER_VALUE == "checked-by-entrypoint"
     assert caught.value.env["SOME_SETTING"] == "kept"
     assert {k: v for k, v in caught.value.env.items() if k != MARKER_VARIABLE} == {
@@ -67,7 +69,7 @@ def test_a_violation_execs_nothing_so_passes_no_marker(
     """A refused run never reaches the exec: no process ever gets the marker for it."""
     monkeypatch.delenv(MARKER_VARIABLE, raising=False)
     with pytest.raises(SystemExit):
-        entrypoint.main(["qualify", "--out", str(tmp_path / "q.json")])
+        image.main(["qualify", "--out", str(tmp_path / "q.json")])
     assert MARKER_VARIABLE not in os.environ
 
 
@@ -76,7 +78,7 @@ def test_violation_prints_code_and_detail_and_exits_2(
 ) -> None:
     """An output on the read-only root: one fixed line on stderr, exit 2, no exec."""
     with pytest.raises(SystemExit) as caught:
-        entrypoint.main(["qualify", "--out", str(tmp_path / "q.json")])
+        image.main(["qualify", "--out", str(tmp_path / "q.json")])
     assert caught.value.code == 2
     captured = capsys.readouterr()
     assert captured.err == (
@@ -96,7 +98,7 @@ def test_unreadable_mountinfo(
     """No /proc/self/mountinfo: MOUNTINFO_UNREADABLE, exit 2."""
     monkeypatch.setattr(contract, "MOUNTINFO", tmp_path / "absent")
     with pytest.raises(SystemExit) as caught:
-        entrypoint.main(["demo"])
+        image.main(["demo"])
     assert caught.value.code == 2
     assert capsys.readouterr().err == (
         "clearing-analysis: MOUNT_CONTRACT_VIOLATED MOUNTINFO_UNREADABLE:"
@@ -112,9 +114,9 @@ def test_unexpected_failure_is_a_fault_without_text(
     def explode(_: object) -> None:
         raise ValueError("secret-canary")
 
-    monkeypatch.setattr(entrypoint, "check_this_container", explode)
+    monkeypatch.setattr(image, "check_this_container", explode)
     with pytest.raises(SystemExit) as caught:
-        entrypoint.main(["demo"])
+        image.main(["demo"])
     assert caught.value.code == 1
     assert capsys.readouterr().err == (
         "clearing-analysis: ANALYZER_FAULT INTERNAL_ERROR:"

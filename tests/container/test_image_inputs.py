@@ -200,7 +200,7 @@ class TestContainerfile:
         """Non-root user 65534; the entrypoint is the mount-contract module (the qualifier
         inherits both from the analyzer and changes neither)."""
         assert "\nUSER 65534:65534\n" in _stage("analyzer")
-        assert '"-m", "clearing_analysis.container"]' in _stage("analyzer")
+        assert '"-m", "clearing_analysis.cli.image"]' in _stage("analyzer")
         assert "USER" not in _stage("qualifier") and "ENTRYPOINT" not in _stage("qualifier")
 
     def test_image_carries_every_digested_harness_source(self) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.container.runtime import StatedImage, stated_image, stated_image_id
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.inputs.requests import AnalyzeRequest
+from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.policy import limits
 from clearing_analysis.synth import generate
 
@@ -82,9 +83,11 @@ def test_the_report_names_the_stated_image(tmp_path: Path) -> None:
     reports = [
         json.loads(
             analyze_job(
-                [corpus / "journals"],
-                sidecar=corpus / "history.sqlite",
-                routes=corpus / "routes.json",
+                AnalyzeRequest(
+                    journals=(corpus / "journals",),
+                    sidecar=corpus / "history.sqlite",
+                    routes=corpus / "routes.json",
+                ),
                 containerenv=path,
             ).data
         )
@@ -143,9 +146,11 @@ def test_the_digest_reaches_the_job_not_the_report(tmp_path: Path) -> None:
         stated.write_text(content)
         jobs.append(
             analyze_job(
-                [corpus / "journals"],
-                sidecar=corpus / "history.sqlite",
-                routes=corpus / "routes.json",
+                AnalyzeRequest(
+                    journals=(corpus / "journals",),
+                    sidecar=corpus / "history.sqlite",
+                    routes=corpus / "routes.json",
+                ),
                 containerenv=stated,
             )
         )

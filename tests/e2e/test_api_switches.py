@@ -31,7 +31,8 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests.pisession.builder import Session
 
@@ -65,7 +66,9 @@ def explored(tmp_path: Path) -> dict[str, Any]:
     session.write(sessions / "switches.jsonl")
     routes = tmp_path / "routes.json"
     routes.write_text(json.dumps([{**SEED_ROUTE, "api": api} for api in (ANTHROPIC, COMPLETIONS)]))
-    report: dict[str, Any] = json.loads(explore_job([sessions], routes=routes).data)
+    report: dict[str, Any] = json.loads(
+        explore_job(ExploreRequest(sessions=(sessions,), routes=routes)).data
+    )
     return report
 
 

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from clearing_analysis.cli.verify import VERIFIED
-from clearing_analysis.demo import corpus_summary_text
+from clearing_analysis.pipeline.demo import corpus_summary_text
 from clearing_analysis.policy import WhatIfId, catalog_model_ids
 from tests.e2e._canary import Canaries, leaks
 from tests.e2e._canary_claude_code import (
@@ -232,7 +232,7 @@ def test_internal_fault_prints_only_the_fault_code(canary_inputs: CanaryInputs) 
     stderr is exactly the ANALYZER_FAULT line (R-CLI-3), nothing on stdout, nothing created."""
     secret = canary_inputs.canaries["rich.appResult"]
     prelude = (
-        "import clearing_analysis.jobs as _r\n"
+        "import clearing_analysis.pipeline.jobs as _r\n"
         "def _boom(journals, **kwargs):\n"
         f"    raise RuntimeError({secret!r} + str(journals) + str(kwargs))\n"
         "_r.replay_job = _boom\n"
@@ -254,7 +254,7 @@ def test_fault_inside_replay_worker_prints_only_the_fault_code(
     carrying a canary: still exit 1 and exactly ANALYZER_FAULT on stderr."""
     secret = canary_inputs.canaries["rich.checkpointSummary"]
     prelude = (
-        "import clearing_analysis.units as _u\n"
+        "import clearing_analysis.pipeline.units as _u\n"
         "def _boom(path, routes, sidecar):\n"
         f"    raise ValueError({secret!r} + str(path))\n"
         "_u.replay_journal = _boom\n"

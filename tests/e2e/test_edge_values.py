@@ -32,7 +32,15 @@ from clearing_analysis.attest.keys import write_key_pair
 from clearing_analysis.attest.verify import verify_report
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.jobs import analyze_job, explore_job, read_saved_report, replay_job
+from clearing_analysis.inputs.requests import (
+    AnalyzeRequest,
+    ExploreRequest,
+    ReplayRequest,
+    ShowRequest,
+    parse_retrieval_rate,
+)
+from clearing_analysis.pipeline.jobs import analyze_job, explore_job, replay_job
+from clearing_analysis.pipeline.saved import read_saved_report
 from clearing_analysis.qualify.harness import installed_pi_ai, source_digest
 from clearing_analysis.qualify.record import (
     ApiSummary,
@@ -232,7 +240,7 @@ def _qualification(data: st.DataObject, directory: Path) -> Path | None:
 
 def _reads_back(report: Path, page: Path) -> None:
     """`show` and `show --html` accept what was written: read strictly, every renderer."""
-    saved = read_saved_report(report, html=page)
+    saved = read_saved_report(ShowRequest(report=report, html=page))
     assert render_text(saved.report, details=False)
     assert render_text(saved.report, details=True)
     saved.write_page(page)
@@ -263,12 +271,18 @@ def test_analyze_and_replay_at_the_edges(
     }
     report = outputs / "report.json"
     job = analyze_job(
-        [inputs / "journals"], **common, retrieval_rate=rate, out=report, sign_key=key
+        AnalyzeRequest(
+            journals=(inputs / "journals",),
+            **common,
+            retrieval_rate=parse_retrieval_rate(rate),
+            out=report,
+            sign_key=key,
+        )
     )
     job.write(report)
     _reads_back(report, outputs / "report.html")
     verify_report(report, key.with_name("run.key.pub"))
-    summary = replay_job([inputs / "journals"], **common).data
+    summary = replay_job(ReplayRequest(journals=(inputs / "journals",), **common)).data
     value = strictjson.loads(summary, max_depth=64)
     assert validate.numbers_in_range(value)
 
@@ -300,7 +314,9 @@ def test_explore_at_the_edges(data: st.DataObject, tmp_path: Path) -> None:
     _edit_sessions(WRITER_SESSIONS, inputs / "sessions", _Edges(data))
     routes = _routes_file([{**SEED_ROUTE, "api": WRITER_API}], data, inputs)
     report = outputs / "explore.json"
-    explore_job([inputs / "sessions"], routes=routes, out=report, workers=1).write(report)
+    explore_job(
+        ExploreRequest(sessions=(inputs / "sessions",), routes=routes, out=report, workers=1)
+    ).write(report)
     _reads_back(report, outputs / "explore.html")
 
 

@@ -177,7 +177,7 @@ def _companion(inputs: CanaryInputs, tmp: Path, c: Canaries) -> Case:
 def _hooked(hook: str) -> str:
     """A prelude that runs `hook` between the two snapshots, through the library's test hook."""
     return (
-        "import functools, os, pathlib, clearing_analysis.jobs as _r\n"
+        "import functools, os, pathlib, clearing_analysis.pipeline.jobs as _r\n"
         f"def _between():\n    {hook}\n"
         "_r.replay_job = functools.partial(_r.replay_job, between_snapshots=_between)\n"
     )
@@ -438,7 +438,7 @@ def test_companion_appearing_mid_replay(
     copy = _sidecar_copy(canary_inputs, tmp_path, c, "midRun")
     out = tmp_path / f"{c('file.midRunOut')}.json"
     prelude = (
-        "import sys, pathlib, clearing_analysis.jobs as _j\n"
+        "import sys, pathlib, clearing_analysis.pipeline.jobs as _j\n"
         "_real = _j.analyze_snapshot\n"
         "def _replay(*args, **kwargs):\n"
         f"    pathlib.Path({str(copy)!r} + '-wal').write_bytes(b'')\n"
@@ -478,7 +478,7 @@ def test_ctrl_c_inside_a_command_is_interrupted(
     """Ctrl-C while a command runs (typer catches it inside the command): exit 130 and the one
     INTERRUPTED line, nothing on stdout, no output created."""
     prelude = (
-        "import clearing_analysis.jobs as _r\n"
+        "import clearing_analysis.pipeline.jobs as _r\n"
         "def _interrupt(journals, **kwargs):\n"
         "    raise KeyboardInterrupt\n"
         "_r.replay_job = _interrupt\n"

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.jobs import analyze_job, explore_job
+from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest
+from clearing_analysis.pipeline.jobs import analyze_job, explore_job
 from clearing_analysis.synth import PROFILES, generate
 from clearing_analysis.synth.pi_export import export_sessions
 from tests.synth.corpora import SMALL_CONVERSATIONS
@@ -27,17 +28,21 @@ CLEARING = {"build", "mixed", "read-then-edit"}
 
 def _reports(root: Path) -> tuple[dict[str, Any], dict[str, Any], int]:
     analyzed = analyze_job(
-        [root / "journals"],
-        sidecar=root / "history.sqlite",
-        routes=root / "routes.json",
-        agent_config=root / "agent-config.json",
-        app_allowlist=root / "app-allowlist.json",
-        workers=1,
+        AnalyzeRequest(
+            journals=(root / "journals",),
+            sidecar=root / "history.sqlite",
+            routes=root / "routes.json",
+            agent_config=root / "agent-config.json",
+            app_allowlist=root / "app-allowlist.json",
+            workers=1,
+        ),
         containerenv=root / "no-containerenv",
     )
     sessions = root.parent / "sessions"
     exported = export_sessions(sorted((root / "journals").glob("*.jsonl")), sessions)
-    explored = explore_job([sessions], routes=root / "routes.json", workers=1)
+    explored = explore_job(
+        ExploreRequest(sessions=(sessions,), routes=root / "routes.json", workers=1)
+    )
     return json.loads(analyzed.data), json.loads(explored.data), exported
 
 

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from tests._seed_route import SEED_ROUTE
 from tests._upper_bound import excluded_by_reason, upper_bound_eligible
 from tests.e2e._cli import run_cli
@@ -144,7 +145,9 @@ def test_a_trailing_compaction_is_counted_and_checked(tmp_path: Path) -> None:
     observed and the route check sees it (before, read alone, the file showed none)."""
     routes = tmp_path / "routes.json"
     routes.write_text((ROOT / "tools" / "pi-sessions" / "routes.json").read_text())
-    report = json.loads(explore_job([WRITER / "main.jsonl"], routes=routes).data)
+    report = json.loads(
+        explore_job(ExploreRequest(sessions=(WRITER / "main.jsonl",), routes=routes)).data
+    )
     part = report["perApi"][API]
     assert part["compactions"]["checkpoints"] == 1
     assert part["routeTrigger"]["thresholdCompactions"] == 1

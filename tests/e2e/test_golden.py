@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.jobs import analyze_job, replay_job
+from clearing_analysis.inputs.requests import AnalyzeRequest, ReplayRequest
+from clearing_analysis.pipeline.jobs import analyze_job, replay_job
 from clearing_analysis.synth import generate
 from tests.e2e._cli import run_cli
 from tests.synth.corpora import corpus_options
@@ -60,11 +61,13 @@ def _args(corpus: Path) -> list[str]:
 
 def _library(corpus: Path) -> bytes:
     job = replay_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        agent_config=corpus / "agent-config.json",
-        app_allowlist=corpus / "app-allowlist.json",
+        ReplayRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            agent_config=corpus / "agent-config.json",
+            app_allowlist=corpus / "app-allowlist.json",
+        )
     )
     return job.data
 
@@ -123,11 +126,13 @@ def test_report_is_deterministic_and_matches_golden(corpus: Path) -> None:
     assert (one.returncode, one.stderr, two.returncode, two.stderr) == (0, b"", 0, b"")
     assert one.stdout == two.stdout
     library = analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        agent_config=corpus / "agent-config.json",
-        app_allowlist=corpus / "app-allowlist.json",
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            agent_config=corpus / "agent-config.json",
+            app_allowlist=corpus / "app-allowlist.json",
+        )
     )
     assert library.data == one.stdout
     golden = golden_path(corpus.name, "report")

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.codes.errors import OutputRefusedError
-from clearing_analysis.demo import DEMO_PAGES, run_demo
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.inputs.requests import AnalyzeRequest, DemoRequest
+from clearing_analysis.pipeline.demo import DEMO_PAGES, run_demo
+from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.html import render
 from clearing_analysis.report.html.charts import Tone
@@ -173,11 +174,13 @@ def test_a_page_that_cannot_be_created_takes_the_report_back(corpus: Path, tmp_p
     is left half written."""
     out, page = tmp_path / "r.json", tmp_path / "p.html"
     job = analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        out=out,
-        html=page,
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            out=out,
+            html=page,
+        ),
         between_snapshots=lambda: page.write_bytes(b"someone else's"),
     )
     with pytest.raises(OutputRefusedError) as refused:
@@ -194,7 +197,8 @@ def test_demo_writes_both_pages_and_refuses_a_missing_directory(tmp_path: Path) 
     pages.mkdir()
     (tmp_path / "scratch").mkdir()
     text = run_demo(
-        tmp_path / "scratch", seed=20261129, conversations=24, profile="mixed", html_dir=pages
+        tmp_path / "scratch",
+        DemoRequest(seed=20261129, conversations=24, profile="mixed", html_dir=pages),
     )
     assert sorted(p.name for p in pages.iterdir()) == sorted(DEMO_PAGES)
     assert f"HTML pages: {DEMO_PAGES[0]} (part 1) and" in text

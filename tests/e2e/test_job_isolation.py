@@ -25,7 +25,8 @@ from typing import Any
 
 import pytest
 
-from clearing_analysis.jobs import replay_job
+from clearing_analysis.inputs.requests import ReplayRequest
+from clearing_analysis.pipeline.jobs import replay_job
 from tests.e2e._canary_inputs import CanaryInputs
 from tests.e2e._cli import run_cli
 
@@ -184,12 +185,14 @@ def test_replay_job_touches_only_explicit_inputs(
     modules_before = set(sys.modules)
     recorded.clear()
     job = replay_job(
-        [canary_inputs.journals],
-        sidecar=canary_inputs.sidecar,
-        routes=canary_inputs.routes,
-        agent_config=canary_inputs.agent_config,
-        app_allowlist=canary_inputs.app_allowlist,
-        out=out_dir / OUT_NAME,
+        ReplayRequest(
+            journals=(canary_inputs.journals,),
+            sidecar=canary_inputs.sidecar,
+            routes=canary_inputs.routes,
+            agent_config=canary_inputs.agent_config,
+            app_allowlist=canary_inputs.app_allowlist,
+            out=out_dir / OUT_NAME,
+        )
     )
     job.write(out_dir / OUT_NAME)
     events = [(event, _first(event, args)) for event, args in recorded]
@@ -267,5 +270,5 @@ def test_cli_with_workers_touches_only_explicit_inputs(
     # loaded when it exited.
     by_process = [json.loads(path.read_text()) for path in sorted(modules.iterdir())]
     assert len(by_process) == 4
-    assert sum("clearing_analysis.units" in loaded for loaded in by_process) == 3
+    assert sum("clearing_analysis.pipeline.units" in loaded for loaded in by_process) == 3
     assert [m for loaded in by_process for m in loaded if m.startswith(FORBIDDEN_MODULES)] == []

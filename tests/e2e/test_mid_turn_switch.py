@@ -30,8 +30,9 @@ from typing import Any
 from clearing_analysis.eligibility import assess
 from clearing_analysis.eligibility.totals import combine, totals_of
 from clearing_analysis.inputs.configs import Api, parse_agent_config
+from clearing_analysis.inputs.requests import ExploreRequest
 from clearing_analysis.inputs.sidecar import open_sidecar
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.simulation import unit
 from tests._seed_route import SEED_ROUTE
@@ -64,7 +65,9 @@ def _explored(tmp_path: Path) -> dict[str, Any]:
     _session().write(sessions / "switch.jsonl")
     route_file = tmp_path / "routes.json"
     route_file.write_text(json.dumps([{**SEED_ROUTE, "api": a} for a in (ANTHROPIC, COMPLETIONS)]))
-    report: dict[str, Any] = json.loads(explore_job([sessions], routes=route_file).data)
+    report: dict[str, Any] = json.loads(
+        explore_job(ExploreRequest(sessions=(sessions,), routes=route_file)).data
+    )
     return report
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.view import render_text
@@ -26,7 +27,7 @@ def test_a_single_boundary_says_no_growth(tmp_path: Path) -> None:
     session.write(sessions / "one.jsonl")
     routes = tmp_path / "routes.json"
     routes.write_text(json.dumps([SEED_ROUTE]))
-    data = explore_job([sessions], routes=routes).data
+    data = explore_job(ExploreRequest(sessions=(sessions,), routes=routes)).data
     part = json.loads(data)["perApi"][SEED_ROUTE["api"]]
     assert part["upperBoundPressure"]["defined"] is False
     assert part["upperBoundPressure"]["undefinedCauses"] == ["NO_GROWTH"]

@@ -18,7 +18,8 @@ from clearing_analysis.eligibility import Bound, ExclusionReason
 from clearing_analysis.eligibility.classify import classify_result
 from clearing_analysis.eligibility.identity import IdentityProofs
 from clearing_analysis.inputs.configs import load_routes
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.replay.model import ReplayedJournal
 from clearing_analysis.replay.pi_replay import replay_pi_session
 from tests._seed_route import SEED_ROUTE
@@ -53,7 +54,7 @@ def _eligibility(tmp_path: Path, session: Session, name: str = "s") -> dict[str,
     session.write(root / "session.jsonl")
     routes = tmp_path / f"{name}-routes.json"
     routes.write_text(json.dumps([SEED_ROUTE]))
-    done = explore_job([root], routes=routes, workers=1)
+    done = explore_job(ExploreRequest(sessions=(root,), routes=routes, workers=1))
     report: dict[str, Any] = json.loads(done.data)
     eligibility: dict[str, Any] = report["perApi"][API]["eligibility"]
     return eligibility

@@ -13,7 +13,7 @@ from clearing_analysis.histories import adapter_of, adapters
 from clearing_analysis.histories.pi import PI_SESSIONS
 from clearing_analysis.histories.recognize import explored_formats, format_of, format_of_lines
 from clearing_analysis.inputs.recognize import HistoryFormat
-from clearing_analysis.jobs import _FOREIGN_DETAIL
+from clearing_analysis.pipeline.jobs import _FOREIGN_DETAIL
 from clearing_analysis.report.explore_model import SessionFormat
 
 # One first line each adapter recognizes (the shapes of docs/formats/README.md).

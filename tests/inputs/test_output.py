@@ -12,6 +12,7 @@ import pytest
 
 from clearing_analysis.codes.errors import OutputRefusedError
 from clearing_analysis.inputs import output
+from clearing_analysis.inputs.requests import ReplayRequest
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import Corpus, make_corpus
 
@@ -25,11 +26,13 @@ def corpus(tmp_path: Path) -> Corpus:
 
 def _open(corpus: Corpus, out: Path | None = None, log_file: Path | None = None) -> InputSession:
     return InputSession.open(
-        [corpus.journals],
-        sidecar=corpus.sidecar,
-        routes=corpus.routes,
-        out=out,
-        log_file=log_file,
+        ReplayRequest(
+            journals=(corpus.journals,),
+            sidecar=corpus.sidecar,
+            routes=corpus.routes,
+            out=out,
+            log_file=log_file,
+        )
     )
 
 
@@ -219,7 +222,11 @@ def test_symlinked_input_protects_its_target_directory(corpus: Corpus) -> None:
     session_args = {"sidecar": corpus.sidecar, "routes": corpus.out_dir / "r.json"}
     with pytest.raises(OutputRefusedError) as caught:
         InputSession.open(
-            [corpus.journals], **session_args, out=corpus.routes.parent / "ROUTES.json"
+            ReplayRequest(
+                journals=(corpus.journals,),
+                **session_args,
+                out=corpus.routes.parent / "ROUTES.json",
+            )
         )
     assert caught.value.detail == "OUTPUT_NAME_COLLIDES"
 
@@ -399,11 +406,21 @@ def test_explicit_journal_file_protects_its_name(corpus: Corpus) -> None:
     arguments = [loose / "one.jsonl"]
     with pytest.raises(OutputRefusedError) as caught:
         InputSession.open(
-            arguments, sidecar=corpus.sidecar, routes=corpus.routes, out=loose / "ONE.jsonl"
+            ReplayRequest(
+                journals=tuple(arguments),
+                sidecar=corpus.sidecar,
+                routes=corpus.routes,
+                out=loose / "ONE.jsonl",
+            )
         )
     assert caught.value.detail == "OUTPUT_NAME_COLLIDES"
     session = InputSession.open(
-        arguments, sidecar=corpus.sidecar, routes=corpus.routes, out=loose / "two.jsonl"
+        ReplayRequest(
+            journals=tuple(arguments),
+            sidecar=corpus.sidecar,
+            routes=corpus.routes,
+            out=loose / "two.jsonl",
+        )
     )
     session.finish()
     session.write_output(REPORT, loose / "two.jsonl")

@@ -11,6 +11,7 @@ import structlog
 
 from clearing_analysis import logsink
 from clearing_analysis.inputs.configs import Api
+from clearing_analysis.inputs.requests import ReplayRequest
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import make_corpus
 
@@ -97,7 +98,12 @@ def test_log_written_exclusively_at_the_end(tmp_path: Path) -> None:
     buffer = logsink.configure(enabled=True)
     assert buffer is not None
     session = InputSession.open(
-        [corpus.journals], sidecar=corpus.sidecar, routes=corpus.routes, log_file=log_file
+        ReplayRequest(
+            journals=(corpus.journals,),
+            sidecar=corpus.sidecar,
+            routes=corpus.routes,
+            log_file=log_file,
+        )
     )
     logsink.get_logger().info("replay.done", count=2)
     assert not log_file.exists()

@@ -14,6 +14,7 @@ from clearing_analysis.codes.errors import (
     OutputRefusedError,
     SidecarNotOfflineError,
 )
+from clearing_analysis.inputs.requests import ReplayRequest
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import Corpus, make_corpus
 
@@ -32,12 +33,14 @@ def test_open_selects_loads_and_finishes(corpus: Corpus) -> None:
     qualification = corpus.root / "cfg" / "qualification.json"
     qualification.write_text("{}")
     session = InputSession.open(
-        [corpus.journals],
-        sidecar=corpus.sidecar,
-        routes=corpus.routes,
-        qualification=qualification,
-        agent_config=agent_config,
-        app_allowlist=allowlist,
+        ReplayRequest(
+            journals=(corpus.journals,),
+            sidecar=corpus.sidecar,
+            routes=corpus.routes,
+            qualification=qualification,
+            agent_config=agent_config,
+            app_allowlist=allowlist,
+        )
     )
     assert session.journals == (corpus.journals / "a.jsonl", corpus.journals / "sub" / "b.jsonl")
     assert [str(api) for api in session.routes.by_api] == ["anthropic-messages"]
@@ -50,7 +53,9 @@ def test_open_selects_loads_and_finishes(corpus: Corpus) -> None:
 
 def test_sidecar_opens_and_creates_nothing(corpus: Corpus) -> None:
     """The sidecar opens read-only through the session; nothing appears next to it."""
-    session = InputSession.open([corpus.journals], sidecar=corpus.sidecar, routes=corpus.routes)
+    session = InputSession.open(
+        ReplayRequest(journals=(corpus.journals,), sidecar=corpus.sidecar, routes=corpus.routes)
+    )
     before = sorted(corpus.sidecar.parent.iterdir())
     with session.open_sidecar() as view:
         assert view.conversation_policy("absent") is None
@@ -86,7 +91,7 @@ def test_named_inputs_must_be_regular_files(corpus: Corpus, which: str, detail: 
     else:
         kwargs["app_allowlist"] = nowhere
     with pytest.raises(InputInvalidError) as caught:
-        InputSession.open([corpus.journals], **kwargs)  # type: ignore[arg-type]
+        InputSession.open(ReplayRequest(journals=(corpus.journals,), **kwargs))  # type: ignore[arg-type]
     assert caught.value.detail == detail
 
 
@@ -94,7 +99,9 @@ def test_invalid_routes_is_input_invalid(corpus: Corpus) -> None:
     """Config decoding errors surface as INPUT_INVALID from inputs.configs."""
     corpus.routes.write_text("[]")
     with pytest.raises(InputInvalidError) as caught:
-        InputSession.open([corpus.journals], sidecar=corpus.sidecar, routes=corpus.routes)
+        InputSession.open(
+            ReplayRequest(journals=(corpus.journals,), sidecar=corpus.sidecar, routes=corpus.routes)
+        )
     assert caught.value.detail == "ROUTES_EMPTY"
 
 
@@ -103,10 +110,12 @@ def test_refused_output_fails_before_config_decoding(corpus: Corpus) -> None:
     corpus.routes.write_text("not json")
     with pytest.raises(OutputRefusedError):
         InputSession.open(
-            [corpus.journals],
-            sidecar=corpus.sidecar,
-            routes=corpus.routes,
-            out=corpus.journals / "r.json",
+            ReplayRequest(
+                journals=(corpus.journals,),
+                sidecar=corpus.sidecar,
+                routes=corpus.routes,
+                out=corpus.journals / "r.json",
+            )
         )
 
 
@@ -115,10 +124,12 @@ def test_no_journals_comes_first(corpus: Corpus) -> None:
     (corpus.root / "empty").mkdir()
     with pytest.raises(NoJournalsError):
         InputSession.open(
-            [corpus.root / "empty"],
-            sidecar=corpus.root / "nowhere",
-            routes=corpus.routes,
-            out=corpus.journals / "r.json",
+            ReplayRequest(
+                journals=(corpus.root / "empty",),
+                sidecar=corpus.root / "nowhere",
+                routes=corpus.routes,
+                out=corpus.journals / "r.json",
+            )
         )
 
 
@@ -139,7 +150,9 @@ def test_real_wal_database_is_not_offline(corpus: Corpus, companions: bool) -> N
             ["wal.sqlite", "wal.sqlite-shm", "wal.sqlite-wal"] if companions else ["wal.sqlite"]
         )
         with pytest.raises(SidecarNotOfflineError) as caught:
-            InputSession.open([corpus.journals], sidecar=wal, routes=corpus.routes)
+            InputSession.open(
+                ReplayRequest(journals=(corpus.journals,), sidecar=wal, routes=corpus.routes)
+            )
         assert caught.value.detail == ("COMPANION_PRESENT" if companions else "WAL_MODE")
     finally:
         writer.close()
@@ -149,5 +162,7 @@ def test_not_sqlite_sidecar_is_input_invalid(corpus: Corpus) -> None:
     """A sidecar that is not an SQLite 3 database is INPUT_INVALID."""
     corpus.sidecar.write_bytes(b"x" * 200)
     with pytest.raises(InputInvalidError) as caught:
-        InputSession.open([corpus.journals], sidecar=corpus.sidecar, routes=corpus.routes)
+        InputSession.open(
+            ReplayRequest(journals=(corpus.journals,), sidecar=corpus.sidecar, routes=corpus.routes)
+        )
     assert caught.value.detail == "SIDECAR_NOT_SQLITE"

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.inputs.requests import AnalyzeRequest
+from clearing_analysis.pipeline.jobs import analyze_job
 from tests.synth.corpora import make_corpus
 
 FLIPS = 24
@@ -32,7 +33,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _analyze(corpus: Path, sidecar: Path) -> bytes:
     return analyze_job(
-        [corpus / "journals"], sidecar=sidecar, routes=corpus / "routes.json", workers=1
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=sidecar,
+            routes=corpus / "routes.json",
+            workers=1,
+        )
     ).data
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from clearing_analysis.codes.errors import SidecarNotOfflineError, SnapshotChangedError
 from clearing_analysis.inputs import snapshot
+from clearing_analysis.inputs.requests import ReplayRequest
 from clearing_analysis.inputs.session import InputSession
 from tests.inputs._safety_corpus import Corpus, make_corpus
 
@@ -25,9 +26,9 @@ def corpus(tmp_path: Path) -> Corpus:
 
 def _run(corpus: Corpus, change: Callable[[], None] | None, journals: Path | None = None) -> None:
     session = InputSession.open(
-        [journals or corpus.journals],
-        sidecar=corpus.sidecar,
-        routes=corpus.routes,
+        ReplayRequest(
+            journals=(journals or corpus.journals,), sidecar=corpus.sidecar, routes=corpus.routes
+        ),
         between_snapshots=change,
     )
     session.finish()
@@ -171,9 +172,9 @@ class TestCompanions:
         link_dir.mkdir()
         (link_dir / "db").symlink_to(corpus.sidecar)
         session = InputSession.open(
-            [corpus.journals],
-            sidecar=link_dir / "db",
-            routes=corpus.routes,
+            ReplayRequest(
+                journals=(corpus.journals,), sidecar=link_dir / "db", routes=corpus.routes
+            ),
             between_snapshots=(corpus.sidecar.parent / "history.sqlite-wal").touch,
         )
         with pytest.raises(SnapshotChangedError) as caught:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import polars as pl
 
-from clearing_analysis.jobs import analyze_job
+from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.models.route_check import check_trigger
+from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.report.model import ApiLimitation, ApiReport
 from clearing_analysis.report.view import render_text
 from clearing_analysis.simulation.growth import trigger_evidence
@@ -121,7 +122,11 @@ def _corpus(root: Path, trigger: int, compaction: str = "threshold") -> dict[str
 
 
 def _api_report(paths: dict[str, Path]) -> ApiReport:
-    job = analyze_job([paths["journals"]], sidecar=paths["sidecar"], routes=paths["routes"])
+    job = analyze_job(
+        AnalyzeRequest(
+            journals=(paths["journals"],), sidecar=paths["sidecar"], routes=paths["routes"]
+        )
+    )
     (report,) = job.report.per_api.values()
     return report
 
@@ -168,14 +173,20 @@ def test_the_summary_states_the_contradiction_on_the_verdict_line(tmp_path: Path
     """The one-screen summary names the limitation beside the API's verdict, with the trigger
     range the compactions imply; a consistent route shows none."""
     paths = _corpus(tmp_path / "low", 100_000)
-    job = analyze_job([paths["journals"]], sidecar=paths["sidecar"], routes=paths["routes"])
+    job = analyze_job(
+        AnalyzeRequest(
+            journals=(paths["journals"],), sidecar=paths["sidecar"], routes=paths["routes"]
+        )
+    )
     text = " ".join(render_text(job.report).split())
     assert (
         "limitations ROUTE_TRIGGER_CONTRADICTED (compactions imply a trigger from 175,000 to"
         " below 190,000)" in text
     )
     fits = _corpus(tmp_path / "fits", 180_000)
-    job = analyze_job([fits["journals"]], sidecar=fits["sidecar"], routes=fits["routes"])
+    job = analyze_job(
+        AnalyzeRequest(journals=(fits["journals"],), sidecar=fits["sidecar"], routes=fits["routes"])
+    )
     assert "ROUTE_TRIGGER_CONTRADICTED" not in render_text(job.report)
 
 
@@ -185,7 +196,11 @@ def test_an_unknown_cache_lifetime_is_stated(tmp_path: Path) -> None:
     paths = _corpus(tmp_path / "c", 180_000)
     route = json.loads(paths["routes"].read_text())
     paths["routes"].write_text(json.dumps([{**route[0], "cacheLifetimeMs": "unknown"}]))
-    job = analyze_job([paths["journals"]], sidecar=paths["sidecar"], routes=paths["routes"])
+    job = analyze_job(
+        AnalyzeRequest(
+            journals=(paths["journals"],), sidecar=paths["sidecar"], routes=paths["routes"]
+        )
+    )
     (report,) = job.report.per_api.values()
     assert report.limitations == (ApiLimitation.CACHE_LIFETIME_UNKNOWN,)
     text = " ".join(render_text(job.report).split())

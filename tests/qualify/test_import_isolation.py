@@ -27,7 +27,7 @@ PROBE = textwrap.dedent(
     def excluded(name):
         # The demo drives both programs (qualify, then replay) like the CLI does.
         runner_side = name in (
-            "clearing_analysis.qualify.runner", "clearing_analysis.demo"
+            "clearing_analysis.qualify.runner", "clearing_analysis.pipeline.demo"
         ) or name.startswith("clearing_analysis.cli")
         return runner_side and not include_cli
 

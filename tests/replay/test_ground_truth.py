@@ -23,8 +23,9 @@ from clearing_analysis.eligibility import (
 )
 from clearing_analysis.inputs.configs import load_agent_config, load_app_allowlist, load_routes
 from clearing_analysis.inputs.paths import select_journals
+from clearing_analysis.inputs.requests import ReplayRequest
 from clearing_analysis.inputs.sidecar import open_sidecar
-from clearing_analysis.jobs import replay_job
+from clearing_analysis.pipeline.jobs import replay_job
 from clearing_analysis.replay import replay_journals
 from clearing_analysis.synth import PROFILES, generate
 from tests.synth.corpora import SMALL_CONVERSATIONS
@@ -130,12 +131,14 @@ def test_units_and_workers_agree_with_the_whole_corpus(tmp_path: Path) -> None:
     whole = _summary(corpus)
     for workers in (1, 2):
         job = replay_job(
-            [corpus / "journals"],
-            sidecar=corpus / "history.sqlite",
-            routes=corpus / "routes.json",
-            agent_config=corpus / "agent-config.json",
-            app_allowlist=corpus / "app-allowlist.json",
-            workers=workers,
+            ReplayRequest(
+                journals=(corpus / "journals",),
+                sidecar=corpus / "history.sqlite",
+                routes=corpus / "routes.json",
+                agent_config=corpus / "agent-config.json",
+                app_allowlist=corpus / "app-allowlist.json",
+                workers=workers,
+            )
         )
         summary = dict(job.summary)
         del summary["qualification"]

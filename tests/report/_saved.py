@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from clearing_analysis.inputs.requests import ExploreRequest
 from tests._seed_route import SEED_ROUTE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,11 +26,11 @@ Edit = Callable[[Any], bytes]
 
 def explore_report_bytes(scratch: Path) -> bytes:
     """An explore report of the writer's sessions, as `explore --json` writes it."""
-    from clearing_analysis.jobs import explore_job
+    from clearing_analysis.pipeline.jobs import explore_job
 
     routes = scratch / "routes.json"
     routes.write_text(json.dumps([{**SEED_ROUTE, "api": WRITER_API}]))
-    return explore_job([WRITER_SESSIONS], routes=routes, workers=1).data
+    return explore_job(ExploreRequest(sessions=(WRITER_SESSIONS,), routes=routes, workers=1)).data
 
 
 def _nodes(value: Any) -> Iterator[tuple[Any, Any, Any]]:

@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 from clearing_analysis.gate import CriterionId
+from clearing_analysis.inputs.requests import ExploreRequest
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
@@ -111,14 +112,16 @@ def analysis(request: pytest.FixtureRequest) -> rm.Report:
 @pytest.fixture(scope="module")
 def explored(tmp_path_factory: pytest.TempPathFactory) -> em.ExploreReport:
     """The golden mixed corpus exported as pi sessions and explored (an upper bound)."""
-    from clearing_analysis.jobs import explore_job
+    from clearing_analysis.pipeline.jobs import explore_job
     from clearing_analysis.synth import generate
     from clearing_analysis.synth.pi_export import export_sessions
 
     root = tmp_path_factory.mktemp("explore-page")
     generate(root / "corpus", 20261129, conversations=6, profile="mixed")
     export_sessions(sorted((root / "corpus" / "journals").glob("*.jsonl")), root / "sessions")
-    return explore_job([root / "sessions"], routes=root / "corpus" / "routes.json").report
+    return explore_job(
+        ExploreRequest(sessions=(root / "sessions",), routes=root / "corpus" / "routes.json")
+    ).report
 
 
 def _value(cell: str) -> float | None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.jobs import analyze_job, explore_job
+from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest, parse_retrieval_rate
+from clearing_analysis.pipeline.jobs import analyze_job, explore_job
 from clearing_analysis.report.explore_model import ExploreStatement
 from clearing_analysis.report.model import Statement
 from clearing_analysis.report.view import render_text
@@ -29,10 +30,12 @@ def test_analysis_report_states_the_default_rate_is_pending(corpus: Path) -> Non
     """With a supplied 20% rate the report still carries DEFAULT_RETRIEVAL_RATE_PENDING, and
     the human view's details print it."""
     job = analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        retrieval_rate=0.2,
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            retrieval_rate=parse_retrieval_rate(0.2),
+        )
     )
     assert Statement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
     assert PENDING in render_text(job.report, details=True)
@@ -42,6 +45,6 @@ def test_explore_report_states_the_default_rate_is_pending(corpus: Path, tmp_pat
     """The explore report and its human view make the same statement."""
     sessions = tmp_path / "sessions"
     export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
-    job = explore_job([sessions], routes=corpus / "routes.json")
+    job = explore_job(ExploreRequest(sessions=(sessions,), routes=corpus / "routes.json"))
     assert ExploreStatement.DEFAULT_RETRIEVAL_RATE_PENDING in job.report.statements
     assert PENDING in render_text(job.report, details=True)

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
-from clearing_analysis.jobs import analyze_job, explore_job
+from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest
+from clearing_analysis.pipeline.jobs import analyze_job, explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text
 from tests._seed_route import SEED_ROUTE
@@ -138,7 +139,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def explored(corpus: tuple[Path, Path]) -> bytes:
     sessions, routes = corpus
-    return explore_job([sessions], routes=routes, workers=1, usage_by=True).data
+    return explore_job(
+        ExploreRequest(sessions=(sessions,), routes=routes, workers=1, usage_by=True)
+    ).data
 
 
 def test_hand_built_sessions_give_the_hand_numbers(explored: bytes) -> None:
@@ -194,13 +197,15 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _analyze(corpus: Path, workers: int) -> bytes:
     return analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        agent_config=corpus / "agent-config.json",
-        app_allowlist=corpus / "app-allowlist.json",
-        workers=workers,
-        usage_by=True,
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            agent_config=corpus / "agent-config.json",
+            app_allowlist=corpus / "app-allowlist.json",
+            workers=workers,
+            usage_by=True,
+        )
     ).data
 
 
@@ -257,7 +262,9 @@ def test_analyze_details_show_each_apis_recorded_usage_at_its_route_prices(
 def test_the_tables_are_stored_only_with_by(corpus: tuple[Path, Path]) -> None:
     """Without --by the report has no usageBy member at all (not null)."""
     sessions, routes = corpus
-    assert "usageBy" not in json.loads(explore_job([sessions], routes=routes, workers=1).data)
+    assert "usageBy" not in json.loads(
+        explore_job(ExploreRequest(sessions=(sessions,), routes=routes, workers=1)).data
+    )
 
 
 def test_the_view_numbers_sessions_and_never_names_their_ids_paths_or_unlisted_models(
@@ -289,7 +296,7 @@ def test_the_view_numbers_sessions_and_never_names_their_ids_paths_or_unlisted_m
 def test_show_by_on_a_report_without_the_tables_says_so(corpus: tuple[Path, Path]) -> None:
     """A report saved without --by: show --by day prints the fixed sentence, exit 0."""
     sessions, routes = corpus
-    data = explore_job([sessions], routes=routes, workers=1).data
+    data = explore_job(ExploreRequest(sessions=(sessions,), routes=routes, workers=1)).data
     text = render_text(decode_report(data), by="day")
     assert "This report holds no usage tables: they are stored when analyze or explore runs" in (
         " ".join(text.split())
@@ -304,7 +311,9 @@ def test_show_by_reads_the_tables_of_a_saved_report(
     sessions, routes = corpus
     saved, bare = tmp_path / "with.json", tmp_path / "without.json"
     saved.write_bytes(explored)
-    bare.write_bytes(explore_job([sessions], routes=routes, workers=1).data)
+    bare.write_bytes(
+        explore_job(ExploreRequest(sessions=(sessions,), routes=routes, workers=1)).data
+    )
     shown = subprocess.run(
         [CLI, "show", saved, "--by", "model"], capture_output=True, text=True, check=False
     )

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clearing_analysis.jobs import explore_job
+from clearing_analysis.inputs.requests import ExploreRequest
+from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.view import render_text
 from tests._seed_route import SEED_ROUTE
@@ -56,7 +57,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, bytes]
     sessions = _corpus(scratch / "sessions")
     routes = scratch / "routes.json"
     routes.write_text(json.dumps([{**SEED_ROUTE, "api": API}]))
-    return sessions, routes, explore_job([sessions], routes=routes, workers=1).data
+    return (
+        sessions,
+        routes,
+        explore_job(ExploreRequest(sessions=(sessions,), routes=routes, workers=1)).data,
+    )
 
 
 def _row(text: str, label: str) -> str:

@@ -22,7 +22,6 @@ Guarantees:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -35,8 +34,10 @@ from clearing_analysis.attest.statement import (
     run_statement,
 )
 from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
+from clearing_analysis.container.arguments import contract_paths
 from clearing_analysis.container.contract import ContractPaths
 from clearing_analysis.container.sealed import ContractStatus, contract_status
+from clearing_analysis.inputs.requests import AnalyzeRequest
 
 if TYPE_CHECKING:
     from clearing_analysis.report.model import Report
@@ -101,22 +102,20 @@ class SignedRun:
         return envelope_for(self.subject, data, predicate, self.key)
 
 
-def prepare_signed_run(
-    sign_key: Path,
-    *,
-    out: Path,
-    inputs: Sequence[Path],
-    log_file: Path | None,
-    sidecar: Path,
-) -> SignedRun:
-    """A signed run's up-front checks (module docstring), or their refusal."""
-    subject = subject_name(out)
-    attestation = attestation_path(out)
-    outputs = (out, attestation) if log_file is None else (out, attestation, log_file)
+def prepare_signed_run(request: AnalyzeRequest) -> SignedRun:
+    """A signed run's up-front checks (module docstring), or their refusal. The contract
+    covers every path the request names (`container.arguments`) and the attestation."""
+    if request.sign_key is None or request.out is None:
+        raise RuntimeError("a signed run has a key and writes its report to a file")
+    subject = subject_name(request.out)
+    attestation = attestation_path(request.out)
+    named = contract_paths(request)
     contract = contract_status(
-        ContractPaths(inputs=(*inputs, sign_key), outputs=outputs, sidecars=(sidecar,))
+        ContractPaths(
+            inputs=named.inputs, outputs=(*named.outputs, attestation), sidecars=named.sidecars
+        )
     )
-    return SignedRun(load_signing_key(sign_key), subject, attestation, contract)
+    return SignedRun(load_signing_key(request.sign_key), subject, attestation, contract)
 
 
 __all__ = [

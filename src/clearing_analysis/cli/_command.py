@@ -4,12 +4,14 @@ Guarantees:
 - `Command` (each command passes `cls=Command` or `cls=Command.variadic(...)`) attaches its
   context to any usage error raised while parsing, so `cli._usage` can tell which declared
   option an error concerns without reading what was typed.
-- `Command.variadic("--journals")` makes a list option take one or more values after one flag:
+- `Command.for_request(AnalyzeRequest, "--journals")` names the request the command's parsed
+  values make (`request_type`, read by cli._requests and the image's entrypoint) and makes the
+  named list options take one or more values after one flag:
   after the first value (taken as click takes any option value), following tokens are taken
   greedily until the next token that starts with `-` (an option, `--` or `-`). Repeating the
   flag still works and accumulates, so `--journals a b` and `--journals a --journals b` parse
-  to the same list. The container's argument classifier (`container.arguments`) parses with
-  these same classes, so it sees every value the CLI will read.
+  to the same list. The image's entrypoint (cli.image) parses with these same classes, so the
+  mount contract sees every value the CLI will read.
 - `Group`, the root command group, reports an unknown command as `UnknownCommand`, a usage
   error of its own type, so that `cli._usage` maps it without parsing a message.
 
@@ -26,6 +28,8 @@ from typer._click.core import Command as ClickCommand
 from typer._click.core import Context
 from typer._click.parser import _Option, _OptionParser, _ParsingState
 from typer.core import TyperCommand, TyperGroup, TyperOption
+
+from clearing_analysis.inputs.requests import NoPathRequest, Request
 
 
 class UnknownCommand(click_errors.UsageError):
@@ -63,14 +67,18 @@ class _GreedyOption(_Option):
 
 
 class Command(TyperCommand):
-    """A command of this CLI; `variadic_options` are list options that take several values."""
+    """A command of this CLI; `variadic_options` are list options that take several values;
+    `request_type` is the request its parsed values make (cli._requests)."""
 
     variadic_options: ClassVar[frozenset[str]] = frozenset()
+    request_type: ClassVar[type[Request]] = NoPathRequest
 
     @classmethod
-    def variadic(cls, *options: str) -> type[Command]:
-        """A `Command` class whose named list options take one or more values after one flag."""
-        return type("VariadicCommand", (cls,), {"variadic_options": frozenset(options)})
+    def for_request(cls, request_type: type[Request], *variadic: str) -> type[Command]:
+        """A `Command` class whose parsed values make a `request_type`, and whose named list
+        options (`variadic`) take one or more values after one flag."""
+        attributes = {"request_type": request_type, "variadic_options": frozenset(variadic)}
+        return type(f"{request_type.__name__}Command", (cls,), attributes)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         try:

@@ -20,7 +20,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from clearing_analysis.jobs import ProgressCallback  # the CLI imports this module lazily
+from clearing_analysis.pipeline.jobs import ProgressCallback  # the CLI imports this module lazily
 
 
 @contextmanager

@@ -12,41 +12,20 @@ The library and rich load only here, when the command runs, so that `--help` sta
 
 from __future__ import annotations
 
-import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
-
-import typer
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._options import UsageTable
 from clearing_analysis.codes.errors import AnalysisError
+from clearing_analysis.inputs.requests import UsageBy
 
 if TYPE_CHECKING:
-    from clearing_analysis.jobs import ProgressCallback
+    from clearing_analysis.pipeline.jobs import ProgressCallback
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
-    from clearing_analysis.report.usage_view import UsageBy
-
-
-# `--details` of every command that prints a human view (analyze, explore, show, demo).
-Details = Annotated[
-    bool,
-    typer.Option(
-        "--details",
-        help="In the human view, follow the one-screen summary with every criterion, the"
-        " evidence and the models' tables.",
-    ),
-]
-
-
-class UsageTable(enum.StrEnum):
-    """The usage tables `--by` shows (report.usage_view): per session, UTC day or model."""
-
-    SESSION = "session"
-    DAY = "day"
-    MODEL = "model"
 
 
 _TABLE_NAMES: dict[UsageTable, UsageBy] = {
@@ -61,31 +40,8 @@ def usage_table(by: UsageTable | None) -> UsageBy | None:
     return None if by is None else _TABLE_NAMES[by]
 
 
-# `--by` of every command that prints a human view (analyze, explore, show, demo).
-By = Annotated[
-    UsageTable | None,
-    typer.Option(
-        "--by",
-        help="In the human view, add the recorded usage by session (by ordinal), UTC day or"
-        " model; analyze and explore also store the three tables in the report.",
-    ),
-]
-
-
-# `--html` of every command that yields or shows a report (analyze, explore, show).
-Html = Annotated[
-    Path | None,
-    typer.Option(
-        "--html",
-        readable=False,
-        help="Also create this new file: the report as one self-contained HTML page (charts"
-        " and the numbers behind them; no script, nothing fetched).",
-    ),
-]
-
-
 class ReportJob(Protocol):
-    """A finished job holding a report (jobs.CompletedAnalysis, jobs.CompletedExplore)."""
+    """A finished job holding a report (pipeline.jobs.CompletedAnalysis, CompletedExplore)."""
 
     @property
     def report(self) -> Report | ExploreReport: ...

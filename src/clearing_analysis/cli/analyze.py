@@ -1,6 +1,7 @@
 """`clearing-analysis analyze`: the verdict per API, with the modeled evidence (R-CLI-1).
 
-A thin layer over `jobs.analyze_job`. Where the report goes:
+A thin layer over `pipeline.jobs.analyze_job`, given the command's `AnalyzeRequest`. Where the
+report goes:
 - stdout is a terminal and no `--json`: the human view (verdicts first, then each criterion
   against its threshold, then the evidence);
 - otherwise (a pipe, a file, CI, or `--json`): the JSON report;
@@ -28,77 +29,50 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import FailOn, fatal, verdict_status
-from clearing_analysis.cli._period import Since, Until
-from clearing_analysis.cli._report_job import By, Details, Html, run_report_job
+from clearing_analysis.cli._options import (
+    DEFAULT_RETRIEVAL_RATE,
+    AgentConfig,
+    AppAllowlist,
+    By,
+    Details,
+    Html,
+    Journals,
+    JsonOutput,
+    LogFile,
+    Qualification,
+    ReportOut,
+    RetrievalRate,
+    Routes,
+    Sidecar,
+    Since,
+    Until,
+    Workers,
+)
+from clearing_analysis.cli._report_job import run_report_job
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import UsageDetail, UsageError
+from clearing_analysis.inputs.requests import AnalyzeRequest
 
 
 @app.command(
-    cls=Command.variadic("--journals"), short_help="Analyze journals: BUILD / DEFER / STOP per API."
+    cls=Command.for_request(AnalyzeRequest, "--journals"),
+    short_help="Analyze journals: BUILD / DEFER / STOP per API.",
 )
 def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
-    journals: Annotated[
-        list[Path],
-        typer.Option(
-            "--journals",
-            readable=False,
-            metavar="<path>...",
-            help="Journal files or directories (recursive *.jsonl): one or more after the"
-            " flag, or the flag repeated. Pass <root>/journals, not the root.",
-        ),
-    ],
-    sidecar: Annotated[
-        Path, typer.Option("--sidecar", readable=False, help="Checkpointed sidecar SQLite file.")
-    ],
-    routes: Annotated[
-        Path, typer.Option("--routes", readable=False, help="routes.json: one entry per API.")
-    ],
-    qualification: Annotated[
-        Path | None,
-        typer.Option(
-            "--qualification",
-            readable=False,
-            help="Record from `qualify`; absent = PAYLOAD_UNQUALIFIED.",
-        ),
-    ] = None,
-    agent_config: Annotated[
-        Path | None,
-        typer.Option("--agent-config", readable=False, help="Owner attestation of built-ins."),
-    ] = None,
-    app_allowlist: Annotated[
-        Path | None,
-        typer.Option("--app-allowlist", readable=False, help="Reviewed read-only MCP app tools."),
-    ] = None,
-    retrieval_rate: Annotated[
-        float,
-        typer.Option(
-            "--retrieval-rate",
-            help="Expected share of cleared results retrieved again, in [0, 1] (default 0.05,"
-            " pending lookup-pilot evidence); 0, 5% and 20% are always reported too.",
-        ),
-    ] = 0.05,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            readable=False,
-            help="Create this new file for the JSON report instead of stdout.",
-        ),
-    ] = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print the JSON report even on a terminal.")
-    ] = False,
+    ctx: typer.Context,
+    journals: Journals,
+    sidecar: Sidecar,
+    routes: Routes,
+    qualification: Qualification = None,
+    agent_config: AgentConfig = None,
+    app_allowlist: AppAllowlist = None,
+    retrieval_rate: RetrievalRate = DEFAULT_RETRIEVAL_RATE,
+    out: ReportOut = None,
+    json_output: JsonOutput = False,
     details: Details = False,
     by: By = None,
     html: Html = None,
-    log_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--log-file",
-            readable=False,
-            help="Create this new file for the log (codes and counts).",
-        ),
-    ] = None,
+    log_file: LogFile = None,
     sign_key: Annotated[
         Path | None,
         typer.Option(
@@ -108,14 +82,7 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
             " OUT.intoto.jsonl, a signed in-toto attestation of the report. Requires --out.",
         ),
     ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            min=1,
-            help="Processes analyzing independent journals in parallel (default: one per core).",
-        ),
-    ] = None,
+    workers: Workers = None,
     fail_on: Annotated[
         FailOn | None,
         typer.Option(
@@ -132,28 +99,12 @@ def analyze(  # noqa: PLR0917  (typer maps each option to a parameter)
     if sign_key is not None and out is None:
         # --sign-key signs the --out file: refused before anything is read.
         fatal(UsageError(UsageDetail.MISSING_OPTION, ("--out",)))
+    request = request_from(AnalyzeRequest, ctx.params)
     # The library loads only when the command runs: `--help` starts fast.
-    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
+    from clearing_analysis.pipeline.jobs import analyze_job  # noqa: PLC0415
 
     finished = run_report_job(
-        lambda progress: analyze_job(
-            journals,
-            sidecar=sidecar,
-            routes=routes,
-            qualification=qualification,
-            agent_config=agent_config,
-            app_allowlist=app_allowlist,
-            retrieval_rate=retrieval_rate,
-            out=out,
-            log_file=log_file,
-            sign_key=sign_key,
-            html=html,
-            workers=workers,
-            progress=progress,
-            since=since,
-            until=until,
-            usage_by=by is not None,
-        ),
+        lambda progress: analyze_job(request, progress=progress),
         out=out,
         json_output=json_output,
         details=details,

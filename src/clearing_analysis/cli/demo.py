@@ -1,7 +1,7 @@
 """`clearing-analysis demo`: the first thing a new user runs (R-CLI-6).
 
 Generates two embedded synthetic corpora (fixed seeds and profiles) in a temporary directory,
-qualifies and analyzes them, and prints what the analyzer concludes (clearing.demo): a
+qualifies and analyzes them, and prints what the analyzer concludes (pipeline.demo): a
 realistic mix that rightly DEFERs, then a history shape that clearing helps, reaching BUILD.
 Nothing is written outside the temporary directory, which is removed afterwards, but the two
 pages `--html DIR` asks for (created exclusively in DIR, checked before any work, and named
@@ -20,14 +20,20 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import By, Details, usage_table
+from clearing_analysis.cli._options import By, Details
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.cli.synth import ProfileName
 from clearing_analysis.codes.errors import AnalysisError
-from clearing_analysis.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED, prepare_demo
+from clearing_analysis.inputs.requests import DEMO_PAGES, DemoRequest
+from clearing_analysis.pipeline.demo import DEMO_CONVERSATIONS, DEMO_PROFILE, DEMO_SEED
 
 
-@app.command(cls=Command, short_help="Generate and analyze two small synthetic corpora.")
+@app.command(
+    cls=Command.for_request(DemoRequest),
+    short_help="Generate and analyze two small synthetic corpora.",
+)
 def demo(  # noqa: PLR0917  (typer maps each option to a parameter)
+    ctx: typer.Context,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the first (realistic) corpus.")
     ] = DEMO_SEED,
@@ -46,7 +52,7 @@ def demo(  # noqa: PLR0917  (typer maps each option to a parameter)
         typer.Option(
             "--html",
             help="An existing directory: also create the two parts' HTML pages in it"
-            " (demo-1-realistic-mix.html, demo-2-clearing-at-work.html).",
+            f" ({', '.join(DEMO_PAGES)}).",
         ),
     ] = None,
 ) -> None:
@@ -55,21 +61,14 @@ def demo(  # noqa: PLR0917  (typer maps each option to a parameter)
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import NO_INPUTS, create_all, stdout_bytes  # noqa: PLC0415
+    from clearing_analysis.pipeline.demo import prepare_demo  # noqa: PLC0415
 
+    request = request_from(DemoRequest, ctx.params)
     width = Console().width if sys.stdout.isatty() else 80
     try:
         with tempfile.TemporaryDirectory(prefix="clearing-demo-") as scratch:
-            demo = prepare_demo(
-                Path(scratch),
-                seed=seed,
-                conversations=conversations,
-                profile=profile.value,
-                details=details,
-                by=usage_table(by),
-                width=width,
-                html_dir=html_dir,
-            )
+            prepared = prepare_demo(Path(scratch), request, width=width)
         # The pages and the text are one whole (R-REL-6): the pages are named after the text.
-        create_all(demo.pages, NO_INPUTS, stdout=stdout_bytes(demo.text))
+        create_all(prepared.pages, NO_INPUTS, stdout=stdout_bytes(prepared.text))
     except AnalysisError as error:  # an --html page that may not be created
         fatal(error)

@@ -16,11 +16,17 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import AnalysisError
+from clearing_analysis.inputs.requests import OutputRequest
 
 
-@app.command(cls=Command, short_help="Create an Ed25519 key pair for signing reports.")
+@app.command(
+    cls=Command.for_request(OutputRequest),
+    short_help="Create an Ed25519 key pair for signing reports.",
+)
 def keygen(
+    ctx: typer.Context,
     out: Annotated[
         Path,
         typer.Option(
@@ -35,7 +41,10 @@ def keygen(
     key (PEM, mode 0600) and its public key beside it (.pub). Prints nothing."""
     from clearing_analysis.attest.keys import write_key_pair  # noqa: PLC0415
 
+    request = request_from(OutputRequest, ctx.params)
+    if request.out is None:
+        raise RuntimeError("--out is required")
     try:
-        write_key_pair(out)
+        write_key_pair(request.out)
     except AnalysisError as error:
         fatal(error)

@@ -15,12 +15,14 @@ import typer
 
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.inputs.output import (
     InputIdentities,
     check_output,
     create_exclusive,
     write_stdout,
 )
+from clearing_analysis.inputs.requests import OutputRequest
 from clearing_analysis.policy import policy_dir
 from clearing_analysis.qualify.harness import HARNESS_SOURCES, harness_dir, placeholder_path
 
@@ -45,8 +47,12 @@ def _harness_inputs() -> InputIdentities:
     )
 
 
-@app.command(cls=Command, short_help="Qualify the pinned pi-ai builders on fixture histories.")
+@app.command(
+    cls=Command.for_request(OutputRequest),
+    short_help="Qualify the pinned pi-ai builders on fixture histories.",
+)
 def qualify(
+    ctx: typer.Context,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -58,6 +64,7 @@ def qualify(
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify as run_qualification  # noqa: PLC0415
 
+    out = request_from(OutputRequest, ctx.params).out
     inputs = _harness_inputs()
     if out is not None:
         check_output(out, inputs)  # refuse before doing any work (R-FS-6)

@@ -31,10 +31,12 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command, Group
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import AnalysisError, UsageDetail, UsageError
 from clearing_analysis.codes.table import API_LIMITATION, PROGRAM, REPORT_CODES
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.inputs.output import NO_INPUTS, create_exclusive, write_stdout
+from clearing_analysis.inputs.requests import OutputRequest
 from clearing_analysis.route_template import (
     AGENT_OPTION,
     LIFETIME_OPTION,
@@ -76,8 +78,9 @@ def _routes() -> None:
     """Write routes.json templates from the pinned pi-ai model catalog (docs/formats/routes.md)."""
 
 
-@routes_app.command("init", cls=Command)
+@routes_app.command("init", cls=Command.for_request(OutputRequest))
 def init(  # noqa: PLR0917  (typer maps each option to a parameter)
+    ctx: typer.Context,
     api: Annotated[
         Api | None,
         typer.Option(
@@ -130,6 +133,7 @@ def init(  # noqa: PLR0917  (typer maps each option to a parameter)
     claude-code, Codex's with --agent codex), an estimated summary size and a documented
     cache lifetime. A template to review, not the truth about your agent
     (docs/formats/routes.md)."""
+    out = request_from(OutputRequest, ctx.params).out
     if (not models) == (not list_models):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--list", "--model"))
     try:

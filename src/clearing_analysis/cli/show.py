@@ -18,12 +18,19 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
-from clearing_analysis.cli._report_job import By, Details, Html, usage_table
+from clearing_analysis.cli._options import By, Details, Html
+from clearing_analysis.cli._report_job import usage_table
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import AnalysisError
+from clearing_analysis.inputs.requests import ShowRequest
 
 
-@app.command(cls=Command, short_help="Render a saved report: summary, --details or --html.")
+@app.command(
+    cls=Command.for_request(ShowRequest),
+    short_help="Render a saved report: summary, --details or --html.",
+)
 def show(
+    ctx: typer.Context,
     report: Annotated[
         Path,
         typer.Argument(
@@ -41,13 +48,14 @@ def show(
     upper-bound figures, never a verdict); with --html, as a self-contained page instead."""
     from rich.console import Console  # noqa: PLC0415
 
-    from clearing_analysis.jobs import read_saved_report  # noqa: PLC0415
+    from clearing_analysis.pipeline.saved import read_saved_report  # noqa: PLC0415
     from clearing_analysis.report.view import print_view, render_text  # noqa: PLC0415
 
     try:
-        saved = read_saved_report(report, html=html)
-        if html is not None:
-            saved.write_page(html)
+        request = request_from(ShowRequest, ctx.params)
+        saved = read_saved_report(request)
+        if request.html is not None:
+            saved.write_page(request.html)
             return
     except AnalysisError as error:
         fatal(error)

@@ -11,14 +11,20 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import AnalysisError, UsageDetail, UsageError
+from clearing_analysis.inputs.requests import OutputRequest
 from clearing_analysis.synth import DEFAULT_PROFILE, PROFILES
 
 ProfileName = enum.StrEnum("ProfileName", {name: name for name in PROFILES})  # type: ignore[misc]
 
 
-@app.command(cls=Command, short_help="Write a synthetic corpus with its ground truth.")
-def synth(
+@app.command(
+    cls=Command.for_request(OutputRequest),
+    short_help="Write a synthetic corpus with its ground truth.",
+)
+def synth(  # noqa: PLR0917  (typer maps each option to a parameter)
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option("--out", help="New directory to create (must not exist).")],
     seed: Annotated[
         int, typer.Option("--seed", help="Seed: same seed, size, profile = same bytes.")
@@ -37,11 +43,14 @@ def synth(
     """Write journals, sidecar, routes, agent-config, allowlist and a ground-truth manifest."""
     if (conversations is None) == (size_mb is None):
         raise UsageError(UsageDetail.EXCLUSIVE_OPTIONS, ("--conversations", "--size-mb"))
+    directory = request_from(OutputRequest, ctx.params).out
+    if directory is None:
+        raise RuntimeError("--out is required")
     from clearing_analysis.synth import generate  # noqa: PLC0415  (loaded only to run)
 
     try:
         summary = generate(
-            out, seed, conversations=conversations, size_mb=size_mb, profile=profile.value
+            directory, seed, conversations=conversations, size_mb=size_mb, profile=profile.value
         )
     except AnalysisError as error:
         fatal(error)

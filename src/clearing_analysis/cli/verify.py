@@ -17,8 +17,10 @@ import typer
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._command import Command
 from clearing_analysis.cli._exit import fatal
+from clearing_analysis.cli._requests import request_from
 from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.codes.table import PROGRAM
+from clearing_analysis.inputs.requests import VerifyRequest
 
 VERIFIED: Final = f"{PROGRAM}: VERIFIED: the report is unchanged since this key signed it\n"
 VERIFIED_SEALED: Final = (
@@ -26,8 +28,12 @@ VERIFIED_SEALED: Final = (
 )
 
 
-@app.command(cls=Command, short_help="Check a signed report's attestation offline.")
+@app.command(
+    cls=Command.for_request(VerifyRequest),
+    short_help="Check a signed report's attestation offline.",
+)
 def verify(
+    ctx: typer.Context,
     report: Annotated[
         Path,
         typer.Argument(
@@ -56,8 +62,9 @@ def verify(
     report's SHA-256 against the signed statement. One fixed line; nothing else printed."""
     from clearing_analysis.attest.verify import verify_report  # noqa: PLC0415
 
+    request = request_from(VerifyRequest, ctx.params)
     try:
-        verify_report(report, pubkey, require_sealed=require_sealed)
+        verify_report(request.report, request.pubkey, require_sealed=request.require_sealed)
     except AnalysisError as error:
         fatal(error)
     sys.stdout.write(VERIFIED_SEALED if require_sealed else VERIFIED)

@@ -1,7 +1,9 @@
 """The one entry point commands use to read inputs and write outputs safely.
 
-`InputSession.open` does, in this order (each step a fixed code on failure):
-1. select the journals from the explicit `--journals` arguments (inputs.paths);
+`InputSession.open(request)` does, for the paths a run's request names (inputs.requests), in
+this order (each step a fixed code on failure):
+1. select the journals from the explicit `--journals` (or `--sessions`) arguments
+   (inputs.paths);
 2. require every other named input to be an existing regular file (INPUT_INVALID);
 3. check `--out`, `--log-file`, `--html` and, for a signed analyze, the attestation beside
    `--out` (docs/attestation.md) against the inputs and each other up front, so a refused
@@ -37,13 +39,8 @@ from clearing_analysis.codes.errors import (
     SnapshotChangedError,
 )
 from clearing_analysis.inputs import configs, output, snapshot
-from clearing_analysis.inputs.paths import (
-    JOURNAL_RULES,
-    Identity,
-    JournalSelection,
-    SelectionRules,
-    select_journals,
-)
+from clearing_analysis.inputs.paths import Identity, JournalSelection, select_journals
+from clearing_analysis.inputs.requests import RunRequest
 from clearing_analysis.inputs.sidecar import (
     COMPANION_SUFFIXES,
     SidecarView,
@@ -145,24 +142,22 @@ class InputSession:
     @classmethod
     def open(
         cls,
-        journal_args: Sequence[Path],
+        request: RunRequest,
         *,
-        sidecar: Path | None,
-        routes: Path,
-        qualification: Path | None = None,
-        agent_config: Path | None = None,
-        app_allowlist: Path | None = None,
-        out: Path | None = None,
-        log_file: Path | None = None,
         signature: Path | None = None,
-        html: Path | None = None,
         between_snapshots: Callable[[], None] | None = None,
-        rules: SelectionRules = JOURNAL_RULES,
     ) -> InputSession:
-        """Select and validate every input; `between_snapshots` is a test hook run by finish().
+        """Select and validate every input the request names, and check every output it will
+        create (`signature`: a signed run's attestation, beside `--out`); `between_snapshots`
+        is a test hook run by finish().
 
-        `explore` passes `sidecar=None` (pi sessions have none: no sidecar file, companion or
-        offline check) and its own selection `rules`; every other step is the same."""
+        An explore request has no sidecar (no sidecar file, companion or offline check) and
+        its own selection rules; every other step is the same."""
+        journal_args, rules = request.histories, request.rules
+        sidecar, routes = request.sidecar, request.routes
+        qualification, agent_config = request.qualification, request.agent_config
+        app_allowlist = request.app_allowlist
+        out, log_file, html = request.out, request.log_file, request.html
         selection = select_journals(journal_args, rules)
         named: list[tuple[Path, str]] = [(routes, "ROUTES")]
         if sidecar is not None:

@@ -15,7 +15,7 @@ R-CLI-2). Cross-journal decisions are taken only here:
   contributing journals, each run once (R-SIM-9), giving each boundary the number that ended
   before its request.
 
-So the merged result depends only on the order of the journals; `clearing_analysis.units` runs
+So the merged result depends only on the order of the journals; `pipeline.units` runs
 independent groups of journals in parallel and keeps that order.
 """
 

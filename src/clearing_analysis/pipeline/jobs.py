@@ -1,49 +1,34 @@
 """Jobs: the library entry points the CLI commands call, one per command that reads inputs.
 
-A job opens an `InputSession` (explicit paths, up-front output checks, first snapshot),
-runs the pipeline stages, takes the second snapshot and returns the complete result in memory.
-Writing it (stdout or an exclusively created file) is the caller's last step, so a refusal or a
-changed snapshot leaves nothing behind.
+Each job takes the command's frozen request (inputs.requests: its values checked once),
+opens an `InputSession` for it (explicit paths, up-front output checks, first snapshot), runs
+the pipeline stages, takes the second snapshot and returns the complete result in memory.
+Writing it (stdout or exclusively created files, as one whole) is the caller's last step, so
+a refusal or a changed snapshot leaves nothing behind.
 """
 
 from __future__ import annotations
 
-import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clearing_analysis import logsink
-from clearing_analysis.codes.errors import (
-    InputInvalidDetail,
-    InputInvalidError,
-    NoJournalsDetail,
-    NoJournalsError,
-)
+from clearing_analysis.codes.errors import NoJournalsDetail, NoJournalsError
 from clearing_analysis.container.runtime import CONTAINERENV, stated_image
 from clearing_analysis.eligibility import dumps_summary, replay_summary
 from clearing_analysis.eligibility.reasons import Bound
 from clearing_analysis.histories import grouping_keys
 from clearing_analysis.histories.recognize import explored_formats, foreign_format
 from clearing_analysis.inputs.configs import Routes
-from clearing_analysis.inputs.output import (
-    InputIdentities,
-    NewFile,
-    check_output,
-    create_exclusive,
-)
-from clearing_analysis.inputs.paths import SESSION_RULES
-from clearing_analysis.inputs.period import EVERYTHING, Period, parse_period
+from clearing_analysis.inputs.output import NewFile
+from clearing_analysis.inputs.period import EVERYTHING, Period
 from clearing_analysis.inputs.recognize import HistoryFormat
-from clearing_analysis.inputs.session import InputSession, file_identities
+from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest, ReplayRequest
+from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.inputs.sidecar import SidecarView
-from clearing_analysis.policy import gate_policy, limits
-from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
-from clearing_analysis.replay.model import JournalSkipReason
-from clearing_analysis.units import (
+from clearing_analysis.pipeline.units import (
     Settings,
     SnapshotAnalysis,
     Unit,
@@ -53,6 +38,8 @@ from clearing_analysis.units import (
     plan_units,
     unit_pool,
 )
+from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
+from clearing_analysis.replay.model import JournalSkipReason
 
 if TYPE_CHECKING:
     from clearing_analysis.attest.sign import SignedRun
@@ -175,39 +162,17 @@ def _analyze_units(
 
 
 def replay_job(
-    journals: list[Path],
-    *,
-    sidecar: Path,
-    routes: Path,
-    qualification: Path | None = None,
-    agent_config: Path | None = None,
-    app_allowlist: Path | None = None,
-    out: Path | None = None,
-    log_file: Path | None = None,
-    workers: int | None = None,
-    between_snapshots: Callable[[], None] | None = None,
-    since: str | None = None,
-    until: str | None = None,
+    request: ReplayRequest, *, between_snapshots: Callable[[], None] | None = None
 ) -> CompletedJob:
-    """Select, replay, assess, check qualification; the replay summary. Raises AnalysisError."""
-    period = parse_period(since, until)
-    session = InputSession.open(
-        journals,
-        sidecar=sidecar,
-        routes=routes,
-        qualification=qualification,
-        agent_config=agent_config,
-        app_allowlist=app_allowlist,
-        out=out,
-        log_file=log_file,
-        between_snapshots=between_snapshots,
-    )
+    """Select, replay, assess, check qualification; the replay summary. Raises AnalysisError.
+    `between_snapshots` is a test hook run before the second snapshot."""
+    session = InputSession.open(request, between_snapshots=between_snapshots)
     # The log holds fixed event names, codes and counts only (logsink's allowlist).
-    log = logsink.configure(enabled=log_file is not None)
+    log = logsink.configure(enabled=request.log_file is not None)
     analysis = _analyze_units(
-        session, simulate=False, workers=workers, progress=None, period=period
+        session, simulate=False, workers=request.workers, progress=None, period=request.period
     )
-    summary = replay_summary(analysis.totals, period)
+    summary = replay_summary(analysis.totals, request.period)
     # Absent --qualification is PAYLOAD_UNQUALIFIED/MISSING, never a failure (R-CLI-1).
     summary["qualification"] = qualification_summary(
         check_qualification(session.qualification), session.routes
@@ -217,7 +182,9 @@ def replay_job(
     logsink.get_logger().info(
         "replay.finished", count=analysis.totals.replayed_journals, bytes=len(data)
     )
-    return CompletedJob(data=data, summary=summary, _session=session, _log=log, _log_file=log_file)
+    return CompletedJob(
+        data=data, summary=summary, _session=session, _log=log, _log_file=request.log_file
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,84 +299,41 @@ def _require_evidence(
     raise NoJournalsError(details[reason])
 
 
-def parse_retrieval_rate(rate: float) -> Fraction:
-    """The supplied rate as an exact decimal fraction in [0, 1] (R-CLI-4), else INPUT_INVALID."""
-    if not math.isfinite(rate) or not 0 <= rate <= 1:
-        raise InputInvalidError(InputInvalidDetail.RETRIEVAL_RATE_OUT_OF_RANGE)
-    return Fraction(repr(rate))
-
-
-def _rate(retrieval_rate: float | None) -> Fraction:
-    """The supplied rate, or the policy's default when none was supplied."""
-    return parse_retrieval_rate(
-        gate_policy().default_retrieval_rate if retrieval_rate is None else retrieval_rate
-    )
-
-
 def analyze_job(
-    journals: list[Path],
+    request: AnalyzeRequest,
     *,
-    sidecar: Path,
-    routes: Path,
-    qualification: Path | None = None,
-    agent_config: Path | None = None,
-    app_allowlist: Path | None = None,
-    retrieval_rate: float | None = None,
-    out: Path | None = None,
-    log_file: Path | None = None,
-    sign_key: Path | None = None,
-    html: Path | None = None,
-    workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
     containerenv: Path = CONTAINERENV,
-    since: str | None = None,
-    until: str | None = None,
-    usage_by: bool = False,
 ) -> CompletedAnalysis:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
     image the runtime states in `containerenv`, if any).
 
-    With `sign_key` (then `out` is required), the signed run is prepared first, before any input
-    is read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
+    A signed request (`sign_key`, then `out` is set) is prepared first, before any input is
+    read (attest.sign.prepare_signed_run: the subject's name, the mount contract past the
     image's entrypoint, the key), and the attestation's path is checked up front with the other
     outputs; `write` then creates the report and its attestation (docs/attestation.md).
-    `since` / `until` restrict it to a period (inputs.period); `usage_by` stores the usage
-    tables of `--by` in the report (docs/report.md)."""
-    rate = _rate(retrieval_rate)
-    period = parse_period(since, until)
+    The request's period restricts it (inputs.period); `usage_by` stores the usage tables of
+    `--by` in the report (docs/report.md)."""
     signed = None
-    if sign_key is not None:
-        if out is None:
-            raise RuntimeError("a signed run writes its report to a file")
+    if request.sign_key is not None:
         # cryptography loads only for a signed run.
         from clearing_analysis.attest.sign import prepare_signed_run  # noqa: PLC0415
 
-        named = [path for path in (qualification, agent_config, app_allowlist) if path is not None]
-        signed = prepare_signed_run(
-            sign_key,
-            out=out,
-            inputs=[*journals, sidecar, routes, *named],
-            log_file=log_file,
-            sidecar=sidecar,
-        )
+        signed = prepare_signed_run(request)
     session = InputSession.open(
-        journals,
-        sidecar=sidecar,
-        routes=routes,
-        qualification=qualification,
-        agent_config=agent_config,
-        app_allowlist=app_allowlist,
-        out=out,
-        log_file=log_file,
+        request,
         signature=None if signed is None else signed.attestation,
-        html=html,
         between_snapshots=between_snapshots,
     )
-    log = logsink.configure(enabled=log_file is not None)
+    log = logsink.configure(enabled=request.log_file is not None)
     logger = logsink.get_logger()
     analysis = _analyze_units(
-        session, simulate=True, workers=workers, progress=progress, period=period
+        session,
+        simulate=True,
+        workers=request.workers,
+        progress=progress,
+        period=request.period,
     )
     # The models load only for analyze, so other commands start fast; and only now, so that a
     # pool's workers start without waiting for them (the combination has loaded polars).
@@ -427,21 +351,21 @@ def analyze_job(
             simulation=analysis.simulation,
             routes=session.routes,
             qualification=check_qualification(session.qualification),
-            retrieval_rate=rate,
+            retrieval_rate=request.retrieval_rate,
             journal_bytes=sum(session.journal_sizes),
             image_id=stated.image_id,
-            period=period,
-            usage_by=usage_by,
+            period=request.period,
+            usage_by=request.usage_by,
         )
     )
     data = encode_report(report)
-    page = render_page(data, html)
+    page = render_page(data, request.html)
     session.finish()
     for api, api_report in report.per_api.items():
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
     return CompletedAnalysis(
-        report, data, session, log, log_file, stated.image_digest, signed, page
+        report, data, session, log, request.log_file, stated.image_digest, signed, page
     )
 
 
@@ -467,21 +391,12 @@ class CompletedExplore:
 
 
 def explore_job(
-    sessions: list[Path],
+    request: ExploreRequest,
     *,
-    routes: Path,
-    retrieval_rate: float | None = None,
-    out: Path | None = None,
-    log_file: Path | None = None,
-    html: Path | None = None,
-    workers: int | None = None,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    usage_by: bool = False,
 ) -> CompletedExplore:
-    """Select, read and map the pi sessions, replay them, simulate the upper bound and model
+    """Select, read and map the histories, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
     never yields BUILD / DEFER / STOP. `usage_by` stores the usage tables of `--by`."""
     from clearing_analysis.assemble.explore import (  # noqa: PLC0415
@@ -490,24 +405,13 @@ def explore_job(
     )
     from clearing_analysis.report.encode import encode_explore  # noqa: PLC0415
 
-    rate = _rate(retrieval_rate)
-    period = parse_period(since, until)
     # Same input rules as analyze: explicit paths, no symlinks followed in walks, snapshots
     # before and after, exclusive output; there is no sidecar (imported histories).
-    session = InputSession.open(
-        sessions,
-        sidecar=None,
-        routes=routes,
-        out=out,
-        log_file=log_file,
-        html=html,
-        between_snapshots=between_snapshots,
-        rules=SESSION_RULES,
-    )
+    session = InputSession.open(request, between_snapshots=between_snapshots)
     # The log carries what analyze's does: event names, codes and counts, never an input.
-    log = logsink.configure(enabled=log_file is not None)
+    log = logsink.configure(enabled=request.log_file is not None)
     logger = logsink.get_logger()
-    count = _worker_count(session, workers)
+    count = _worker_count(session, request.workers)
     logger.info("explore.started", sessions_total=len(session.journals), workers=count)
     settings = Settings(
         routes=session.routes,
@@ -517,7 +421,7 @@ def explore_job(
         period_attestation_valid=True,
         imported=True,
         bound=Bound.UPPER,
-        period=period,
+        period=request.period,
     )
     with unit_pool(count) as pool:
         units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
@@ -538,14 +442,14 @@ def explore_job(
             totals=analysis.totals,
             simulation=analysis.simulation,
             routes=session.routes,
-            retrieval_rate=rate,
+            retrieval_rate=request.retrieval_rate,
             session_bytes=sum(session.journal_sizes),
-            period=period,
-            usage_by=usage_by,
+            period=request.period,
+            usage_by=request.usage_by,
         )
     )
     data = encode_explore(explored)
-    page = render_page(data, html)
+    page = render_page(data, request.html)
     session.finish()
     for api, part in explored.per_api.items():
         logger.info(
@@ -555,37 +459,4 @@ def explore_job(
             admitted_net_tokens=part.upper_bound_simulation.admitted_net_tokens,
         )
     logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
-    return CompletedExplore(explored, data, session, log, log_file, page)
-
-
-@dataclass(frozen=True, slots=True)
-class SavedReport:
-    """A report read back from its file (`show`), and the guard for the page made of it."""
-
-    report: Report | ExploreReport
-    _identities: InputIdentities
-
-    def write_page(self, html: Path) -> None:
-        """Render the page from the saved report alone and create `html` exclusively."""
-        from clearing_analysis.report.formats import ReportFormat, render  # noqa: PLC0415
-
-        create_exclusive(html, render(self.report, ReportFormat.HTML), self._identities)
-
-
-def read_saved_report(path: Path, *, html: Path | None = None) -> SavedReport:
-    """A saved analysis or explore report, read strictly (INPUT_INVALID REPORT_*), with the
-    `--html` page's path checked first against it (OUTPUT_REFUSED: never the report itself,
-    nor a name beside it that differs only in case), so a refusal reads and creates nothing."""
-    from clearing_analysis.report.encode import decode_report  # noqa: PLC0415
-
-    if not path.is_file():
-        raise InputInvalidError(InputInvalidDetail.REPORT_MISSING)
-    try:
-        with path.open("rb") as stream:
-            identities = file_identities(path, os.fstat(stream.fileno()))
-            if html is not None:
-                check_output(html, identities)
-            data = stream.read(limits().max_config_file_bytes + 1)
-    except OSError:
-        raise InputInvalidError(InputInvalidDetail.REPORT_UNREADABLE) from None
-    return SavedReport(decode_report(data), identities)
+    return CompletedExplore(explored, data, session, log, request.log_file, page)

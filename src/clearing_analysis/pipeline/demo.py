@@ -24,13 +24,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clearing_analysis.codes.errors import QualificationError
+from clearing_analysis.inputs.requests import (
+    DEMO_PAGES,
+    AnalyzeRequest,
+    DemoRequest,
+    ExploreRequest,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from clearing_analysis.inputs.output import NewFile
-    from clearing_analysis.jobs import CompletedAnalysis
-    from clearing_analysis.report.usage_view import UsageBy
+    from clearing_analysis.pipeline.jobs import CompletedAnalysis
 
 # The CLI reads the constants below for its option defaults; everything heavy (polars, the
 # generator, the analysis) loads only when the demo runs, so `--help` starts fast.
@@ -42,8 +47,6 @@ DEMO_PROFILE = "mixed"
 BUILD_PROFILE = "read-then-edit"
 BUILD_SEED = 20261129
 BUILD_CONVERSATIONS = 4
-# The pages `--html DIR` creates in DIR, one per part, in the parts' order.
-DEMO_PAGES = ("demo-1-realistic-mix.html", "demo-2-clearing-at-work.html")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ def analyze_part(
 ) -> CompletedAnalysis:
     """Generate the part's corpus under `scratch` and analyze it (`usage_by`: with the usage
     tables of `--by` stored in the report)."""
-    from clearing_analysis.jobs import analyze_job  # noqa: PLC0415
+    from clearing_analysis.pipeline.jobs import analyze_job  # noqa: PLC0415
     from clearing_analysis.synth import generate  # noqa: PLC0415
 
     corpus = scratch / part.profile
@@ -91,13 +94,15 @@ def analyze_part(
         corpus, part.seed, conversations=part.conversations, size_mb=None, profile=part.profile
     )
     return analyze_job(
-        [corpus / "journals"],
-        sidecar=corpus / "history.sqlite",
-        routes=corpus / "routes.json",
-        qualification=record,
-        agent_config=corpus / "agent-config.json",
-        app_allowlist=corpus / "app-allowlist.json",
-        usage_by=usage_by,
+        AnalyzeRequest(
+            journals=(corpus / "journals",),
+            sidecar=corpus / "history.sqlite",
+            routes=corpus / "routes.json",
+            qualification=record,
+            agent_config=corpus / "agent-config.json",
+            app_allowlist=corpus / "app-allowlist.json",
+            usage_by=usage_by,
+        )
     )
 
 
@@ -173,50 +178,22 @@ class Demo:
     pages: list[NewFile]
 
 
-def run_demo(
-    scratch: Path,
-    *,
-    seed: int,
-    conversations: int,
-    profile: str,
-    details: bool = False,
-    width: int = 80,
-    html_dir: Path | None = None,
-    by: UsageBy | None = None,
-) -> str:
-    """Generate both corpora under `scratch`, analyze them and return the text to print
-    (`seed`, `conversations` and `profile` choose the first part's corpus); with `html_dir`,
-    also create each part's HTML page there (`DEMO_PAGES`), checked before any work, both or
-    neither."""
+def run_demo(scratch: Path, request: DemoRequest, *, width: int = 80) -> str:
+    """Generate both corpora under `scratch`, analyze them and return the text to print, laid
+    out for `width` columns (the request's `seed`, `conversations` and `profile` choose the
+    first part's corpus); with `html_dir`, also create each part's HTML page there
+    (`DEMO_PAGES`), checked before any work, both or neither."""
     from clearing_analysis.inputs.output import NO_INPUTS, create_all  # noqa: PLC0415
 
-    demo = prepare_demo(
-        scratch,
-        seed=seed,
-        conversations=conversations,
-        profile=profile,
-        details=details,
-        width=width,
-        html_dir=html_dir,
-        by=by,
-    )
+    demo = prepare_demo(scratch, request, width=width)
     create_all(demo.pages, NO_INPUTS)
     return demo.text
 
 
-def prepare_demo(
-    scratch: Path,
-    *,
-    seed: int,
-    conversations: int,
-    profile: str,
-    details: bool = False,
-    width: int = 80,
-    html_dir: Path | None = None,
-    by: UsageBy | None = None,
-) -> Demo:
+def prepare_demo(scratch: Path, request: DemoRequest, *, width: int = 80) -> Demo:
     """`run_demo` up to its outputs: the text and the pages, for the CLI to write as one
-    whole (`inputs.output.create_all`, R-REL-6); `by` adds each part's usage table (`--by`)."""
+    whole (`inputs.output.create_all`, R-REL-6); the request's `by` adds each part's usage
+    table (`--by`), `details` every table."""
     from rich.text import Text  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
@@ -228,11 +205,12 @@ def prepare_demo(
     from clearing_analysis.report.view import renderables  # noqa: PLC0415
     from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
+    html_dir, details, by = request.html_dir, request.details, request.by
     pages = [] if html_dir is None else [html_dir / name for name in DEMO_PAGES]
     for page in pages:
         check_output(page, NO_INPUTS)
     realistic = dataclasses.replace(
-        REALISTIC, profile=profile, seed=seed, conversations=conversations
+        REALISTIC, profile=request.profile, seed=request.seed, conversations=request.conversations
     )
     record: Path | None = scratch / "qualification.json"
     try:
@@ -293,14 +271,14 @@ def _pages(reports: list[bytes], pages: list[Path]) -> list[NewFile]:
 def _explored(scratch: Path, part: DemoCorpus, width: int) -> str:
     """The part's history as pi session files, explored: explore's figures are an upper bound
     beside analyze's verdicts (docs/explore.md)."""
-    from clearing_analysis.jobs import explore_job  # noqa: PLC0415
+    from clearing_analysis.pipeline.jobs import explore_job  # noqa: PLC0415
     from clearing_analysis.report.view import render_text  # noqa: PLC0415
     from clearing_analysis.synth.pi_export import export_sessions  # noqa: PLC0415
 
     corpus = scratch / part.profile
     sessions = scratch / "pi-sessions"
     export_sessions(sorted((corpus / "journals").glob("*.jsonl")), sessions)
-    explored = explore_job([sessions], routes=corpus / "routes.json")
+    explored = explore_job(ExploreRequest(sessions=(sessions,), routes=corpus / "routes.json"))
     return "The same history as pi session files (explore: an upper bound, never a verdict)\n\n" + (
         render_text(explored.report, width=width, details=True)
     )
