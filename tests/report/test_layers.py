@@ -5,12 +5,11 @@ backwards. Read from the modules' own imports (their syntax trees), not from a p
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "src" / "clearing_analysis"
+from tests._imports import PACKAGE, cycles, folder_cycles
 
 
 def _imports(path: Path) -> set[str]:
@@ -215,67 +214,13 @@ class TestStageOrder:
         assert _reaching("container", internals) == {}
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _module_edges(path: Path, known: Iterable[str]) -> set[str]:
-    """The known modules `path` imports at any depth: `from P import m` is an import of the
-    submodule P.m when there is one, else of P."""
-    modules = set(known)
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name in modules)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            for alias in node.names:
-                sub = f"{node.module}.{alias.name}"
-                if sub in modules:
-                    found.add(sub)
-                elif node.module in modules:
-                    found.add(node.module)
-    return found
-
-
-def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
-    """Each cycle a depth-first walk of `graph` meets, as the modules along it."""
-    cycles: list[list[str]] = []
-    state: dict[str, int] = {}
-
-    def visit(name: str, trail: list[str]) -> None:
-        state[name] = 1
-        for target in graph[name]:
-            if state.get(target) == 1:
-                cycles.append([*trail[trail.index(target) :], target])
-            elif target not in state:
-                visit(target, [*trail, target])
-        state[name] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name, [name])
-    return cycles
-
-
-def _report_cycles() -> list[list[str]]:
-    """Each cycle among report/'s modules, through imports at any depth of a file."""
-    modules = {_module_name(path): path for path in _modules("report")}
-    return _cycles(
-        {
-            name: sorted(n for n in _module_edges(path, modules.keys()) if n != name)
-            for name, path in modules.items()
-        }
-    )
-
-
 class TestRenderers:
     """The renderers' own structure (docs/report.md, "Where the code is")."""
 
     def test_no_two_report_modules_import_each_other(self) -> None:
         """report/ has no import cycle, deferred imports included: the views' shared figure
         formats live in report/terminal.py, which imports no view."""
-        assert _report_cycles() == []
+        assert folder_cycles("report") == []
 
     def test_the_cycle_check_finds_a_cycle(self, tmp_path: Path) -> None:
         """The check sees a cycle through a deferred import (a guard against a vacuous test)."""
@@ -288,7 +233,7 @@ class TestRenderers:
         }
         graph = {name: sorted(targets) for name, targets in imported.items()}
         graph = {f"clearing_analysis.report.{k}": v for k, v in graph.items()}
-        assert _cycles(graph) == [
+        assert cycles(graph) == [
             [
                 "clearing_analysis.report.a",
                 "clearing_analysis.report.b",

@@ -15,16 +15,16 @@ import dataclasses
 import hashlib
 import random
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from clearing_analysis.synth.manifest import DEFECT_KEYS
+from clearing_analysis.identity import ToolIdentity
+from clearing_analysis.inputs.configs import Attestation
+from clearing_analysis.synth.manifest import DEFECT_KEYS, JournalTally
 from clearing_analysis.synth.profiles import DefectRates
 from clearing_analysis.synth.proofs import is_proven
 from clearing_analysis.synth.sidecar import RetentionRow, clean_row
-from clearing_analysis.synth.toolmix import WEB_TOOLS
-
-if TYPE_CHECKING:
-    from clearing_analysis.synth.session import Session, _Pending
+from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolOutcome
 
 _RATE_FIELDS = (
     ("missing", "missing"),
@@ -38,6 +38,21 @@ _RATE_FIELDS = (
     ("truncated", "truncated"),
     ("notIdentityLinked", "not_identity_linked"),
 )
+
+
+@dataclass
+class PendingResult:
+    """A placed tool result awaiting its run's end status (`finish_run` then makes its row)."""
+
+    identity: ToolIdentity
+    outcome: ToolOutcome
+    seq: int
+    at_ms: int
+    counted: bool
+    api: str
+    attestation: Attestation | None
+    captured: bool
+    force_redaction: bool = False  # the guaranteed credential envelope is redacted
 
 
 class DefectPlanter:
@@ -103,8 +118,21 @@ def _with_defect(
     return dataclasses.replace(row, **changes)
 
 
-def finish_run(session: Session, pending: list[_Pending], completed: bool) -> list[tuple[int, str]]:
-    """Create the rows of a run's placed results; return redaction (target seq, scope) pairs.
+def finish_run(
+    pending: list[PendingResult],
+    completed: bool,
+    *,
+    rng: random.Random,
+    shape_rng: random.Random,
+    redaction_rate: float,
+    defects: DefectPlanter,
+    tally: JournalTally,
+    rows: list[RetentionRow],
+) -> list[tuple[int, str]]:
+    """Append the rows of a run's placed results to `rows`, count them in `tally`, and return
+    the redaction (target seq, scope) pairs. `defects` draws each counted proven result's
+    defect, `rng` the rows' times and how a defect changes a row, `shape_rng` whether a
+    credential envelope is redacted (at `redaction_rate`).
 
     A web envelope holding a credential may be redacted by the writer (scope web_envelope,
     format json; its row, if any, then holds the redacted text). For a counted boundary's
@@ -112,19 +140,18 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
     (R-SIM-9). Other redactions come from the planted `redacted` retention defect.
     """
     redactions: list[tuple[int, str]] = []
-    rng, shape_rng, profile = session.s.rng, session.s.shape_rng, session.s.profile
     for item in pending:
         outcome = item.outcome
         content = outcome.content
         if outcome.is_error or len(content) != 1 or content[0]["type"] != "text":
             continue  # errors, images and mixed blocks are never eligible; not retained here
         redact_envelope = outcome.credential and (
-            item.force_redaction or shape_rng.random() < profile.credential_redaction_rate
+            item.force_redaction or shape_rng.random() < redaction_rate
         )
         if redact_envelope:
             redactions.append((item.seq, "web_envelope"))
             if item.counted:
-                session.tally.redacted_envelope(item.api, trips_guard=True)
+                tally.redacted_envelope(item.api, trips_guard=True)
         if not item.captured:
             continue  # continuity capture was not enabled yet: nothing was retained
         origin = outcome.origin
@@ -143,17 +170,17 @@ def finish_run(session: Session, pending: list[_Pending], completed: bool) -> li
         )
         if item.counted and completed and is_proven(outcome, item.attestation):
             # A redacted envelope's row is a redacted row: that is this result's defect.
-            defect = "redacted" if redact_envelope else session.s.defects.draw()
-            session.tally.proven_result(item.api, defect)
+            defect = "redacted" if redact_envelope else defects.draw()
+            tally.proven_result(item.api, defect)
             if defect is not None and row is not None:
                 row = _with_defect(row, defect, rng, outcome.name)
             if defect == "redacted" and not redact_envelope:
                 scope = "web_envelope" if outcome.name in WEB_TOOLS else "text"
                 redactions.append((item.seq, scope))
                 if scope == "web_envelope":
-                    session.tally.redacted_envelope(item.api, trips_guard=outcome.credential)
+                    tally.redacted_envelope(item.api, trips_guard=outcome.credential)
         elif redact_envelope and row is not None:
             row = _with_defect(row, "redacted", rng, outcome.name)
         if row is not None:
-            session.rows.append(row)
+            rows.append(row)
     return redactions

@@ -35,7 +35,7 @@ from clearing_analysis.synth.profiles import JournalPlan, Profile
 from clearing_analysis.synth.proofs import ProofWriter
 from clearing_analysis.synth.sidecar import RetentionRow
 from clearing_analysis.synth.textpool import TextPools, slice_words
-from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolMix, ToolOutcome, ToolRunner
+from clearing_analysis.synth.toolmix import WEB_TOOLS, ToolMix, ToolRunner
 
 IMAGE_TOKENS = 1_200
 KEEP_RECENT_TOKENS = 20_000  # pi coding-agent compaction default keepRecentTokens
@@ -51,21 +51,6 @@ _LAST_RUN_PLANS = (
 
 def _tokens(chars: int) -> int:
     return -(-chars // 4)
-
-
-@dataclass
-class _Pending:
-    """A placed tool result awaiting its run's end status."""
-
-    identity: ToolIdentity
-    outcome: ToolOutcome
-    seq: int
-    at_ms: int
-    counted: bool
-    api: str
-    attestation: Attestation | None
-    captured: bool
-    force_redaction: bool = False  # the guaranteed credential envelope is redacted
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,11 +356,21 @@ class Session:
         )
         return run_id, attestation
 
-    def _run_end(self, run_id: str, status: str, pending: list[_Pending]) -> None:
+    def _run_end(self, run_id: str, status: str, pending: list[retention.PendingResult]) -> None:
         self.emit(
             {"kind": "run_end", "seq": 0, "runId": run_id, "status": status, "timestamp": self.now}
         )
-        redactions = retention.finish_run(self, pending, status == "completed")
+        shared = self.s
+        redactions = retention.finish_run(
+            pending,
+            status == "completed",
+            rng=shared.rng,
+            shape_rng=shared.shape_rng,
+            redaction_rate=shared.profile.credential_redaction_rate,
+            defects=shared.defects,
+            tally=self.tally,
+            rows=self.rows,
+        )
         for target_seq, scope in redactions:
             fmt = "json" if scope == "web_envelope" else "text"
             self.emit(
@@ -401,7 +396,7 @@ class Session:
             steps = max(steps, 1)  # the planted mismatch needs a tool call
         # Where a failed / aborted / interrupted run stops (a step index, inclusive).
         stop_at = rng.randint(0, steps) if status != "completed" else steps + 1
-        pending: list[_Pending] = []
+        pending: list[retention.PendingResult] = []
         requests = 0
         for step in range(steps + 1):
             self.now += rng.randint(100, 900)
@@ -536,7 +531,7 @@ class Session:
         run_id: str,
         call: tuple[str, str, dict[str, Any]],
         attestation: Attestation | None,
-    ) -> _Pending:
+    ) -> retention.PendingResult:
         rng, profile = self.s.rng, self.s.profile
         call_id, name, arguments = call
         credential = forced = False
@@ -611,7 +606,7 @@ class Session:
         if turn.counted:
             self.tally.api(api)["toolResults"] += 1
         identity = ToolIdentity(self.physical_id, turn.host_turn, run_id, call_id)
-        return _Pending(
+        return retention.PendingResult(
             identity, outcome, seq, self.now, turn.counted, api, attestation, turn.captured, forced
         )
 
