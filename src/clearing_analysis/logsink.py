@@ -3,7 +3,9 @@
 `configure(enabled)` sets structlog up so that events go to an in-memory buffer of JSON lines
 and nowhere else: never stdout or stderr, never the network. The command writes the buffer
 to the exclusively created `--log-file` at the end of the run (inputs.session.write_log);
-without `--log-file` every event is dropped.
+without `--log-file` every event is dropped, by a logger of this module that runs the same
+allowlist and never imports structlog (whose import alone, with the console renderer it
+loads, costs a run without a log about 0.1 CPU-s: docs/performance.md).
 
 Every event passes `allowlist_fields` first: a key must be in `ALLOWED_FIELDS` and its value of
 the type listed there; strings are accepted only as fixed codes (`UPPER_SNAKE`) or event names
@@ -19,8 +21,6 @@ import io
 import re
 from collections.abc import Mapping, MutableMapping
 from typing import Any
-
-import structlog
 
 _CODE = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
 _EVENT = re.compile(r"[a-z][a-z0-9_.]{0,63}")
@@ -85,10 +85,27 @@ def allowlist_fields(
     return event_dict
 
 
-def _drop(
-    _logger: object, _method: str, _event_dict: MutableMapping[str, Any]
-) -> MutableMapping[str, Any]:
-    raise structlog.DropEvent
+class _DroppingLogger:
+    """The logger of a run without `--log-file`: every event passes the allowlist, then is
+    dropped."""
+
+    def _check(self, method: str, event: str, fields: dict[str, Any]) -> None:
+        allowlist_fields(self, method, {"event": event, "level": method, **fields})
+
+    def info(self, event: str, **fields: Any) -> None:
+        """Check and drop an informational event."""
+        self._check("info", event, fields)
+
+    def warning(self, event: str, **fields: Any) -> None:
+        """Check and drop a warning."""
+        self._check("warning", event, fields)
+
+    def error(self, event: str, **fields: Any) -> None:
+        """Check and drop an error event."""
+        self._check("error", event, fields)
+
+
+_logger: Any = _DroppingLogger()
 
 
 class LogBuffer:
@@ -108,28 +125,32 @@ class LogBuffer:
 
 
 def configure(*, enabled: bool) -> LogBuffer | None:
-    """Route structlog to a new in-memory buffer (enabled) or drop everything (disabled).
+    """Route the log to a new in-memory buffer through structlog (enabled) or drop everything
+    (disabled, without importing structlog).
 
     The allowlist runs in both cases, so a leaking call fails the tests with or without a
     log file.
     """
-    common: list[Any] = [structlog.processors.add_log_level, allowlist_fields]
+    global _logger  # noqa: PLW0603  (the process's one log, as structlog's configuration is)
     if not enabled:
-        structlog.configure(
-            processors=[*common, _drop],
-            logger_factory=structlog.ReturnLoggerFactory(),
-            cache_logger_on_first_use=False,
-        )
+        _logger = _DroppingLogger()
         return None
+    import structlog  # noqa: PLC0415  (loaded only for a --log-file)
+
     buffer = LogBuffer()
     structlog.configure(
-        processors=[*common, structlog.processors.JSONRenderer(sort_keys=True)],
+        processors=[
+            structlog.processors.add_log_level,
+            allowlist_fields,
+            structlog.processors.JSONRenderer(sort_keys=True),
+        ],
         logger_factory=structlog.WriteLoggerFactory(file=buffer.stream),
         cache_logger_on_first_use=False,
     )
+    _logger = structlog.get_logger()
     return buffer
 
 
 def get_logger() -> Any:
-    """The configured structlog logger (call `configure` first)."""
-    return structlog.get_logger()
+    """The configured logger (dropping every event until `configure(enabled=True)`)."""
+    return _logger

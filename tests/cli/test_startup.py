@@ -98,6 +98,31 @@ def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> Non
     assert crypto(_loaded_after(verify, tmp_path, "v"))
 
 
+def test_a_run_in_a_pipe_loads_neither_rich_nor_structlog(tmp_path: Path) -> None:
+    """An analyze whose stdout and stderr are pipes and that writes no --log-file draws no
+    progress and no human view, and drops its log events without structlog: neither library
+    loads. With --log-file, structlog does (the check is not vacuous)."""
+    from clearing_analysis.synth import generate
+
+    (tmp_path / "in").mkdir()
+    corpus = tmp_path / "in" / "corpus"
+    generate(corpus, seed=2, conversations=1, profile="mixed")
+    analyze = ["analyze", *corpus_options(corpus)]
+
+    def of(modules: list[str], library: str) -> bool:
+        return any(m == library or m.startswith(f"{library}.") for m in modules)
+
+    plain = _loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
+    assert "clearing_analysis.pipeline.jobs" in plain  # the analysis really ran
+    assert not of(plain, "rich") and not of(plain, "structlog")
+    log = str(tmp_path / "run.log")
+    logged = _loaded_after(
+        [*analyze, "--out", str(tmp_path / "l.json"), "--log-file", log], tmp_path, "l"
+    )
+    assert of(logged, "structlog")
+    assert (tmp_path / "run.log").read_bytes()
+
+
 @pytest.mark.parametrize(
     "args",
     [["--help"], ["analyze", "--help"], ["replay", "--help"], ["show", "--help"]],

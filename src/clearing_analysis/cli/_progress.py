@@ -1,7 +1,8 @@
 """Progress feedback on stderr for long runs (R-CLI-6): counts and MB/s, never names.
 
 Shown only when stderr is a terminal, so CI logs and pipes stay clean; it prints the number of
-journals done, their total and the byte throughput, nothing from any input.
+journals done, their total and the byte throughput, nothing from any input. rich loads only
+then: a run in a pipe or in CI never imports it for progress.
 """
 
 from __future__ import annotations
@@ -9,18 +10,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TransferSpeedColumn,
-)
-
-from clearing_analysis.pipeline.jobs import ProgressCallback  # the CLI imports this module lazily
+if TYPE_CHECKING:
+    from clearing_analysis.pipeline.jobs import ProgressCallback
 
 
 @contextmanager
@@ -29,6 +22,16 @@ def replay_progress() -> Iterator[ProgressCallback | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TransferSpeedColumn,
+    )
+
     progress = Progress(
         TextColumn("replay"),
         BarColumn(),
