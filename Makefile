@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup bench-parts pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -72,6 +72,12 @@ bench-small: setup
 # Import CPU-seconds per command and of a pool worker (docs/performance.md, "Start-up").
 bench-startup: setup
 	$(RUN) python bench/startup/bench_imports.py $(BENCH_ARGS)
+
+# Where `analyze`'s CPU goes, part by part (decode, replay, finishing results, the sidecar, the
+# simulation, the what-ifs, imports, ...): a sampling profiler of the standard library over one
+# worker on a 150 MB corpus (bench/analyze/bench_parts.py, docs/performance.md; 1-2 minutes).
+bench-parts: setup
+	$(RUN) python bench/analyze/bench_parts.py $(BENCH_ARGS)
 
 # Time against the length of one history (bench/history/bench_history.py, docs/performance.md):
 # a linear pi session and a journal whose every turn ends in a checkpoint keeping everything,

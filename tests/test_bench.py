@@ -52,3 +52,51 @@ def test_startup_benchmark_reports_every_case(tmp_path: Path) -> None:
     assert " | none | " in rows["pool worker's imports"]
     assert "polars" in rows["small analyze's imports alone"]
     assert list(tmp_path.iterdir()) == []
+
+
+PARTS = Path(__file__).resolve().parents[1] / "bench" / "analyze" / "bench_parts.py"
+
+
+@pytest.mark.slow
+def test_parts_benchmark_attributes_the_cpu(tmp_path: Path) -> None:
+    """Rows of the known parts with their shares (at this size only a few parts get a
+    sample), the shares adding up to the whole, and the generated corpus deleted afterwards
+    (no --keep)."""
+    done = subprocess.run(
+        [sys.executable, str(PARTS), "--size-mb", "2", "--work", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")][1:]
+    shares = {row.split(" | ")[0].removeprefix("| "): row.split(" | ")[2] for row in rows}
+    sys.path.insert(0, str(PARTS.parent))
+    try:
+        import bench_parts  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(PARTS.parent))
+    known = {part for part, _rule in bench_parts.PARTS} | {bench_parts.OTHER}
+    assert len(shares) >= 3 and set(shares) <= known
+    assert abs(sum(float(share.rstrip("% |")) for share in shares.values()) - 100) < 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_module_of_the_package_has_a_part() -> None:
+    """The parts' rules cover every module of the package, so a new stage cannot fall into
+    "other" unseen, and the re-encoding line is found in the decoder."""
+    sys.path.insert(0, str(PARTS.parent))
+    try:
+        import bench_parts  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(PARTS.parent))
+    package = PARTS.parents[2] / "src" / "clearing_analysis"
+    unmapped = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if bench_parts.part_of(str(path), "f", 1) == bench_parts.OTHER
+    ]
+    assert unmapped == []
+    source = (package / "journal" / "decode.py").read_text().splitlines()
+    assert "_ENCODER.encode(" in source[bench_parts._RE_ENCODE_LINE - 1]
