@@ -116,7 +116,7 @@ _ENCODER = msgspec.json.Encoder()
 # A JSON string token: scanning from a document's first quote, each match starts at a string.
 _STRING_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _DECLINED = object()
-_JSON_WHITESPACE = b" \t\n\r"
+JSON_WHITESPACE = b" \t\n\r"
 
 
 def object_members(encoded: bytes) -> int:
@@ -129,7 +129,7 @@ def repeats_no_key(raw: bytes, value: Any) -> bool:
     lost no member: its encoding is `raw` itself (but for surrounding whitespace) or has as
     many object members."""
     canonical = _ENCODER.encode(value)
-    if canonical == raw or canonical == raw.strip(_JSON_WHITESPACE):
+    if canonical == raw or canonical == raw.strip(JSON_WHITESPACE):
         return True
     return object_members(canonical) == object_members(raw)
 
@@ -196,7 +196,7 @@ def canonical(raw: bytes, type_: type[T]) -> T | None:
         decoder = _TYPED_DECODERS.setdefault(type_, msgspec.json.Decoder(type_, strict=True))
     try:
         value: T = decoder.decode(raw)
-        if _ENCODER.encode(value) != raw.strip(_JSON_WHITESPACE):
+        if _ENCODER.encode(value) != raw.strip(JSON_WHITESPACE):
             return None
     except Exception:  # any failure: the caller's strict path decides (R-REL-4)
         return None

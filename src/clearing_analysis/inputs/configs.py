@@ -279,24 +279,53 @@ def parse_agent_config(value: Any) -> AgentConfig:
             # Same reason: a proof without its conversation would otherwise be matched by
             # whichever conversation reuses the run id.
             raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_CONVERSATION_ID_MISSING)
-        return _per_run(_convert(value, list[RunProof], "AGENT_CONFIG"))
+        proofs: list[RunProof] = _convert(value, list[RunProof], "AGENT_CONFIG")
+        config = _per_run(proofs)
+        if config is None:  # every proof was decoded
+            raise RuntimeError("a decoded proof is never None")
+        return config
     raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_WRONG_SHAPE)
 
 
-def _per_run(proofs: list[RunProof]) -> AgentConfig:
+def _per_run(proofs: Iterable[RunProof | None]) -> AgentConfig | None:
     """Per-run proofs keyed by (conversation, run); equal inventories share one object, so a
-    long history's proofs take memory per run id, not per inventory."""
-    if not proofs:
-        raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_EMPTY)
+    long history's proofs take memory per run id, not per inventory. The proofs are taken one
+    at a time, so none needs to outlive its entry; a None among them (an entry the canonical
+    path could not vouch for) makes the whole answer None."""
     shared: dict[bytes, Attestation] = {}
     per_run: dict[str, dict[str, Attestation]] = {}
     for proof in proofs:
+        if proof is None:
+            return None
         runs = per_run.setdefault(proof.physical_conversation_id, {})
         if proof.run_id in runs:
             raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_RUN_ID_DUPLICATE)
         attestation = Attestation(builtins=proof.builtins, mcp_tools=proof.mcp_tools)
         runs[proof.run_id] = shared.setdefault(msgspec.json.encode(attestation), attestation)
+    if not per_run:
+        raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_EMPTY)
     return AgentConfig(period=None, per_run=per_run)
+
+
+# A JSON array's elements, each kept as its own bytes (validated as JSON, not decoded).
+_RAW_ARRAY = msgspec.json.Decoder(list[msgspec.Raw])
+
+
+def _canonical_per_run(raw: bytes) -> AgentConfig | None:
+    """A per-run array written exactly as the documented encoding, decoded one entry at a
+    time (strictjson.canonical of each): the whole array's canonical form is `[` + the
+    entries' canonical forms joined by `,` + `]`, which the lengths prove. None when the file
+    is anything else (the strict path then decides). Decoding the entries one at a time keeps
+    the peak memory of a long history's proofs near what the proofs keep, instead of every
+    entry's decoded record at once (R-PERF-1, docs/performance.md)."""
+    body = raw.strip(strictjson.JSON_WHITESPACE)
+    try:
+        entries = _RAW_ARRAY.decode(body)
+    except Exception:  # any failure (a nesting too deep included): the strict path decides
+        return None
+    if len(body) != 2 + sum(len(entry) for entry in entries) + max(0, len(entries) - 1):
+        return None  # whitespace or something else between the entries
+    return _per_run(strictjson.canonical(bytes(entry), RunProof) for entry in entries)
 
 
 def load_agent_config(path: Path) -> AgentConfig:
@@ -306,13 +335,14 @@ def load_agent_config(path: Path) -> AgentConfig:
 
 def decode_agent_config(raw: bytes) -> AgentConfig:
     """Decode the bytes of an --agent-config file. A per-run array written exactly as the
-    documented encoding (compact, fields in order) is decoded straight into its records
-    (strictjson.canonical); any other file goes through the strict parse first."""
+    documented encoding (compact, fields in order) is decoded straight into its records, one
+    entry at a time (`_canonical_per_run`); any other file goes through the strict parse
+    first."""
     if len(raw) > limits().max_config_file_bytes:
         raise InputInvalidError(InputInvalidDetail.AGENT_CONFIG_TOO_LARGE)
-    proofs = strictjson.canonical(raw, list[RunProof])
-    if proofs is not None:
-        return _per_run(proofs)
+    config = _canonical_per_run(raw)
+    if config is not None:
+        return config
     return parse_agent_config(_loads(raw, "AGENT_CONFIG"))
 
 
