@@ -28,9 +28,9 @@ def test_a_single_boundary_says_no_growth(tmp_path: Path) -> None:
     routes.write_text(json.dumps([SEED_ROUTE]))
     data = explore_job([sessions], routes=routes).data
     part = json.loads(data)["perApi"][SEED_ROUTE["api"]]
-    assert part["upperBoundPressure"]["defined"] is False
-    assert part["upperBoundPressure"]["undefinedCauses"] == ["NO_GROWTH"]
-    assert part["upperBoundCost"]["undefinedCauses"] == ["NO_GROWTH"]
+    assert part["pressure"]["defined"] is False
+    assert part["pressure"]["undefinedCauses"] == ["NO_GROWTH"]
+    assert part["cost"]["undefinedCauses"] == ["NO_GROWTH"]
     rows = json.loads(data)["whatIfsInformational"]["perApi"][SEED_ROUTE["api"]]
     assert rows and all(row["undefinedCauses"] == ["NO_GROWTH"] for row in rows)
     report = decode_report(data)

@@ -235,8 +235,8 @@ class TestAnalysisPage:
                 *(at.list_delta.retained for at in part.cost.sensitivities),
                 *(at.quota_share_delta.total for at in part.cost.sensitivities),
                 *(at.list_price.on for at in part.cost.sensitivities),
-                *(c.text_bytes for c in part.categories),
-                *(c.cleared_text_bytes for c in part.categories),
+                *(c.text_bytes for c in part.tool_results),
+                *(c.cleared_text_bytes for c in part.tool_results),
             }
             if part.pressure.off is not None:
                 wanted.add(part.pressure.off)
@@ -407,7 +407,7 @@ class TestExplorePage:
         numbers = _numbers(Page(html_render(explored).decode("utf-8")).exact)
         for part in explored.per_api.values():
             for row in part.tool_results:
-                assert {row.results, row.upper_bound_eligible, row.upper_bound_cleared} <= numbers
+                assert {row.results, row.eligible, row.cleared} <= numbers
 
 
 class TestCells:

@@ -251,8 +251,8 @@ def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: P
             api: msgspec.structs.replace(
                 part,
                 evidence=msgspec.structs.replace(part.evidence, logical_conversations=count),
-                upper_bound_simulation=msgspec.structs.replace(
-                    part.upper_bound_simulation, cleared_results=count, clearing_points=count
+                simulation=msgspec.structs.replace(
+                    part.simulation, cleared_results=count, clearing_points=count
                 ),
             )
             for api, part in explored.per_api.items()

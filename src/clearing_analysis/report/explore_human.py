@@ -58,15 +58,17 @@ STATEMENT_TEXT = {
 }
 
 
-def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield | None) -> Table:
+def _tool_results(
+    title: str, rows: Sequence[rm.ToolClassResults], web: rm.WebYield | None
+) -> Table:
     cells = [
         (
             row.tool_class.value,
             number(row.results),
             number(row.text_bytes),
-            number(row.upper_bound_eligible),
-            number(row.upper_bound_cleared),
-            number(row.upper_bound_cleared_text_bytes),
+            number(row.eligible),
+            number(row.cleared),
+            number(row.cleared_text_bytes),
         )
         for row in rows
     ]
@@ -86,8 +88,8 @@ def _tool_results(title: str, rows: Sequence[em.ToolResults], web: rm.WebYield |
 
 def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     evidence = report.evidence
-    sim = report.upper_bound_simulation
-    pressure = report.upper_bound_pressure
+    sim = report.simulation
+    pressure = report.pressure
     parts: list[RenderableType] = [Text(f"\n{api}", style="bold")]
     parts.extend(limitation_lines(report.limitations))
     parts.append(
@@ -137,9 +139,7 @@ def _api_section(api: str, report: em.ApiExplore) -> list[RenderableType]:
     )
     parts.extend(pressure_lines("Modeled pressure reduction (UPPER BOUND)", pressure))
     parts.extend(
-        cost_waterfall(
-            report.upper_bound_cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False
-        )
+        cost_waterfall(report.cost, pressure.gated_rate, label="UPPER BOUND, modeled", gated=False)
     )
     parts.append(_tool_results("Tool results by class", report.tool_results, report.web))
     parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))

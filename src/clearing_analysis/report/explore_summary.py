@@ -31,11 +31,7 @@ def _counted(count: int, one: str, many: str) -> str:
 
 def upper_bound_figures(part: em.ApiExplore) -> list[str]:
     """What the upper-bound simulation cleared, and its pressure and cost at the supplied rate."""
-    sim, pressure, cost = (
-        part.upper_bound_simulation,
-        part.upper_bound_pressure,
-        part.upper_bound_cost,
-    )
+    sim, pressure, cost = part.simulation, part.pressure, part.cost
     cleared = (
         f"upper bound: {_counted(sim.cleared_results, 'result', 'results')} cleared at"
         f" {_counted(sim.clearing_points, 'boundary', 'boundaries')},"

@@ -328,8 +328,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
             ],
         )
     )
-    if report.usage is not None:  # absent from reports written before it existed
-        parts.append(usage_table(report.requests, report.usage))
+    parts.append(usage_table(report.requests, report.usage))
     parts.append(
         pairs_table(
             "Simulation (lower bound, step by step)",
@@ -380,7 +379,7 @@ def _api_section(api: str, report: rm.ApiReport) -> list[RenderableType]:
     )
     parts.append(histogram_table("Request gaps", evidence.request_gaps_ms, "ms"))
     parts.append(route_trigger_table(report.route_trigger, pressure.trigger))
-    observed = report.observed
+    observed = report.compactions
     parts.append(
         histogram_table("Observed drains (tokens after compaction)", observed.drains, "tok")
     )
@@ -455,13 +454,13 @@ def cost_waterfall(
     return [table, rates]
 
 
-def _categories(title: str, categories: Sequence[rm.Category], web: rm.WebYield) -> Table:
+def _categories(title: str, categories: Sequence[rm.ToolClassResults], web: rm.WebYield) -> Table:
     rows = [
         (
             category.tool_class.value,
             number(category.results),
             number(category.text_bytes),
-            number(category.lower_bound_class),
+            number(category.eligible),
             number(category.cleared),
             number(category.cleared_text_bytes),
         )
@@ -484,9 +483,9 @@ def details(report: rm.Report) -> list[RenderableType]:
     parts: list[RenderableType] = []
     for api, api_report in rm.in_api_order(report.per_api):
         parts.extend(_api_section(api.value, api_report))
-        parts.append(_categories("Categories", api_report.categories, api_report.web))
+        parts.append(_categories("Categories", api_report.tool_results, api_report.web))
     parts.append(
-        _categories("\nCategories, all APIs", report.overall.categories, report.overall.web)
+        _categories("\nCategories, all APIs", report.overall.tool_results, report.overall.web)
     )
     # Imported here: the what-ifs view builds on this module's formats.
 

@@ -182,12 +182,12 @@ def _verdict(api: str, gate: ApiGate) -> str:
     )
 
 
-def _tool_rows(categories: Sequence[rm.Category]) -> list[fig.ToolClassRow]:
+def _tool_rows(categories: Sequence[rm.ToolClassResults]) -> list[fig.ToolClassRow]:
     return [
         fig.ToolClassRow(
             c.tool_class.value,
             c.results,
-            c.lower_bound_class,
+            c.eligible,
             c.cleared,
             c.text_bytes,
             c.cleared_text_bytes,
@@ -196,15 +196,15 @@ def _tool_rows(categories: Sequence[rm.Category]) -> list[fig.ToolClassRow]:
     ]
 
 
-def _explore_tool_rows(rows: Sequence[em.ToolResults]) -> list[fig.ToolClassRow]:
+def _explore_tool_rows(rows: Sequence[rm.ToolClassResults]) -> list[fig.ToolClassRow]:
     return [
         fig.ToolClassRow(
             r.tool_class.value,
             r.results,
-            r.upper_bound_eligible,
-            r.upper_bound_cleared,
+            r.eligible,
+            r.cleared,
             r.text_bytes,
-            r.upper_bound_cleared_text_bytes,
+            r.cleared_text_bytes,
         )
         for r in rows
     ]
@@ -245,7 +245,7 @@ def _analysis_api(api: Api, part: rm.ApiReport) -> str:
         _codes(API_LIMITATION, (code.value for code in part.limitations)),
         _criteria(key, part.gate),
     ]
-    tools = fig.tool_classes(_tool_rows(part.categories), "lower-bound class", key, None)
+    tools = fig.tool_classes(_tool_rows(part.tool_results), "lower-bound class", key, None)
     figures = _api_figures(key, (part.evidence, part.pressure, part.cost), tools, None)
     return _section(api, key, body, figures)
 
@@ -281,7 +281,7 @@ def _explore_api(api: Api, part: em.ApiExplore) -> str:
     tools = fig.tool_classes(
         _explore_tool_rows(part.tool_results), "upper-bound eligible", key, UPPER
     )
-    parts = (part.evidence, part.upper_bound_pressure, part.upper_bound_cost)
+    parts = (part.evidence, part.pressure, part.cost)
     figures = _api_figures(key, parts, tools, UPPER)
     return _section(api, f"{key} ({UPPER}, never a verdict)", body, figures)
 
