@@ -19,7 +19,7 @@ from clearing_analysis.demo import (
     run_demo,
 )
 from clearing_analysis.gate import Verdict
-from clearing_analysis.report.usage_view import UsageBy
+from clearing_analysis.report.text.usage import UsageBy
 from clearing_analysis.synth import generate
 from tests.cli._guarded import invoke, usage_line
 

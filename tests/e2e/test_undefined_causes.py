@@ -10,7 +10,7 @@ from pathlib import Path
 from clearing_analysis.jobs import explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 from tests.pisession.builder import Session
 

@@ -22,18 +22,18 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.encode import render as json_render
-from clearing_analysis.report.explore_summary import upper_bound_figures
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html import cells, charts
 from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL
-from clearing_analysis.report.summary import api_head
-from clearing_analysis.report.summary import figures as summary_figures
-from clearing_analysis.report.terminal import percent
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
+from clearing_analysis.report.text.explore_summary import upper_bound_figures
+from clearing_analysis.report.text.human import CRITERION_LABEL
+from clearing_analysis.report.text.summary import api_head
+from clearing_analysis.report.text.summary import figures as summary_figures
+from clearing_analysis.report.text.terminal import percent
+from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -73,18 +73,7 @@ class TestLayers:
     def test_assemble_renders_nothing(self) -> None:
         """assemble/ fills the structs and imports no renderer."""
         renderers = tuple(
-            f"clearing_analysis.report.{name}"
-            for name in (
-                "encode",
-                "view",
-                "html",
-                "human",
-                "summary",
-                "explore_human",
-                "explore_summary",
-                "formats",
-                "table",
-            )
+            f"clearing_analysis.report.{name}" for name in ("encode", "formats", "text", "html")
         )
         assert _reaching("assemble", renderers) == {}
 
@@ -113,14 +102,14 @@ class TestLayers:
             "clearing_analysis.simulation.what_if",
             "clearing_analysis.models.what_if",
             "clearing_analysis.assemble.what_ifs",
-            "clearing_analysis.report.what_ifs_view",
+            "clearing_analysis.report.text.what_ifs",
         )
         assert _reaching("gate", what_ifs) == {}
         for module in (
             "simulation/what_if.py",
             "models/what_if.py",
             "assemble/what_ifs.py",
-            "report/what_ifs_view.py",
+            "report/text/what_ifs.py",
         ):
             imported = _imports(PACKAGE / module)
             assert not {name for name in imported if name.startswith("clearing_analysis.gate")}
@@ -277,7 +266,7 @@ class TestRenderers:
 
     def test_no_two_report_modules_import_each_other(self) -> None:
         """report/ has no import cycle, deferred imports included: the views' shared figure
-        formats live in report/terminal.py, which imports no view."""
+        formats live in report/text/terminal.py, which imports no view."""
         assert _report_cycles() == []
 
     def test_the_cycle_check_finds_a_cycle(self, tmp_path: Path) -> None:
@@ -300,8 +289,8 @@ class TestRenderers:
         ]
 
     def test_terminal_imports_no_view(self) -> None:
-        """terminal.py imports only the structs and the models' enums, no renderer."""
-        found = _imports(PACKAGE / "report" / "terminal.py")
+        """text/terminal.py imports only the structs and the models' enums, no renderer."""
+        found = _imports(PACKAGE / "report" / "text" / "terminal.py")
         assert {n for n in found if n.startswith("clearing_analysis.report")} <= {
             "clearing_analysis.report",
             "clearing_analysis.report.model",

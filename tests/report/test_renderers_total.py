@@ -24,7 +24,7 @@ from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html.page import NOT_DRAWN
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests.report import _extremes
 
 ROOT = Path(__file__).resolve().parents[2]

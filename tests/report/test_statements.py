@@ -10,7 +10,7 @@ import pytest
 from clearing_analysis.jobs import analyze_job, explore_job
 from clearing_analysis.report.explore_model import ExploreStatement
 from clearing_analysis.report.model import Statement
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from clearing_analysis.synth import generate
 from clearing_analysis.synth.pi_export import export_sessions
 

@@ -18,7 +18,7 @@ import pytest
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.jobs import analyze_job, explore_job
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 
 API = "openai-completions"

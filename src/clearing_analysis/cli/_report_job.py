@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from clearing_analysis.jobs import ProgressCallback
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
-    from clearing_analysis.report.usage_view import UsageBy
+    from clearing_analysis.report.text.usage import UsageBy
 
 
 # `--details` of every command that prints a human view (analyze, explore, show, demo).
@@ -42,7 +42,7 @@ Details = Annotated[
 
 
 class UsageTable(enum.StrEnum):
-    """The usage tables `--by` shows (report.usage_view): per session, UTC day or model."""
+    """The usage tables `--by` shows (report.text.usage): per session, UTC day or model."""
 
     SESSION = "session"
     DAY = "day"
@@ -125,7 +125,7 @@ def _human_view(report: Report | ExploreReport, details: bool, by: UsageTable | 
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import stdout_bytes  # noqa: PLC0415
-    from clearing_analysis.report.view import print_view  # noqa: PLC0415
+    from clearing_analysis.report.text.view import print_view  # noqa: PLC0415
 
     console = Console()
     with console.capture() as captured:

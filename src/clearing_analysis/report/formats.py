@@ -4,7 +4,7 @@ Each renderer is a module with a `render(report) -> bytes` function for both rep
 reading nothing but the structs it is given (an analysis or an explore report):
 
 - `ReportFormat.JSON`: `report.encode` (the schema-checked JSON, what `--out` writes);
-- `ReportFormat.TEXT`: `report.view` (the human view as plain text, what `show` prints in a
+- `ReportFormat.TEXT`: `report.text.view` (the human view as plain text, what `show` prints in a
   pipe; the terminal's coloured view is the same renderables on a console);
 - `ReportFormat.HTML`: `report.html` (the self-contained page, what `--html` writes).
 
@@ -44,7 +44,7 @@ def renderer(fmt: ReportFormat) -> Renderer:
 
         return json_render
     if fmt is ReportFormat.TEXT:
-        from clearing_analysis.report.view import render as text_render  # noqa: PLC0415
+        from clearing_analysis.report.text.view import render as text_render  # noqa: PLC0415
 
         return text_render
     from clearing_analysis.report.html import render as html_render  # noqa: PLC0415

@@ -18,7 +18,7 @@ from clearing_analysis.policy import simulation_policy
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.html.cells import Cell, Money, Ratio, Share, money_text, share_text
 from clearing_analysis.report.html.charts import Chart, Series, Tone, keyed
-from clearing_analysis.report.terminal import percent
+from clearing_analysis.report.text.terminal import percent
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,6 @@ from clearing_analysis.gate import ApiGate, Criterion
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
 from clearing_analysis.report.html.cells import (
     Cell,
@@ -42,10 +41,11 @@ from clearing_analysis.report.html.cells import (
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
 from clearing_analysis.report.html.summary import analysis_summary, explore_summary
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share
-from clearing_analysis.report.terminal import period_text
-from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
+from clearing_analysis.report.text.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
+from clearing_analysis.report.text.human import CRITERION_LABEL, STATEMENT_TEXT, is_share
+from clearing_analysis.report.text.terminal import period_text
+from clearing_analysis.report.text.what_ifs import TITLE as WHAT_IFS_TITLE
+from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED
 
 UPPER = "UPPER BOUND"
 

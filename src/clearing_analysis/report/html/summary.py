@@ -1,10 +1,10 @@
 """The summary as the page shows it: the facts of the terminal's one-screen summary
-(`report.summary`, `report.explore_summary`) as HTML, a paragraph for the overall line, a list
-of the APIs with the figures that decided each, and the closing notes, without the terminal's
-hints ("--details", "clearing-analysis explain CODE"): on the page every table follows the
-summary and every code's meaning is under "Statements and limitations". The versions, the
-rate and the period are in the page's header. Every text comes from the same functions the
-terminal's summary uses, so both say the same.
+(`report.text.summary`, `report.text.explore_summary`) as HTML, a paragraph for the overall
+line, a list of the APIs with the figures that decided each, and the closing notes, without the
+terminal's hints ("--details", "clearing-analysis explain CODE"): on the page every table
+follows the summary and every code's meaning is under "Statements and limitations". The
+versions, the rate and the period are in the page's header. Every text comes from the same
+functions the terminal's summary uses, so both say the same.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from html import escape
 
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
-from clearing_analysis.report.explore_summary import (
+from clearing_analysis.report.text.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
+from clearing_analysis.report.text.explore_summary import (
     UPPER_BOUND_NOTE,
     sessions_line,
     upper_bound_figures,
 )
-from clearing_analysis.report.explore_summary import api_head as explore_api_head
-from clearing_analysis.report.summary import OVERALL_RULE, PRECEDENCE, api_head, figures
-from clearing_analysis.report.what_ifs_view import summary_line
+from clearing_analysis.report.text.explore_summary import api_head as explore_api_head
+from clearing_analysis.report.text.summary import OVERALL_RULE, PRECEDENCE, api_head, figures
+from clearing_analysis.report.text.what_ifs import summary_line
 
 # Where the page has what the terminal's hints point to.
 CODES_NOTE = "What each code means: Statements and limitations, at the end of the page."

@@ -27,7 +27,7 @@ from clearing_analysis.gate import (
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import gate_policy, view_policy
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.human import (
+from clearing_analysis.report.text.human import (
     CRITERION_LABEL,
     VERDICT_STYLE,
     gap_text,
@@ -35,9 +35,9 @@ from clearing_analysis.report.human import (
     shown,
     threshold_text,
 )
-from clearing_analysis.report.refetch_view import summary_line as refetch_line
-from clearing_analysis.report.terminal import number, percent, period_text
-from clearing_analysis.report.what_ifs_view import summary_line
+from clearing_analysis.report.text.refetches import summary_line as refetch_line
+from clearing_analysis.report.text.terminal import number, percent, period_text
+from clearing_analysis.report.text.what_ifs import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
 # The criterion whose figure a reason stands for.

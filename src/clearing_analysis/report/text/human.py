@@ -2,7 +2,7 @@
 criterion against its threshold with how far it is from it, then the evidence tables and
 histograms; and the table builders and number formats every human view shares.
 
-The one-screen summary that leads the view is report.summary; report.view puts them together.
+The one-screen summary that leads the view is `summary`; `view` puts them together.
 It renders only what the report holds (the same typed objects as the JSON), with rich tables
 whose columns wrap and never cut with an ellipsis; colour only when writing to a terminal.
 Nothing here reads inputs.
@@ -19,10 +19,10 @@ from rich.text import Text
 
 from clearing_analysis.gate import ApiGate, Comparison, Criterion, CriterionId, Verdict
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.refetch_view import tables as refetch_tables
-from clearing_analysis.report.terminal import money, number, percent, undefined_reason
+from clearing_analysis.report.text.refetches import tables as refetch_tables
+from clearing_analysis.report.text.terminal import money, number, percent, undefined_reason
+from clearing_analysis.report.text.what_ifs import tables
 from clearing_analysis.report.validate import histogram_consistent
-from clearing_analysis.report.what_ifs_view import tables
 
 VERDICT_STYLE = {
     Verdict.BUILD: "bold green",

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number
+from clearing_analysis.report.text.terminal import number
 
 UsageBy = Literal["session", "day", "model"]
 USAGE_BY: tuple[UsageBy, ...] = get_args(UsageBy)

@@ -12,7 +12,7 @@ from rich.text import Text
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number, percent
+from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "Observed re-fetches (informational, never gating)"
 

@@ -16,11 +16,11 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import view_policy
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.explore_human import STATEMENT_TEXT
-from clearing_analysis.report.refetch_view import summary_line as refetch_line
-from clearing_analysis.report.summary import limitation_label
-from clearing_analysis.report.terminal import number, percent, period_text, undefined_reason
-from clearing_analysis.report.what_ifs_view import summary_line
+from clearing_analysis.report.text.explore_human import STATEMENT_TEXT
+from clearing_analysis.report.text.refetches import summary_line as refetch_line
+from clearing_analysis.report.text.summary import limitation_label
+from clearing_analysis.report.text.terminal import number, percent, period_text, undefined_reason
+from clearing_analysis.report.text.what_ifs import summary_line
 from clearing_analysis.wrapping import INDENT, wrap
 
 

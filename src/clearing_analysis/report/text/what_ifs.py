@@ -14,7 +14,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel, exact
 from clearing_analysis.policy import gate_policy, what_if_table
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number, percent
+from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
 # Where the policies clear, and the model's one limit a reader must see beside the figures

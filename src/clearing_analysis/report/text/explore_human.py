@@ -1,5 +1,5 @@
 """The details of an explore report's human view (`--details`), in the manner of
-`analyze`'s (report.human); the one-screen summary that leads it is report.explore_summary.
+`analyze`'s (`human`); the one-screen summary that leads it is `explore_summary`.
 
 Per API the sessions' evidence and, under "upper bound" titles, the simulation, the pressure
 model and the cost waterfall in both views. It renders only what the report holds; nothing
@@ -16,7 +16,7 @@ from rich.text import Text
 
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.human import (
+from clearing_analysis.report.text.human import (
     cost_waterfall,
     histogram_table,
     limitation_lines,
@@ -26,9 +26,9 @@ from clearing_analysis.report.human import (
     tool_class_table,
     usage_table,
 )
-from clearing_analysis.report.refetch_view import tables as refetch_tables
-from clearing_analysis.report.terminal import number
-from clearing_analysis.report.what_ifs_view import tables
+from clearing_analysis.report.text.refetches import tables as refetch_tables
+from clearing_analysis.report.text.terminal import number
+from clearing_analysis.report.text.what_ifs import tables
 
 STATEMENT_TEXT = {
     em.ExploreStatement.NEVER_A_VERDICT: (

@@ -1,8 +1,8 @@
 """The human view of a report (R-CLI-6): the one-screen summary first, the details after it
 only when asked for (`--details`), for an analysis report and an explore report alike.
 
-It renders only what the report holds (report.summary, report.explore_summary, report.human,
-report.explore_human); colour only when writing to a terminal. At any width a line wraps at
+It renders only what the report holds (`summary`, `explore_summary`, `human`,
+`explore_human`); colour only when writing to a terminal. At any width a line wraps at
 spaces or folds, so nothing is ever cut with an ellipsis and no code is shortened.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from clearing_analysis.report import explore_human, explore_summary, human, summary, terminal
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.usage_view import UsageBy, usage_by_table
+from clearing_analysis.report.text import explore_human, explore_summary, human, summary, terminal
+from clearing_analysis.report.text.usage import UsageBy, usage_by_table
 
 # Plain text (files, pipes, tests, the demo's captured output) is laid out for 80 columns.
 PLAIN_WIDTH = 80
