@@ -104,7 +104,7 @@ def analyze_part(
 def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
     """What the simulation cleared, the pressure model and the cost waterfall, per API."""
     from clearing_analysis.report import model as rm  # noqa: PLC0415
-    from clearing_analysis.report.text.human import (  # noqa: PLC0415
+    from clearing_analysis.report.text.tables import (  # noqa: PLC0415
         cost_waterfall,
         pairs_table,
         pressure_table,

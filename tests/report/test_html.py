@@ -28,9 +28,8 @@ from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.text.explore_summary import upper_bound_figures
-from clearing_analysis.report.text.human import CRITERION_LABEL
-from clearing_analysis.report.text.summary import api_head
+from clearing_analysis.report.text.labels import CRITERION_LABEL
+from clearing_analysis.report.text.summary import api_head, upper_bound_figures
 from clearing_analysis.report.text.summary import figures as summary_figures
 from clearing_analysis.report.text.terminal import percent
 from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED, summary_line
@@ -296,7 +295,7 @@ class TestAnalysisPage:
         verdict = analysis.verdict.value
         assert f'Overall: <span class="badge {verdict.lower()}">{verdict}</span>' in section
         for api, part in rm.in_api_order(analysis.per_api):
-            head, _ = api_head(analysis, api, part)
+            head, _ = api_head(analysis, api)
             assert escape(head.partition(part.gate.verdict.value)[2]) in section
             for figure in summary_figures(part):
                 assert f"<li>{escape(figure)}</li>" in section

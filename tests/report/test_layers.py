@@ -288,6 +288,46 @@ class TestRenderers:
             ]
         ]
 
+    def test_renderers_match_the_report_kind_exhaustively(self) -> None:
+        """No renderer tells the two report kinds (or their per-API parts) apart with
+        `isinstance`: where the kinds differ it matches on them with `match` and
+        `assert_never`, so that a kind left unhandled fails the type check (report.kinds)."""
+        kinds = {"Report", "ExploreReport", "ApiReport", "ApiExplore"}
+        renderers = [
+            PACKAGE / "report" / "encode.py",
+            PACKAGE / "report" / "formats.py",
+            *_modules("report/text"),
+            *_modules("report/html"),
+        ]
+        found = []
+        matching = []
+        for path in renderers:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "isinstance"
+                    and {
+                        n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                        for n in ast.walk(node.args[1])
+                    }
+                    & kinds
+                ):
+                    found.append(str(path.relative_to(PACKAGE)))
+                if isinstance(node, ast.Match) and any(
+                    isinstance(case.pattern, ast.MatchClass)
+                    and getattr(case.pattern.cls, "attr", getattr(case.pattern.cls, "id", ""))
+                    in kinds
+                    for case in node.cases
+                ):
+                    matching.append(str(path.relative_to(PACKAGE)))
+        assert found == []
+        # The check is not vacuous: the renderers do match on the kinds.
+        assert {"report/encode.py", "report/text/details.py", "report/html/page.py"} <= set(
+            matching
+        )
+
     def test_terminal_imports_no_view(self) -> None:
         """text/terminal.py imports only the structs and the models' enums, no renderer."""
         found = _imports(PACKAGE / "report" / "text" / "terminal.py")

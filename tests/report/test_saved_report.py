@@ -18,7 +18,7 @@ from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.explore_model import ExploreReport
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.model import Report
-from clearing_analysis.report.text.human import histogram_table
+from clearing_analysis.report.text.tables import histogram_table
 from clearing_analysis.report.text.terminal import number
 from clearing_analysis.report.text.view import render_text
 from clearing_analysis.report.validate import (

@@ -238,7 +238,7 @@ def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: P
     its upper-bound line "1 result cleared at 1 boundary", "2 results cleared at 2
     boundaries" (the real pi sessions read "in 1 conversations" and "at 1 boundaries")."""
     from clearing_analysis.report import explore_model as em
-    from clearing_analysis.report.text.explore_summary import summary
+    from clearing_analysis.report.text.summary import summary
     from tests.report._saved import explore_report_bytes
 
     explored = decode_report(explore_report_bytes(tmp_path))

@@ -2,9 +2,9 @@
 money with its currency, shares as percentages, the analyzed period, why a model is
 undefined, and a view as plain text.
 
-The building blocks the views share (`summary`, `explore_summary`, `human`, `explore_human`,
-the what-if, usage and re-fetch views, the HTML page's figures), kept
-apart from any one view so that no view imports another for them.
+The building blocks the views share (`summary`, `details`, `tables`, the what-if, usage and
+re-fetch views, the HTML page's figures), kept apart from any one view so that no view imports
+another for them.
 """
 
 from __future__ import annotations
