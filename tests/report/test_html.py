@@ -28,7 +28,7 @@ from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.text.labels import CRITERION_LABEL
+from clearing_analysis.report.text.labels import criterion_labels
 from clearing_analysis.report.text.summary import api_head, upper_bound_figures
 from clearing_analysis.report.text.summary import figures as summary_figures
 from clearing_analysis.report.text.terminal import percent
@@ -322,9 +322,10 @@ class TestAnalysisPage:
                 assert value.endswith("%"), value
         reductions = [row[3] for row in rows if len(row) == 4 and row[0] == "on"]
         assert reductions and all(r.endswith("%") or r == "-" for r in reductions)
-        percent_criteria = {CRITERION_LABEL[c] for c in _share_criteria()}
+        labels = criterion_labels()
+        percent_criteria = {labels[c] for c in _share_criteria()}
         for row in rows:
-            if row and row[0] in CRITERION_LABEL.values():
+            if row and row[0] in labels.values():
                 measured, threshold = row[2], row[4]
                 for value in (measured, threshold):
                     if row[0] in percent_criteria:

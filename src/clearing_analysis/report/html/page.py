@@ -47,9 +47,9 @@ from clearing_analysis.report.html.summary import summary
 from clearing_analysis.report.kinds import AnyApi, AnyReport
 from clearing_analysis.report.text.criteria import is_share
 from clearing_analysis.report.text.labels import (
-    CRITERION_LABEL,
     UPPER_BOUND,
     bound_mark,
+    criterion_labels,
     statement_text,
 )
 from clearing_analysis.report.text.terminal import period_text
@@ -148,6 +148,7 @@ def criterion_cell(criterion: Criterion, value: float | None) -> Cell:
 
 
 def _criteria(api: str, gate: ApiGate) -> str:
+    labels = criterion_labels()
     table = fig.Table(
         caption=f"{api}: the six criteria against their thresholds",
         headers=(
@@ -163,7 +164,7 @@ def _criteria(api: str, gate: ApiGate) -> str:
         ),
         rows=tuple(
             (
-                CRITERION_LABEL[c.id],
+                labels[c.id],
                 c.id.value,
                 criterion_cell(c, c.measured),
                 c.comparison.value,

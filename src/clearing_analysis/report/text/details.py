@@ -38,8 +38,10 @@ from clearing_analysis.report.text.criteria import (
     threshold_text,
 )
 from clearing_analysis.report.text.labels import (
-    CRITERION_LABEL,
     VERDICT_STYLE,
+    admitting,
+    budget,
+    criterion_labels,
     statement_text,
 )
 from clearing_analysis.report.text.refetches import tables as refetch_tables
@@ -69,13 +71,14 @@ def criteria_table(gate: ApiGate) -> Table:
     """Each criterion against its threshold and how far it is from it; criteria 1-2 have a
     second row for their logical conversations (R-G-4). Fits 80 columns, codes kept whole."""
     rows: list[tuple[str | Text, ...]] = []
+    labels = criterion_labels()
     for position, criterion in enumerate(gate.criteria, start=1):
         far = gap_text(criterion)
         if criterion.detail is not None:
             far = f"{far} {criterion.detail.value}".strip()
         rows.append(
             (
-                f"{position} {CRITERION_LABEL[criterion.id]}",
+                f"{position} {labels[criterion.id]}",
                 shown(criterion, criterion.measured),
                 threshold_text(criterion),
                 _outcome(criterion),
@@ -135,7 +138,7 @@ def evidence_table(part: AnyApi) -> Table:
                     ("logical conversations", number(evidence.logical_conversations)),
                     ("pressured", number(evidence.pressured)),
                     ("cold pressured", number(evidence.cold_pressured)),
-                    ("cold pressured admitting >= 20k", number(evidence.admitting)),
+                    (f"cold pressured admitting {admitting()}", number(evidence.admitting)),
                     ("requests", number(requests.requests)),
                     ("usage fallback requests", number(requests.fallback)),
                     ("usage fallback share", percent(requests.fallback_share)),
@@ -163,19 +166,18 @@ def simulation_table(part: rm.ApiFigures, bound: Bound) -> Table:
     with its informational per-boundary upper bound, or explore's upper bound with the cold
     pressured boundaries it takes to the admitting threshold."""
     sim = part.simulation
+    stops = (f"stopped by the {budget()} budget", number(sim.budget_stops))
     match bound:
         case Bound.LOWER:
             title, mark = "Simulation (lower bound, step by step)", ""
             last = [
-                ("stopped by the 8 MiB budget", number(sim.budget_stops)),
+                stops,
                 ("upper bound net tokens (informational)", number(sim.upper_bound_net_tokens)),
             ]
         case Bound.UPPER:
             title, mark = "Simulation (UPPER BOUND, step by step)", " (upper bound)"
-            last = [
-                ("cold pressured boundaries admitting >= 20k", number(part.evidence.admitting)),
-                ("stopped by the 8 MiB budget", number(sim.budget_stops)),
-            ]
+            admitted = f"cold pressured boundaries admitting {admitting()}"
+            last = [(admitted, number(part.evidence.admitting)), stops]
         case _:
             assert_never(bound)
     return pairs_table(

@@ -44,7 +44,7 @@ from clearing_analysis.report.text.criteria import (
     shown,
     threshold_text,
 )
-from clearing_analysis.report.text.labels import CRITERION_LABEL, VERDICT_STYLE, statement_text
+from clearing_analysis.report.text.labels import VERDICT_STYLE, criterion_label, statement_text
 from clearing_analysis.report.text.refetches import summary_line as refetch_line
 from clearing_analysis.report.text.terminal import number, percent, period_text, undefined_reason
 from clearing_analysis.report.text.what_ifs import summary_line
@@ -69,7 +69,7 @@ FIGURES_PER_API = 2
 
 def criterion_figure(criterion: Criterion) -> str:
     """One criterion as a summary figure: measured, threshold, and the distance between."""
-    label = CRITERION_LABEL[criterion.id]
+    label = criterion_label(criterion.id)
     if criterion.measured is None:
         detail = "" if criterion.detail is None else f" ({criterion.detail.value})"
         return f"{label} not measured{detail}"

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.text.labels import LIMITATION_TEXT
+from clearing_analysis.report.text.labels import LIMITATION_TEXT, band_floor, cost_limit
 from clearing_analysis.report.text.terminal import money, number, percent, undefined_reason
 from clearing_analysis.report.validate import histogram_consistent
 
@@ -134,7 +134,7 @@ def route_trigger_table(route: rm.RouteTrigger, trigger: int) -> Table:
         [
             ("trigger T of the route", number(trigger)),
             ("threshold compactions after a request", number(route.threshold_compactions)),
-            ("below 0.75 T (trigger too high)", number(route.below_band)),
+            (f"below {band_floor()} T (trigger too high)", number(route.below_band)),
             ("below T - tolerance (trigger too high)", number(route.below_trigger)),
             ("beyond T + one turn's growth (too low)", number(route.beyond_overshoot)),
             ("largest growth of one turn", number(route.overshoot_tokens)),
@@ -175,8 +175,8 @@ def cost_waterfall(
     cost: rm.Cost, gated_rate: float, *, label: str = "modeled", gated: bool = True
 ) -> list[RenderableType]:
     """Off → each signed component → on, both views, at the supplied rate; then the ratio at
-    every rate (criterion 5 needs all of them within 5%; `gated=False` leaves that column out,
-    for explore, which gates nothing)."""
+    every rate (criterion 5 needs all of them within the gate's cost limit; `gated=False` leaves
+    that column out, for explore, which gates nothing)."""
     if not cost.defined:
         reason = undefined_reason(cost.undefined_causes)
         return [Text(f"Cost model: undefined with the pressure model ({reason})")]
@@ -222,7 +222,7 @@ def cost_waterfall(
     title = "Cost ratio at every rate" if gated else f"Cost ratio at every rate ({label})"
     rates = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     headers = ["retrieval rate", "list price", "quota share"]
-    for header in [*headers, "within 5%"] if gated else headers:
+    for header in [*headers, f"within {cost_limit()}"] if gated else headers:
         column(rates, header, "right")
     for item in cost.sensitivities:
         within = item.list_price.within_threshold and item.quota_share.within_threshold
