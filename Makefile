@@ -98,7 +98,7 @@ FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualificatio
 # The parsers the targets and property tests exercise, for the coverage report of `make fuzz`.
 PARSER_MODULES := */journal/decode.py,*/strictjson.py,*/pisession/read.py,*/pisession/mapping.py,$\
 */inputs/configs.py,*/qualify/record.py,*/report/encode.py,*/report/validate.py,$\
-*/report/human.py,*/report/explore_human.py,*/report/what_ifs_view.py,*/report/html/*.py,$\
+*/report/text/details.py,*/report/text/tables.py,*/report/text/what_ifs.py,*/report/html/*.py,$\
 */attest/dsse.py,*/attest/statement.py
 
 fuzz: setup

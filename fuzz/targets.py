@@ -30,7 +30,7 @@ from clearing_analysis.pisession.read import stream_grouping_keys
 from clearing_analysis.qualify.record import RecordRejected, decode_record
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 
 
 class UnexpectedOutcomeError(AssertionError):

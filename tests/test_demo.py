@@ -20,7 +20,7 @@ from clearing_analysis.pipeline.demo import (
     analyze_part,
     run_demo,
 )
-from clearing_analysis.report.usage_view import UsageBy
+from clearing_analysis.report.text.usage import UsageBy
 from clearing_analysis.synth import generate
 from tests.cli._guarded import invoke, usage_line
 

@@ -17,7 +17,7 @@ from clearing_analysis.codes.errors import AnalysisError
 from clearing_analysis.codes.table import MEANINGS, REMEDIES, REPORT_CODES, TABLE
 from clearing_analysis.explain import lookup, render
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests.cli._guarded import invoke, usage_line
 from tests.e2e._canary import Canaries, leaks
 

@@ -10,7 +10,7 @@ from clearing_analysis.assemble.refetch import population, refetches_part, wilso
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.refetch_view import summary_line
+from clearing_analysis.report.text.refetches import summary_line
 from clearing_analysis.simulation.refetch import RefetchSums, RefetchTally
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

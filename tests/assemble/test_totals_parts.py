@@ -7,8 +7,8 @@ import polars as pl
 
 from clearing_analysis.assemble.parts import (
     all_apis,
+    compactions_part,
     eligibility_part,
-    observed_part,
     route_trigger_part,
 )
 from clearing_analysis.eligibility.reasons import EligibilityClass, ExclusionReason
@@ -119,7 +119,7 @@ def test_all_apis_leaves_each_api_as_it_was() -> None:
     assert (first.requests.requests, first.web.text_bytes) == (3, 100)
 
 
-def test_observed_part_counts_checkpoints_by_trigger_and_buckets_their_tokens() -> None:
+def test_compactions_part_counts_checkpoints_by_trigger_and_buckets_their_tokens() -> None:
     """Three checkpoints, two THRESHOLD and one MANUAL; 210,000 / 150,000 / 90,000 tokens
     before in the 200,000, 120,000 and 80,000 buckets; drains of 40,000 and an unknown one;
     summaries of 2,000, 1,000 and 999."""
@@ -132,7 +132,7 @@ def test_observed_part_counts_checkpoints_by_trigger_and_buckets_their_tokens() 
         },
         schema_overrides={"tokens_after": pl.Int64},
     )
-    part = observed_part(checkpoints)
+    part = compactions_part(checkpoints)
     assert (part.checkpoints, part.by_trigger) == (3, {"MANUAL": 1, "THRESHOLD": 2})
     assert part.tokens_before.counts == (0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0)
     assert (part.drains.counts[5], part.drains.unknown) == (2, 1)

@@ -159,7 +159,7 @@ def test_explore_on_the_public_rollouts_is_deterministic(tmp_path: Path) -> None
     assert usage["output"] == stated[3]
     results = {row["toolClass"]: row["results"] for row in api["toolResults"]}
     assert sum(results.values()) == 104 + 118 + 365 + 0 + 5
-    assert sum(row["upperBoundCleared"] for row in api["toolResults"]) == 0
+    assert sum(row["cleared"] for row in api["toolResults"]) == 0
     # Their occurrences are excluded for their class or, the rest, as UNKNOWN_OUTCOME; none as
     # NOT_SUCCESSFUL, which is for a call known not to have succeeded (R-SRC-3).
     eligibility = api["eligibility"]

@@ -61,7 +61,7 @@ from clearing_analysis.ranges import (
 )
 from clearing_analysis.report import validate
 from clearing_analysis.report.encode import decode_report, encode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from clearing_analysis.synth import generate
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import fixed_line, run_cli

@@ -60,7 +60,7 @@ def test_upper_bound_is_never_below_what_analyze_admits(
     for api, part in analyzed["perApi"].items():
         compared += explored["perApi"][api]["requests"]["requests"] > 0
         lower = part["simulation"]["admittedNetTokens"]
-        upper = explored["perApi"][api]["upperBoundSimulation"]
+        upper = explored["perApi"][api]["simulation"]
         assert lower <= upper["admittedNetTokens"], (api, lower, upper["admittedNetTokens"])
         assert upper["admittedNetTokens"] <= upper["upperBoundNetTokens"], api
         assert lower <= upper["upperBoundNetTokens"], api

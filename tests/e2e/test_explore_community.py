@@ -194,8 +194,8 @@ def test_openclaw_shell_tools_are_never_cleared(explored: dict[str, Any]) -> Non
     for part in explored["perApi"].values():
         rows = {row["toolClass"]: row for row in part["toolResults"]}
         for tool in ("EFFECTFUL_BUILTIN", "UNKNOWN"):
-            assert rows[tool]["upperBoundCleared"] == 0
-            assert rows[tool]["upperBoundEligible"] == 0
+            assert rows[tool]["cleared"] == 0
+            assert rows[tool]["eligible"] == 0
     completions = explored["perApi"]["openai-completions"]
     assert excluded_by_reason(completions["eligibility"])["UNKNOWN_TOOL"] > 0
 

@@ -169,5 +169,5 @@ def test_upper_bound_is_labeled_and_never_a_verdict(explored: dict[str, Any]) ->
     assert "verdict" not in strings
     assert not {"BUILD", "DEFER", "STOP"} & strings
     assert "UPPER" in strings  # the walk reached the values
-    simulated = explored["perApi"]["anthropic-messages"]["upperBoundSimulation"]
+    simulated = explored["perApi"]["anthropic-messages"]["simulation"]
     assert simulated["admittedNetTokens"] <= simulated["upperBoundNetTokens"]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 from tests.e2e._cli import run_cli
 from tests.pisession.builder import BASE_MS, Session

@@ -11,7 +11,7 @@ from clearing_analysis.inputs.requests import ExploreRequest
 from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 from tests.pisession.builder import Session
 
@@ -29,9 +29,9 @@ def test_a_single_boundary_says_no_growth(tmp_path: Path) -> None:
     routes.write_text(json.dumps([SEED_ROUTE]))
     data = explore_job(ExploreRequest(sessions=(sessions,), routes=routes)).data
     part = json.loads(data)["perApi"][SEED_ROUTE["api"]]
-    assert part["upperBoundPressure"]["defined"] is False
-    assert part["upperBoundPressure"]["undefinedCauses"] == ["NO_GROWTH"]
-    assert part["upperBoundCost"]["undefinedCauses"] == ["NO_GROWTH"]
+    assert part["pressure"]["defined"] is False
+    assert part["pressure"]["undefinedCauses"] == ["NO_GROWTH"]
+    assert part["cost"]["undefinedCauses"] == ["NO_GROWTH"]
     rows = json.loads(data)["whatIfsInformational"]["perApi"][SEED_ROUTE["api"]]
     assert rows and all(row["undefinedCauses"] == ["NO_GROWTH"] for row in rows)
     report = decode_report(data)

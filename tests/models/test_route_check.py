@@ -13,7 +13,7 @@ from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.models.route_check import check_trigger
 from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.report.model import ApiLimitation, ApiReport
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from clearing_analysis.simulation.growth import trigger_evidence
 from tests._seed_route import SEED_ROUTE
 from tests.replay.builder import SidecarBuilder

@@ -157,20 +157,20 @@ def _what_if_ratio_1e308(report: Any) -> bytes:
 def _cost_rate_1e308(report: Any) -> bytes:
     """A cost model with one retrieval rate, 1e308: the page named the cost chart by the rate
     in whole percent, round(1e308 x 100) (OverflowError)."""
-    part = report["perApi"][_first_api(report)]
-    cost = part["cost"] if "cost" in part else part["upperBoundCost"]
+    cost = report["perApi"][_first_api(report)]["cost"]
     cost["sensitivities"] = cost["sensitivities"][-1:]
     cost["sensitivities"][0]["rate"] = 1e308
     return _dump(report)
 
 
 def _no_tool_results(report: Any) -> bytes:
-    """No tool-class rows anywhere (an analysis report's categories, an explore report's tool
-    results): the page's tool-class charts had no category (UnboundLocalError in leather)."""
+    """No tool-class rows anywhere (per API, and over all APIs: an analysis report's overall
+    tool results, an explore report's toolResultsAllApis): the page's tool-class charts had no
+    category (UnboundLocalError in leather)."""
     for part in report["perApi"].values():
-        part["categories" if "categories" in part else "toolResults"] = []
+        part["toolResults"] = []
     if "overall" in report:
-        report["overall"]["categories"] = []
+        report["overall"]["toolResults"] = []
     else:
         report["toolResultsAllApis"] = []
     return _dump(report)

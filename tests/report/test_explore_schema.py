@@ -1,5 +1,6 @@
 """The explore report's JSON Schema (docs/explore.md, "The report"): generated, checked in,
-closed, no free-form string, no verdict anywhere, every modeled section labeled upper bound."""
+closed, no free-form string, no verdict anywhere, its figures marked upper bounds by the report's
+`bound`, under the analysis report's names and structs."""
 
 from __future__ import annotations
 
@@ -59,35 +60,55 @@ def test_no_verdict_can_be_written() -> None:
     report = schema["$defs"][schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
     assert report["properties"]["gating"] == {"enum": [False]}
     assert report["properties"]["bound"] == {"enum": ["UPPER"]}
-    modeled = {n for n in names if n.startswith(("upperBound",))}
-    assert modeled >= {"upperBoundSimulation", "upperBoundPressure", "upperBoundCost"}
-    assert not {"simulation", "pressure", "cost"} & names
+    # The modeled figures carry the analysis report's names; the marker says their bound.
+    api = schema["$defs"]["ApiExplore"]["properties"]
+    assert {"simulation", "pressure", "cost", "escaping", "toolResults"} <= api.keys()
+    assert not {
+        n
+        for n in names
+        if n.startswith("upperBound")
+        and n.endswith(
+            (
+                "Simulation",
+                "Pressure",
+                "Cost",
+                "Escaping",
+                "Eligible",
+                "Cleared",
+                "ClearedTextBytes",
+            )
+        )
+    }
 
 
 def test_parts_that_mean_the_same_are_the_analysis_reports_structs() -> None:
-    """Explore's per-API parts are the analysis report's structs wherever a field means the
-    same thing (no copied family), the recorded usage included: only sessions and the
-    upper-bound tool results are explore's own, and the report-level `bound` says the figures
-    are upper bounds."""
-    hints = typing.get_type_hints(em.ApiExplore)
-
-    def module(hint: object) -> str:
-        return str(getattr(hint, "__module__", ""))
-
-    shared = {name: hint for name, hint in hints.items() if module(hint) == rm.__name__}
-    assert shared == {
-        "route_trigger": rm.RouteTrigger,
-        "requests": rm.Requests,
-        "evidence": rm.Evidence,
-        "compactions": rm.Observed,
-        "web": rm.WebYield,
-        "eligibility": rm.Eligibility,
-        "upper_bound_simulation": rm.Simulation,
-        "upper_bound_pressure": rm.Pressure,
-        "upper_bound_cost": rm.Cost,
-        "upper_bound_escaping": rm.Escaping,
-        "usage": rm.ObservedUsage,
-    }
-    own = {name for name, hint in hints.items() if module(hint) == em.__name__}
-    assert own == set()  # tool_results is a tuple of explore's own ToolResults
-    assert em.EXPLORE_VERSION == 3
+    """Explore's per-API parts are the analysis report's structs under the analysis report's
+    names wherever a field means the same thing (one family, `ApiFigures`), the recorded usage
+    and the tool results by class included: only the prompt turns are explore's own per API,
+    and each report's `bound` says which bound its figures are (UPPER here, LOWER there)."""
+    figures = typing.get_type_hints(rm.ApiFigures)
+    explore = typing.get_type_hints(em.ApiExplore)
+    analysis = typing.get_type_hints(rm.ApiReport)
+    assert issubclass(em.ApiExplore, rm.ApiFigures)
+    assert issubclass(rm.ApiReport, rm.ApiFigures)
+    assert {k: v for k, v in explore.items() if k in figures} == figures
+    assert set(explore) - set(figures) == {"prompt_turns"}
+    assert {k: v for k, v in analysis.items() if k in figures} == figures
+    assert set(analysis) - set(figures) == {"gate", "retention", "qualification"}
+    assert figures["tool_results"] == tuple[rm.ToolClassResults, ...]
+    assert figures["compactions"] is rm.Compactions
+    assert (
+        typing.get_type_hints(em.ExploreReport)["tool_results_all_apis"] == figures["tool_results"]
+    )
+    assert typing.get_type_hints(rm.Overall)["tool_results"] == figures["tool_results"]
+    # The counts beside the per-API cohorts: one base, each kind with its own skip reasons.
+    shared = typing.get_type_hints(rm.HistoryCounts)
+    for counts in (rm.Snapshot, em.Sessions):
+        hints = typing.get_type_hints(counts)
+        assert {k for k in hints if k in shared} == set(shared)
+        assert {k: v for k, v in hints.items() if k in shared and k != "skipped_boundaries"} == {
+            k: v for k, v in shared.items() if k != "skipped_boundaries"
+        }
+    assert typing.get_type_hints(em.ExploreReport)["bound"] == typing.Literal["UPPER"]
+    assert typing.get_type_hints(rm.Report)["bound"] == typing.Literal["LOWER"]
+    assert (em.EXPLORE_VERSION, rm.REPORT_VERSION) == (4, 3)

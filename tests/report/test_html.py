@@ -23,18 +23,17 @@ from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.encode import render as json_render
-from clearing_analysis.report.explore_summary import upper_bound_figures
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html import cells, charts
 from clearing_analysis.report.html import render as html_render
 from clearing_analysis.report.html.cells import share_text
 from clearing_analysis.report.html.page import ALL_ZERO, cell_text, exact_text
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.human import CRITERION_LABEL
-from clearing_analysis.report.summary import api_head
-from clearing_analysis.report.summary import figures as summary_figures
-from clearing_analysis.report.terminal import percent
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
+from clearing_analysis.report.text.labels import criterion_labels
+from clearing_analysis.report.text.summary import api_head, upper_bound_figures
+from clearing_analysis.report.text.summary import figures as summary_figures
+from clearing_analysis.report.text.terminal import percent
+from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -238,8 +237,8 @@ class TestAnalysisPage:
                 *(at.list_delta.retained for at in part.cost.sensitivities),
                 *(at.quota_share_delta.total for at in part.cost.sensitivities),
                 *(at.list_price.on for at in part.cost.sensitivities),
-                *(c.text_bytes for c in part.categories),
-                *(c.cleared_text_bytes for c in part.categories),
+                *(c.text_bytes for c in part.tool_results),
+                *(c.cleared_text_bytes for c in part.tool_results),
             }
             if part.pressure.off is not None:
                 wanted.add(part.pressure.off)
@@ -299,7 +298,7 @@ class TestAnalysisPage:
         verdict = analysis.verdict.value
         assert f'Overall: <span class="badge {verdict.lower()}">{verdict}</span>' in section
         for api, part in rm.in_api_order(analysis.per_api):
-            head, _ = api_head(analysis, api, part)
+            head, _ = api_head(analysis, api)
             assert escape(head.partition(part.gate.verdict.value)[2]) in section
             for figure in summary_figures(part):
                 assert f"<li>{escape(figure)}</li>" in section
@@ -326,9 +325,10 @@ class TestAnalysisPage:
                 assert value.endswith("%"), value
         reductions = [row[3] for row in rows if len(row) == 4 and row[0] == "on"]
         assert reductions and all(r.endswith("%") or r == "-" for r in reductions)
-        percent_criteria = {CRITERION_LABEL[c] for c in _share_criteria()}
+        labels = criterion_labels()
+        percent_criteria = {labels[c] for c in _share_criteria()}
         for row in rows:
-            if row and row[0] in CRITERION_LABEL.values():
+            if row and row[0] in labels.values():
                 measured, threshold = row[2], row[4]
                 for value in (measured, threshold):
                     if row[0] in percent_criteria:
@@ -410,7 +410,7 @@ class TestExplorePage:
         numbers = _numbers(Page(html_render(explored).decode("utf-8")).exact)
         for part in explored.per_api.values():
             for row in part.tool_results:
-                assert {row.results, row.upper_bound_eligible, row.upper_bound_cleared} <= numbers
+                assert {row.results, row.eligible, row.cleared} <= numbers
 
 
 class TestCells:

@@ -140,8 +140,8 @@ def _charts(report: rm.Report) -> list[Chart]:
             fig.cost(part.cost, key, None),
         ]
         rows = [
-            fig.ToolClassRow(c.tool_class.value, c.results, c.lower_bound_class, c.cleared, 1, 0)
-            for c in part.categories
+            fig.ToolClassRow(c.tool_class.value, c.results, c.eligible, c.cleared, 1, 0)
+            for c in part.tool_results
         ]
         for eligible in ("lower-bound class", "upper-bound eligible"):
             figures.append(fig.tool_classes(rows, eligible, key, None))

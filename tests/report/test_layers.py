@@ -72,18 +72,7 @@ class TestLayers:
     def test_assemble_renders_nothing(self) -> None:
         """assemble/ fills the structs and imports no renderer."""
         renderers = tuple(
-            f"clearing_analysis.report.{name}"
-            for name in (
-                "encode",
-                "view",
-                "html",
-                "human",
-                "summary",
-                "explore_human",
-                "explore_summary",
-                "formats",
-                "table",
-            )
+            f"clearing_analysis.report.{name}" for name in ("encode", "formats", "text", "html")
         )
         assert _reaching("assemble", renderers) == {}
 
@@ -112,14 +101,14 @@ class TestLayers:
             "clearing_analysis.simulation.what_if",
             "clearing_analysis.models.what_if",
             "clearing_analysis.assemble.what_ifs",
-            "clearing_analysis.report.what_ifs_view",
+            "clearing_analysis.report.text.what_ifs",
         )
         assert _reaching("gate", what_ifs) == {}
         for module in (
             "simulation/what_if.py",
             "models/what_if.py",
             "assemble/what_ifs.py",
-            "report/what_ifs_view.py",
+            "report/text/what_ifs.py",
         ):
             imported = _imports(PACKAGE / module)
             assert not {name for name in imported if name.startswith("clearing_analysis.gate")}
@@ -219,7 +208,7 @@ class TestRenderers:
 
     def test_no_two_report_modules_import_each_other(self) -> None:
         """report/ has no import cycle, deferred imports included: the views' shared figure
-        formats live in report/terminal.py, which imports no view."""
+        formats live in report/text/terminal.py, which imports no view."""
         assert folder_cycles("report") == []
 
     def test_the_cycle_check_finds_a_cycle(self, tmp_path: Path) -> None:
@@ -241,9 +230,49 @@ class TestRenderers:
             ]
         ]
 
+    def test_renderers_match_the_report_kind_exhaustively(self) -> None:
+        """No renderer tells the two report kinds (or their per-API parts) apart with
+        `isinstance`: where the kinds differ it matches on them with `match` and
+        `assert_never`, so that a kind left unhandled fails the type check (report.kinds)."""
+        kinds = {"Report", "ExploreReport", "ApiReport", "ApiExplore"}
+        renderers = [
+            PACKAGE / "report" / "encode.py",
+            PACKAGE / "report" / "formats.py",
+            *_modules("report/text"),
+            *_modules("report/html"),
+        ]
+        found = []
+        matching = []
+        for path in renderers:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "isinstance"
+                    and {
+                        n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                        for n in ast.walk(node.args[1])
+                    }
+                    & kinds
+                ):
+                    found.append(str(path.relative_to(PACKAGE)))
+                if isinstance(node, ast.Match) and any(
+                    isinstance(case.pattern, ast.MatchClass)
+                    and getattr(case.pattern.cls, "attr", getattr(case.pattern.cls, "id", ""))
+                    in kinds
+                    for case in node.cases
+                ):
+                    matching.append(str(path.relative_to(PACKAGE)))
+        assert found == []
+        # The check is not vacuous: the renderers do match on the kinds.
+        assert {"report/encode.py", "report/text/details.py", "report/html/page.py"} <= set(
+            matching
+        )
+
     def test_terminal_imports_no_view(self) -> None:
-        """terminal.py imports only the structs and the models' enums, no renderer."""
-        found = _imports(PACKAGE / "report" / "terminal.py")
+        """text/terminal.py imports only the structs and the models' enums, no renderer."""
+        found = _imports(PACKAGE / "report" / "text" / "terminal.py")
         assert {n for n in found if n.startswith("clearing_analysis.report")} <= {
             "clearing_analysis.report",
             "clearing_analysis.report.model",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clearing_analysis.report.terminal import percent
+from clearing_analysis.report.text.terminal import percent
 
 
 @pytest.mark.parametrize(

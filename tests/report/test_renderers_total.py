@@ -24,7 +24,7 @@ from clearing_analysis.codes.errors import InputInvalidError
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.formats import ReportFormat, render
 from clearing_analysis.report.html.page import NOT_DRAWN
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests.report import _extremes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,13 +120,13 @@ class TestFoundInShowHtml:
         assert "cost-list-price-1000000000000000000000" in page
 
     @pytest.mark.parametrize("seed", ["build", "mixed"])
-    def test_a_part_with_no_categories(self, seed: str) -> None:
-        """An API whose categories list is empty: the tool-class charts have no category
+    def test_a_part_with_no_tool_results(self, seed: str) -> None:
+        """An API whose tool results list is empty: the tool-class charts have no category
         (leather raised UnboundLocalError on a chart of no data)."""
         report = _seed(seed)
         for part in report["perApi"].values():
-            part["categories"] = []
-        report["overall"]["categories"] = []
+            part["toolResults"] = []
+        report["overall"]["toolResults"] = []
         assert NOT_DRAWN in _render_all(json.dumps(report).encode())
 
     def test_an_explore_report_with_no_tool_results(self) -> None:

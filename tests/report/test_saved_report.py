@@ -17,15 +17,15 @@ from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
 from clearing_analysis.report.explore_model import ExploreReport
 from clearing_analysis.report.formats import ReportFormat, render
-from clearing_analysis.report.human import histogram_table
 from clearing_analysis.report.model import Report
-from clearing_analysis.report.terminal import number
+from clearing_analysis.report.text.tables import histogram_table
+from clearing_analysis.report.text.terminal import number
+from clearing_analysis.report.text.view import render_text
 from clearing_analysis.report.validate import (
     MAX_EXACT_INTEGER,
     histogram_consistent,
     numbers_in_range,
 )
-from clearing_analysis.report.view import render_text
 from tests.report._saved import (
     GOLDEN_REPORT,
     REPRODUCERS,

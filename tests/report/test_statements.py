@@ -11,7 +11,7 @@ from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest, pa
 from clearing_analysis.pipeline.jobs import analyze_job, explore_job
 from clearing_analysis.report.explore_model import ExploreStatement
 from clearing_analysis.report.model import Statement
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from clearing_analysis.synth import generate
 from clearing_analysis.synth.pi_export import export_sessions
 

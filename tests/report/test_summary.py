@@ -1,4 +1,4 @@
-"""The one-screen summary (report.summary): the deciding reasons and figures of each verdict.
+"""The one-screen summary (report.text.summary): the deciding reasons and figures of each verdict.
 
 Each case starts from the golden `build` report (tests/golden) and changes one API's gate,
 retention, requests or qualification the way the gate would have set them, then reads the
@@ -26,7 +26,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.qualify.verify import QualificationDetail
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.summary import (
+from clearing_analysis.report.text.summary import (
     figures,
     prominent_limitations,
     summary,
@@ -238,7 +238,7 @@ def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: P
     its upper-bound line "1 result cleared at 1 boundary", "2 results cleared at 2
     boundaries" (the real pi sessions read "in 1 conversations" and "at 1 boundaries")."""
     from clearing_analysis.report import explore_model as em
-    from clearing_analysis.report.explore_summary import summary
+    from clearing_analysis.report.text.summary import summary
     from tests.report._saved import explore_report_bytes
 
     explored = decode_report(explore_report_bytes(tmp_path))
@@ -251,8 +251,8 @@ def test_explore_counts_conversations_in_the_singular_and_the_plural(tmp_path: P
             api: msgspec.structs.replace(
                 part,
                 evidence=msgspec.structs.replace(part.evidence, logical_conversations=count),
-                upper_bound_simulation=msgspec.structs.replace(
-                    part.upper_bound_simulation, cleared_results=count, clearing_points=count
+                simulation=msgspec.structs.replace(
+                    part.simulation, cleared_results=count, clearing_points=count
                 ),
             )
             for api, part in explored.per_api.items()

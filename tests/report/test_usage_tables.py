@@ -19,7 +19,7 @@ from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.requests import AnalyzeRequest, ExploreRequest
 from clearing_analysis.pipeline.jobs import analyze_job, explore_job
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 
 API = "openai-completions"

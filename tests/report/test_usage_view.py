@@ -16,7 +16,7 @@ import pytest
 from clearing_analysis.inputs.requests import ExploreRequest
 from clearing_analysis.pipeline.jobs import explore_job
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
+from clearing_analysis.report.text.view import render_text
 from tests._seed_route import SEED_ROUTE
 
 ROOT = Path(__file__).resolve().parents[2]

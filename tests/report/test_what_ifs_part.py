@@ -16,8 +16,8 @@ from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.policy import WhatIfId, read_policy_bytes
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.encode import decode_report
-from clearing_analysis.report.view import render_text
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED, summary_line
+from clearing_analysis.report.text.view import render_text
+from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED, summary_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -3,7 +3,7 @@ gate: the one place where the gate is evaluated (`evaluate`, `overall`).
 
 The per-API parts come from `assemble.parts`, shared with the explore report; here they are
 gated and completed with what only the analysis report holds (eligibility by class, retention,
-observed checkpoints, categories, qualification). Nothing here reads input text.
+qualification). Nothing here reads input text.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from fractions import Fraction
 from clearing_analysis.assemble.parts import (
     all_apis,
     api_parts,
+    compactions_part,
     eligibility_part,
     escaping_part,
-    observed_part,
     period_part,
     requests_part,
     simulation_part,
+    tool_results_part,
     tool_version,
     usage_breakdown,
     usage_part,
@@ -36,8 +37,7 @@ from clearing_analysis.numbers import rounded, share
 from clearing_analysis.policy import eligibility_policy
 from clearing_analysis.qualify.verify import ApiQualification, QualificationStatus
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
-from clearing_analysis.toolclass import ToolClass
+from clearing_analysis.simulation.totals import SimulationTotals
 
 STATEMENTS = tuple(rm.Statement)
 
@@ -55,20 +55,6 @@ class Stages:
     image_id: str | None  # as the container runtime states it (container/runtime.py)
     period: Period = EVERYTHING  # --since / --until
     usage_by: bool = False  # --by: store the usage tables (docs/report.md)
-
-
-def _categories(categories: dict[ToolClass, CategorySums]) -> tuple[rm.Category, ...]:
-    return tuple(
-        rm.Category(
-            tool_class=tool_class,
-            results=sums.results,
-            text_bytes=sums.text_bytes,
-            lower_bound_class=sums.lower_bound_class,
-            cleared=sums.cleared,
-            cleared_text_bytes=sums.cleared_text_bytes,
-        )
-        for tool_class, sums in categories.items()
-    )
 
 
 def _qualification(status: ApiQualification) -> rm.Qualification:
@@ -106,11 +92,22 @@ def _api_report(api: Api, stages: Stages) -> tuple[rm.ApiReport, tuple[rm.WhatIf
     )
     retention = totals.retention_counts
     report = rm.ApiReport(
-        gate=gate,
         limitations=parts.limitations,
         route_trigger=parts.route_trigger,
+        requests=requests_part(requests),
+        usage=usage_part(requests, stages.routes.by_api[api]),
         evidence=parts.evidence,
         eligibility=eligibility_part(totals),
+        simulation=simulation_part(
+            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
+        ),
+        pressure=parts.pressure,
+        cost=parts.cost,
+        escaping=escaping_part(parts.cleared),
+        compactions=compactions_part(parts.checkpoints),
+        tool_results=tool_results_part(sums.categories),
+        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
+        gate=gate,
         retention=rm.Retention(
             candidates=totals.candidates,
             proven=retention.proven,
@@ -121,18 +118,7 @@ def _api_report(api: Api, stages: Stages) -> tuple[rm.ApiReport, tuple[rm.WhatIf
             matched_share=share(retention.matched, retention.proven),
             coverage_floor=rounded(eligibility_policy().retention_coverage_floor),
         ),
-        simulation=simulation_part(
-            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
-        ),
-        pressure=parts.pressure,
-        observed=observed_part(parts.checkpoints),
-        categories=_categories(sums.categories),
-        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
-        escaping=escaping_part(parts.cleared),
-        requests=requests_part(requests),
-        cost=parts.cost,
         qualification=_qualification(qualification),
-        usage=usage_part(requests, stages.routes.by_api[api]),
     )
     return report, parts.what_ifs
 
@@ -164,6 +150,7 @@ def build_report(stages: Stages) -> rm.Report:
         format=rm.REPORT_FORMAT,
         version=rm.REPORT_VERSION,
         tool_version=tool_version(),
+        bound="LOWER",
         pi_ai_version=stages.qualification.pi_ai_version,
         image_id=stages.image_id,
         statements=STATEMENTS,
@@ -175,7 +162,7 @@ def build_report(stages: Stages) -> rm.Report:
         per_api=per_api,
         overall=rm.Overall(
             verdict=verdict,
-            categories=_categories(every.categories),
+            tool_results=tool_results_part(every.categories),
             web=web_part(
                 every.web,
                 sum(w.redacted_web_envelopes for w in webs),

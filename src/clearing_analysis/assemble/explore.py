@@ -1,8 +1,8 @@
 """Assemble the explore report from the combined totals and the upper-bound simulation.
 
-The per-API figures come from the same functions as the analysis report's (`assemble.parts`:
-evidence, simulation, pressure, cost, escaping, web), over the tables of the same simulation
-run with `Bound.UPPER`; nothing here calls the gate (docs/explore.md).
+The per-API figures are the analysis report's (`report.model.ApiFigures`), from the same
+functions (`assemble.parts`), over the tables of the same simulation run with `Bound.UPPER`;
+nothing here calls the gate (docs/explore.md).
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from fractions import Fraction
 from clearing_analysis.assemble.parts import (
     all_apis,
     api_parts,
+    compactions_part,
     eligibility_part,
     escaping_part,
-    observed_part,
     period_part,
     requests_part,
     simulation_part,
+    tool_results_part,
     tool_version,
     usage_breakdown,
     usage_part,
@@ -39,8 +40,7 @@ from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.report import explore_model as em
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.totals import CategorySums, SimulationTotals
-from clearing_analysis.toolclass import ToolClass
+from clearing_analysis.simulation.totals import SimulationTotals
 
 STATEMENTS = tuple(em.ExploreStatement)
 LIMITATIONS = tuple(em.ExploreLimitation)
@@ -61,21 +61,6 @@ class ExploreStages:
     usage_by: bool = False  # --by: store the usage tables (docs/report.md)
 
 
-def _tool_results(categories: dict[ToolClass, CategorySums]) -> tuple[em.ToolResults, ...]:
-    return tuple(
-        em.ToolResults(
-            tool_class=tool_class,
-            results=sums.results,
-            text_bytes=sums.text_bytes,
-            # Under Bound.UPPER the simulation's "lower-bound class" is the upper-bound set.
-            upper_bound_eligible=sums.lower_bound_class,
-            upper_bound_cleared=sums.cleared,
-            upper_bound_cleared_text_bytes=sums.cleared_text_bytes,
-        )
-        for tool_class, sums in categories.items()
-    )
-
-
 def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatIfPolicy, ...]]:
     """The API's part, and its informational what-ifs."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
@@ -86,18 +71,16 @@ def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatI
         route_trigger=parts.route_trigger,
         requests=requests_part(requests),
         usage=usage_part(requests, stages.routes.by_api[api]),
-        prompt_turns=totals.boundaries,
         evidence=parts.evidence,
-        compactions=observed_part(parts.checkpoints),
-        tool_results=_tool_results(sums.categories),
-        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         eligibility=eligibility_part(totals),
-        upper_bound_simulation=simulation_part(
-            parts.boundaries, cleared, stages.simulation.placeholder_tokens
-        ),
-        upper_bound_pressure=parts.pressure,
-        upper_bound_cost=parts.cost,
-        upper_bound_escaping=escaping_part(cleared),
+        simulation=simulation_part(parts.boundaries, cleared, stages.simulation.placeholder_tokens),
+        pressure=parts.pressure,
+        cost=parts.cost,
+        escaping=escaping_part(cleared),
+        compactions=compactions_part(parts.checkpoints),
+        tool_results=tool_results_part(sums.categories),
+        web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
+        prompt_turns=totals.boundaries,
     )
     return explored, parts.what_ifs
 
@@ -153,7 +136,7 @@ def build_explore(stages: ExploreStages) -> em.ExploreReport:
         period=period_part(stages.period),
         sessions=_sessions(stages),
         per_api=per_api,
-        tool_results_all_apis=_tool_results(every.categories),
+        tool_results_all_apis=tool_results_part(every.categories),
         what_ifs_informational=what_ifs_part(
             {api: what_ifs for api, (_, what_ifs) in built.items()}
         ),

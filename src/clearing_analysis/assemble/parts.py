@@ -1,6 +1,7 @@
 """The per-API parts both report kinds build alike, from the simulation's tables and the
-units' totals: evidence, simulation, pressure, cost, the route check, web yield, escaping and
-requests (the analysis report gates on them, explore only shows them).
+units' totals: evidence, simulation, pressure, cost, the route check, compactions, tool
+results by class, web yield, escaping, requests and usage (`report.model.ApiFigures`: the
+analysis report gates on them, explore only shows them).
 
 Per-API figures are polars expressions over the simulation's tables and sums of the units'
 per-API totals; each API is filtered separately, so no denominator is pooled across APIs
@@ -39,6 +40,7 @@ from clearing_analysis.simulation.totals import (
     SimulationTotals,
     UsageKey,
 )
+from clearing_analysis.toolclass import ToolClass
 
 
 def tool_version() -> str:
@@ -175,11 +177,11 @@ def pressure_part(
     return inputs, model, report
 
 
-def observed_part(checkpoints: pl.DataFrame) -> rm.Observed:
+def compactions_part(checkpoints: pl.DataFrame) -> rm.Compactions:
     """Checkpoints inside the window, by trigger, beside the model (R-PM-3)."""
     edges = histogram_edges().tokens
     triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
-    return rm.Observed(
+    return rm.Compactions(
         checkpoints=checkpoints.height,
         by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
         tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
@@ -196,6 +198,24 @@ def eligibility_part(totals: ApiTotals) -> rm.Eligibility:
         occurrences=occurrences.total,
         by_class=dict(occurrences.by_class),
         by_reason=dict(occurrences.by_reason),
+    )
+
+
+def tool_results_part(
+    categories: Mapping[ToolClass, CategorySums],
+) -> tuple[rm.ToolClassResults, ...]:
+    """Unique results per tool class, those of the simulation's eligible set (its "lower-bound
+    class", which under `Bound.UPPER` is the upper-bound set) and what it cleared of them."""
+    return tuple(
+        rm.ToolClassResults(
+            tool_class=tool_class,
+            results=sums.results,
+            text_bytes=sums.text_bytes,
+            eligible=sums.lower_bound_class,
+            cleared=sums.cleared,
+            cleared_text_bytes=sums.cleared_text_bytes,
+        )
+        for tool_class, sums in categories.items()
     )
 
 
@@ -413,16 +433,17 @@ __all__ = [
     "ApiParts",
     "all_apis",
     "api_parts",
+    "compactions_part",
     "eligibility_part",
     "escaping_part",
     "evidence_part",
     "histogram",
-    "observed_part",
     "period_part",
     "pressure_part",
     "requests_part",
     "route_trigger_part",
     "simulation_part",
+    "tool_results_part",
     "tool_version",
     "web_part",
 ]

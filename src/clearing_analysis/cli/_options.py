@@ -120,7 +120,7 @@ Details = Annotated[
 
 
 class UsageTable(enum.StrEnum):
-    """The usage tables `--by` shows (report.usage_view): per session, UTC day or model."""
+    """The usage tables `--by` shows (report.text.usage): per session, UTC day or model."""
 
     SESSION = "session"
     DAY = "day"

@@ -81,7 +81,7 @@ def _human_view(report: Report | ExploreReport, details: bool, by: UsageTable | 
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.inputs.output import stdout_bytes  # noqa: PLC0415
-    from clearing_analysis.report.view import print_view  # noqa: PLC0415
+    from clearing_analysis.report.text.view import print_view  # noqa: PLC0415
 
     console = Console()
     with console.capture() as captured:

@@ -49,7 +49,7 @@ def show(
     from rich.console import Console  # noqa: PLC0415
 
     from clearing_analysis.pipeline.saved import read_saved_report  # noqa: PLC0415
-    from clearing_analysis.report.view import print_view, render_text  # noqa: PLC0415
+    from clearing_analysis.report.text.view import print_view, render_text  # noqa: PLC0415
 
     try:
         request = request_from(ShowRequest, ctx.params)

@@ -77,7 +77,7 @@ def _check_workers(workers: int | None) -> None:
 
 
 UsageBy = Literal["session", "day", "model"]
-"""The usage tables `--by` names (report.usage_view)."""
+"""The usage tables `--by` names (report.text.usage)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -64,7 +64,7 @@ def corpus_summary_text(journal_root: Path) -> str:
     """The corpus summary (journal outcomes and per-API counts) as plain tables."""
     from clearing_analysis.inputs.paths import select_journals  # noqa: PLC0415
     from clearing_analysis.journal.summary import summarize  # noqa: PLC0415
-    from clearing_analysis.report.table import render_frame, render_rows  # noqa: PLC0415
+    from clearing_analysis.report.text.table import render_frame, render_rows  # noqa: PLC0415
 
     selection = select_journals([journal_root])
     summary = summarize(journal.path for journal in selection.journals)
@@ -109,12 +109,12 @@ def analyze_part(
 def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
     """What the simulation cleared, the pressure model and the cost waterfall, per API."""
     from clearing_analysis.report import model as rm  # noqa: PLC0415
-    from clearing_analysis.report.human import (  # noqa: PLC0415
+    from clearing_analysis.report.text.tables import (  # noqa: PLC0415
         cost_waterfall,
         pairs_table,
         pressure_table,
     )
-    from clearing_analysis.report.terminal import number  # noqa: PLC0415
+    from clearing_analysis.report.text.terminal import number  # noqa: PLC0415
 
     parts: list[RenderableType] = []
     for api, report in rm.in_api_order(analysis.report.per_api):
@@ -199,10 +199,10 @@ def prepare_demo(scratch: Path, request: DemoRequest, *, width: int = 80) -> Dem
     from clearing_analysis.inputs.output import NO_INPUTS, check_output  # noqa: PLC0415
     from clearing_analysis.qualify.record import encode_record  # noqa: PLC0415
     from clearing_analysis.qualify.runner import qualify  # noqa: PLC0415
-    from clearing_analysis.report.summary import summary  # noqa: PLC0415
-    from clearing_analysis.report.terminal import plain_text  # noqa: PLC0415
-    from clearing_analysis.report.usage_view import usage_by_table  # noqa: PLC0415
-    from clearing_analysis.report.view import renderables  # noqa: PLC0415
+    from clearing_analysis.report.text.summary import summary  # noqa: PLC0415
+    from clearing_analysis.report.text.terminal import plain_text  # noqa: PLC0415
+    from clearing_analysis.report.text.usage import usage_by_table  # noqa: PLC0415
+    from clearing_analysis.report.text.view import renderables  # noqa: PLC0415
     from clearing_analysis.wrapping import wrap  # noqa: PLC0415
 
     html_dir, details, by = request.html_dir, request.details, request.by
@@ -272,7 +272,7 @@ def _explored(scratch: Path, part: DemoCorpus, width: int) -> str:
     """The part's history as pi session files, explored: explore's figures are an upper bound
     beside analyze's verdicts (docs/explore.md)."""
     from clearing_analysis.pipeline.jobs import explore_job  # noqa: PLC0415
-    from clearing_analysis.report.view import render_text  # noqa: PLC0415
+    from clearing_analysis.report.text.view import render_text  # noqa: PLC0415
     from clearing_analysis.synth.pi_export import export_sessions  # noqa: PLC0415
 
     corpus = scratch / part.profile

@@ -456,7 +456,7 @@ def explore_job(
             "explore.upper_bound",
             api=api,
             requests=part.requests.requests,
-            admitted_net_tokens=part.upper_bound_simulation.admitted_net_tokens,
+            admitted_net_tokens=part.simulation.admitted_net_tokens,
         )
     logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
     return CompletedExplore(explored, data, session, log, request.log_file, page)

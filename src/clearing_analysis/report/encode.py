@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, assert_never
 
 import jsonschema
 import msgspec
@@ -24,6 +24,7 @@ from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits, read_policy_bytes
 from clearing_analysis.report import validate
 from clearing_analysis.report.explore_model import EXPLORE_FORMAT, ExploreReport
+from clearing_analysis.report.kinds import AnyReport
 from clearing_analysis.report.model import Report
 
 SCHEMA_FILE = "schemas/report.schema.json"
@@ -42,7 +43,7 @@ class ReportSchemaError(RuntimeError):
     """A built report does not satisfy its own schema: a programming error, never user data."""
 
 
-def _readable(report: Report | ExploreReport, data: bytes, schema_file: str) -> bytes:
+def _readable(report: AnyReport, data: bytes, schema_file: str) -> bytes:
     """`data` when `decode_report` will accept it back (what `analyze` or `explore` writes,
     `show` and `verify` read): its schema and its invariants are the writer's to keep (else
     ReportSchemaError, a programming error); an integer beyond ±(2^53 - 1), a sum of values
@@ -69,11 +70,15 @@ def encode_explore(report: ExploreReport) -> bytes:
     return _readable(report, _ENCODER.encode(report) + b"\n", EXPLORE_SCHEMA_FILE)
 
 
-def render(report: Report | ExploreReport) -> bytes:
+def render(report: AnyReport) -> bytes:
     """The JSON renderer (`report.formats`): either kind as its schema-checked bytes."""
-    if isinstance(report, ExploreReport):
-        return encode_explore(report)
-    return encode_report(report)
+    match report:
+        case Report():
+            return encode_report(report)
+        case ExploreReport():
+            return encode_explore(report)
+        case _:
+            assert_never(report)
 
 
 def _parse_saved(data: bytes) -> Any:
@@ -87,7 +92,7 @@ def _parse_saved(data: bytes) -> Any:
         raise InputInvalidError(InputInvalidDetail.REPORT_MALFORMED) from None
 
 
-def decode_report(data: bytes) -> Report | ExploreReport:
+def decode_report(data: bytes) -> AnyReport:
     """A saved analysis or explore report, fully validated before anything renders it (which of
     the two its `format` says): strict JSON, then its schema, exact numbers, the typed decoding
     and the invariants the schema cannot state (`report.validate`). Anything else is
@@ -100,7 +105,7 @@ def decode_report(data: bytes) -> Report | ExploreReport:
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
     if not validate.numbers_in_range(value):
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
-    report: Report | ExploreReport
+    report: AnyReport
     try:
         if explore:
             report = msgspec.json.decode(data, type=ExploreReport)

@@ -4,15 +4,14 @@ Its own format (`clearing-analysis-explore`) and schema
 (policy/schemas/explore-report.schema.json, generated from these structs by `report.schema`),
 so that it can never be mistaken for, or read back as, an analysis report. It has no verdict
 field at all: explore never yields BUILD / DEFER / STOP (the fixed statement NEVER_A_VERDICT
-says why), and every opportunity, pressure and cost figure sits under an `upperBound` name.
-Wherever a field means the same thing as in the analysis report (evidence, eligibility,
-compactions, simulation, pressure, cost, escaping, web yield, requests, the route check), the
-part is the analysis report's struct, filled by the same code; the report's `bound` marker
-(UPPER) says that its figures are upper bounds. Only what the analysis report has no field for
-is explore's own: the sessions read, the recorded usage, and the tool results of the
-upper-bound set (its eligible set is not the analysis report's lower-bound class). Privacy as
-for the analysis report (R-OUT-1): fixed codes, enums, counts, byte totals, histograms and
-modeled numbers only.
+says why), and the report's `bound` marker (UPPER) says that every opportunity, pressure and
+cost figure is an upper bound. Wherever a field means the same thing as in the analysis report
+it is the same struct under the same name, filled by the same code: the per-API figures
+(`ApiFigures`: evidence, eligibility, compactions, simulation, pressure, cost, escaping, tool
+results, web yield, requests, usage, the route check) and the counts of what the history held
+beside the per-API cohorts (`HistoryCounts`). Only what the analysis report has no field for is
+explore's own: the sessions read and the prompt turns. Privacy as for the analysis report
+(R-OUT-1): fixed codes, enums, counts, byte totals, histograms and modeled numbers only.
 """
 
 from __future__ import annotations
@@ -29,30 +28,20 @@ from clearing_analysis.pisession.read import Unrecognized
 from clearing_analysis.policy import TranscriptOnlyCode
 from clearing_analysis.report.model import (
     AnalyzedPeriod,
-    ApiLimitation,
-    Cost,
+    ApiFigures,
     Count,
-    Eligibility,
-    Escaping,
-    Evidence,
     FixedCode,
-    Observed,
-    ObservedUsage,
-    Pressure,
+    HistoryCounts,
     Refetches,
-    Requests,
-    RouteTrigger,
-    Simulation,
+    ToolClassResults,
     UsageBreakdown,
     Version,
-    WebYield,
     WhatIfs,
     _Part,
 )
-from clearing_analysis.toolclass import ToolClass
 
 EXPLORE_FORMAT: Final = "clearing-analysis-explore"
-EXPLORE_VERSION: Final = 3
+EXPLORE_VERSION: Final = 4
 
 
 class ExploreStatement(enum.StrEnum):
@@ -116,8 +105,9 @@ class BoundarySkip(enum.StrEnum):
     OUTSIDE_PERIOD = "OUTSIDE_PERIOD"  # the turn's request lies outside --since / --until
 
 
-class Sessions(_Part, frozen=True):
-    """What was read, what was skipped, and what lay beyond the resumed paths."""
+class Sessions(HistoryCounts[BoundarySkip], frozen=True):
+    """What was read, what was skipped, and what lay beyond the resumed paths; with the
+    analysis report's snapshot it shares the counts of `HistoryCounts`."""
 
     sessions_read: Count
     session_bytes: Count
@@ -131,15 +121,6 @@ class Sessions(_Part, frozen=True):
     # Assistant messages an agent wrote that are no model request (an OpenClaw delivery-mirror
     # copy, say), by fixed code: never a request nor a fallback (R-CM-8).
     transcript_only_messages: dict[TranscriptOnlyCode, Count]
-    skipped_boundaries: dict[BoundarySkip, Count]
-    boundaries_without_route: dict[Api, Count]
-    # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
-    requests_without_route: Count
-    # Outside the period of --since / --until: requests of otherwise counted turns, and
-    # compactions (its boundaries: skippedBoundaries OUTSIDE_PERIOD).
-    requests_outside_period: Count
-    compactions_outside_period: Count
-    turns_without_request: Count
     # Sessions read per history format (every format present). The fields from here on are
     # absent from explore reports written before they existed (same version): `show` reads
     # those as zeros.
@@ -152,45 +133,21 @@ class Sessions(_Part, frozen=True):
     placeholder_output_requests: Count = 0
 
 
-class ToolResults(_Part, frozen=True):
-    """Unique tool results of one tool class, and what the upper-bound simulation cleared."""
+class ApiExplore(ApiFigures, frozen=True):
+    """One API cohort of the explore report: the figures the analysis report holds too, under
+    the report's bound marker (`bound`: UPPER; the evidence's admitting counts are the
+    upper-bound simulation's, the compactions' drains are estimated, DRAINS_ESTIMATED, and
+    eligibility counts each occurrence by its class and reason as analyze does), and the
+    counted prompt turns."""
 
-    tool_class: ToolClass
-    results: Count
-    text_bytes: Count
-    upper_bound_eligible: Count
-    upper_bound_cleared: Count
-    upper_bound_cleared_text_bytes: Count
-
-
-class ApiExplore(_Part, frozen=True):
-    """One API cohort; denominators are never pooled across APIs."""
-
-    limitations: tuple[ApiLimitation, ...]
-    route_trigger: RouteTrigger
-    requests: Requests
-    usage: ObservedUsage
     prompt_turns: Count
-    # The analysis report's structs, under the report's bound marker (`bound`: UPPER): the
-    # evidence's admitting counts are the upper-bound simulation's, the compactions' drains
-    # are estimated (DRAINS_ESTIMATED), eligibility counts each occurrence by its class and
-    # reason as analyze does.
-    evidence: Evidence
-    compactions: Observed
-    tool_results: tuple[ToolResults, ...]
-    web: WebYield
-    eligibility: Eligibility
-    upper_bound_simulation: Simulation
-    upper_bound_pressure: Pressure
-    upper_bound_cost: Cost
-    upper_bound_escaping: Escaping
 
 
 class ExploreReport(_Part, frozen=True, omit_defaults=True):
     """The whole explore report. It has no verdict field: `gating` is always false."""
 
     format: Literal["clearing-analysis-explore"]
-    version: Literal[3]
+    version: Literal[4]
     tool_version: Version
     gating: Literal[False]
     bound: Literal["UPPER"]
@@ -200,7 +157,7 @@ class ExploreReport(_Part, frozen=True, omit_defaults=True):
     period: AnalyzedPeriod
     sessions: Sessions
     per_api: dict[Api, ApiExplore]
-    tool_results_all_apis: tuple[ToolResults, ...]
+    tool_results_all_apis: tuple[ToolClassResults, ...]
     what_ifs_informational: WhatIfs
     # Only when the run was given --by (absent otherwise, not null).
     usage_by: UsageBreakdown | None = None
@@ -217,8 +174,6 @@ __all__ = [
     "ExploreLimitation",
     "ExploreReport",
     "ExploreStatement",
-    "ObservedUsage",
     "SessionSkip",
     "Sessions",
-    "ToolResults",
 ]

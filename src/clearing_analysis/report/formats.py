@@ -1,26 +1,26 @@
 """The renderers' one interface: a report's structs in, bytes out (STYLE.md 7).
 
-Each renderer is a module with a `render(report) -> bytes` function for both report kinds,
-reading nothing but the structs it is given (an analysis or an explore report):
+One closed choice of format (`ReportFormat`), one module per format, each with a
+`render(report) -> bytes` for both report kinds (`report.kinds.AnyReport`) that reads nothing
+but the structs it is given:
 
 - `ReportFormat.JSON`: `report.encode` (the schema-checked JSON, what `--out` writes);
-- `ReportFormat.TEXT`: `report.view` (the human view as plain text, what `show` prints in a
-  pipe; the terminal's coloured view is the same renderables on a console);
+- `ReportFormat.TEXT`: `report.text.view` (the human view as plain text, what `show` prints in
+  a pipe; the terminal's coloured view is the same renderables on a console);
 - `ReportFormat.HTML`: `report.html` (the self-contained page, what `--html` writes).
 
-`renderer(fmt)` imports only the module asked for, so a command loads no chart library unless
-it writes a page.
+`renderer(fmt)` matches the format exhaustively (`typing.assert_never`: a format added to the
+enum and not here fails the type check) and imports only the module asked for, so a command
+loads no chart library unless it writes a page. Inside each renderer the report kind is
+matched the same way wherever the two kinds differ.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import Protocol
+from typing import Protocol, assert_never
 
-from clearing_analysis.report import explore_model as em
-from clearing_analysis.report import model as rm
-
-AnyReport = rm.Report | em.ExploreReport
+from clearing_analysis.report.kinds import AnyReport
 
 
 class ReportFormat(enum.StrEnum):
@@ -39,17 +39,21 @@ class Renderer(Protocol):
 
 def renderer(fmt: ReportFormat) -> Renderer:
     """The renderer of `fmt` (its module is imported now, not before)."""
-    if fmt is ReportFormat.JSON:
-        from clearing_analysis.report.encode import render as json_render  # noqa: PLC0415
+    match fmt:
+        case ReportFormat.JSON:
+            from clearing_analysis.report.encode import render as json_render  # noqa: PLC0415
 
-        return json_render
-    if fmt is ReportFormat.TEXT:
-        from clearing_analysis.report.view import render as text_render  # noqa: PLC0415
+            return json_render
+        case ReportFormat.TEXT:
+            from clearing_analysis.report.text.view import render as text_render  # noqa: PLC0415
 
-        return text_render
-    from clearing_analysis.report.html import render as html_render  # noqa: PLC0415
+            return text_render
+        case ReportFormat.HTML:
+            from clearing_analysis.report.html import render as html_render  # noqa: PLC0415
 
-    return html_render
+            return html_render
+        case _:
+            assert_never(fmt)
 
 
 def render(report: AnyReport, fmt: ReportFormat) -> bytes:

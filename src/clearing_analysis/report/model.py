@@ -1,9 +1,17 @@
-"""The analysis report: typed structs that the gate, the JSON and the human view all read.
+"""The analysis report's typed structs, and the parts it shares with the explore report.
 
-Every field exists here once. The JSON Schema in policy/schemas/report.schema.json is generated
-from these structs (`report.schema`), has no free-form string (every string is an enum, a
-pattern-constrained code or version, or a constant), and every report is validated against it
-before it is written (R-OUT-2). Only fixed codes, API enums, counts, byte totals, histograms
+Every field exists here once. A part that means the same in both report kinds is one struct
+here, filled by the same code (`assemble.parts`), and named alike in both: the per-API figures
+(`ApiFigures`: evidence, eligibility, simulation, pressure, cost, compactions, tool results,
+...), the counts of what the history held beside the per-API cohorts (`HistoryCounts`), the
+informational what-ifs, re-fetches and usage tables. Each report says by its `bound` marker
+which bound its figures are: LOWER, the analysis report's gated figures over the proven
+lower-bound class; UPPER, the explore report's (report.explore_model).
+
+The JSON Schema in policy/schemas/report.schema.json is generated from these structs
+(`report.schema`), has no free-form string (every string is an enum, a pattern-constrained
+code or version, or a constant), and every report is validated against it before it is
+written (R-OUT-2). Only fixed codes, API enums, counts, byte totals, histograms
 and modeled numbers appear (R-OUT-1); numbers are rounded once (`numbers.rounded`).
 """
 
@@ -11,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Final, Literal, TypeVar
+from typing import Annotated, Final, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -27,7 +35,7 @@ from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.toolclass import ToolClass
 
 REPORT_FORMAT: Final = "clearing-analysis-report"
-REPORT_VERSION: Final = 2
+REPORT_VERSION: Final = 3
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
 SignedTokens = int
@@ -85,14 +93,16 @@ class Histogram(_Part, frozen=True):
     unknown: Count
 
 
-class Snapshot(_Part, frozen=True):
-    """What was replayed and what was skipped, with fixed reason counts (R-RP-2, R-RP-3)."""
+# The reasons a report kind counts skipped boundaries under (analysis: every replay reason;
+# explore: the few a session history can give, report.explore_model.BoundarySkip).
+_BoundarySkip_T = TypeVar("_BoundarySkip_T", bound=enum.StrEnum)
 
-    journals_replayed: Count
-    journal_bytes: Count
-    skipped_journals: dict[JournalSkipReason, Count]
-    invalid_journal_details: dict[FixedCode, Count]
-    skipped_boundaries: dict[BoundarySkipReason, Count]
+
+class HistoryCounts(_Part, Generic[_BoundarySkip_T], frozen=True):
+    """What the history held beside the per-API cohorts, in both report kinds alike: the
+    boundaries skipped by fixed reason, and what no API's figures count (R-RP-2, R-CM-8)."""
+
+    skipped_boundaries: dict[_BoundarySkip_T, Count]
     boundaries_without_route: dict[Api, Count]
     # Requests of counted turns whose own API is unsupported or has no route: each request
     # belongs to the API its own message names (R-CM-8), and these belong to none.
@@ -102,6 +112,15 @@ class Snapshot(_Part, frozen=True):
     requests_outside_period: Count
     compactions_outside_period: Count
     turns_without_request: Count
+
+
+class Snapshot(HistoryCounts[BoundarySkipReason], frozen=True):
+    """What was replayed and what was skipped, with fixed reason counts (R-RP-2, R-RP-3)."""
+
+    journals_replayed: Count
+    journal_bytes: Count
+    skipped_journals: dict[JournalSkipReason, Count]
+    invalid_journal_details: dict[FixedCode, Count]
 
 
 class AnalyzedPeriod(_Part, frozen=True):
@@ -216,8 +235,9 @@ class RouteTrigger(_Part, frozen=True):
     implied_trigger_below: Count | None
 
 
-class Observed(_Part, frozen=True):
-    """Observed compactions, reported beside the model, never mixed into it (R-PM-3)."""
+class Compactions(_Part, frozen=True):
+    """Observed compactions, reported beside the model, never mixed into it (R-PM-3); in an
+    explore report their drains are estimated (DRAINS_ESTIMATED)."""
 
     checkpoints: Count
     by_trigger: dict[FixedCode, Count]
@@ -226,13 +246,15 @@ class Observed(_Part, frozen=True):
     summary_tokens: Histogram
 
 
-class Category(_Part, frozen=True):
-    """Unique results of one tool class and what the simulation cleared of them."""
+class ToolClassResults(_Part, frozen=True):
+    """Unique results of one tool class: all of them, those of the report's eligible set (its
+    bound's: the lower-bound class, or explore's upper-bound set) and what the simulation
+    cleared of them."""
 
     tool_class: ToolClass
     results: Count
     text_bytes: Count
-    lower_bound_class: Count
+    eligible: Count
     cleared: Count
     cleared_text_bytes: Count
 
@@ -460,27 +482,36 @@ class Qualification(_Part, frozen=True):
     unintended_differences: Count | None
 
 
-class ApiReport(_Part, frozen=True):
-    """Everything about one API cohort; denominators are never pooled across APIs."""
+class ApiFigures(_Part, frozen=True):
+    """The figures of one API cohort that both report kinds hold, each meaning the same under
+    the report's bound (LOWER: gated, over the proven lower-bound class; UPPER: explore's
+    upper bound); denominators are never pooled across APIs."""
 
-    gate: ApiGate
     limitations: tuple[ApiLimitation, ...]
     route_trigger: RouteTrigger
+    requests: Requests
+    # The usage the history recorded for this API (R-CM-1, R-CM-8): what it cost as recorded,
+    # observed under either bound.
+    usage: ObservedUsage
+    # In an explore report the evidence's admitting counts are the upper-bound simulation's.
     evidence: Evidence
     eligibility: Eligibility
-    retention: Retention
     simulation: Simulation
     pressure: Pressure
-    observed: Observed
-    categories: tuple[Category, ...]
-    web: WebYield
-    escaping: Escaping
-    requests: Requests
     cost: Cost
+    escaping: Escaping
+    compactions: Compactions
+    tool_results: tuple[ToolClassResults, ...]
+    web: WebYield
+
+
+class ApiReport(ApiFigures, frozen=True):
+    """One API cohort of the analysis report: the shared figures, gated (`gate`), with what
+    only the lower bound proves (retention) and the payload qualification."""
+
+    gate: ApiGate
+    retention: Retention
     qualification: Qualification
-    # The usage the journals recorded for this API (R-CM-1, R-CM-8): what the history cost as
-    # recorded. Absent from reports written before it existed (same version 2).
-    usage: ObservedUsage | None = None
 
 
 class WhatIfAtRate(_Part, frozen=True):
@@ -522,10 +553,10 @@ class WhatIfs(_Part, frozen=True):
 
 
 class Overall(_Part, frozen=True):
-    """Totals over the supplied APIs (categories and web yield are also reported overall)."""
+    """Totals over the supplied APIs (tool results and web yield are also reported overall)."""
 
     verdict: Verdict
-    categories: tuple[Category, ...]
+    tool_results: tuple[ToolClassResults, ...]
     web: WebYield
 
 
@@ -533,8 +564,10 @@ class Report(_Part, frozen=True, omit_defaults=True):
     """The whole report."""
 
     format: Literal["clearing-analysis-report"]
-    version: Literal[2]
+    version: Literal[3]
     tool_version: Version
+    # The report's bound marker: its figures are gated, over the proven lower-bound class.
+    bound: Literal["LOWER"]
     pi_ai_version: Version | None
     image_id: ImageId | None
     statements: tuple[Statement, ...]
@@ -602,9 +635,10 @@ __all__ = [
     "REPORT_VERSION",
     "AllUncached",
     "AnalyzedPeriod",
+    "ApiFigures",
     "ApiRefetches",
     "ApiReport",
-    "Category",
+    "Compactions",
     "Cost",
     "CostAtRate",
     "DayUsage",
@@ -613,8 +647,8 @@ __all__ = [
     "Escaping",
     "Evidence",
     "Histogram",
+    "HistoryCounts",
     "ModelUsage",
-    "Observed",
     "ObservedUsage",
     "Overall",
     "Pressure",
@@ -635,6 +669,7 @@ __all__ = [
     "SummaryDelta",
     "SummaryInputFigures",
     "SummaryInputSensitivity",
+    "ToolClassResults",
     "UncachedAtRate",
     "UsageBreakdown",
     "ViewFigures",

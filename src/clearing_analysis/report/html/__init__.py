@@ -7,16 +7,14 @@ to inline SVG as the page is built; the page needs no script and loads nothing.
 
 from __future__ import annotations
 
-from clearing_analysis.report import explore_model as em
-from clearing_analysis.report import model as rm
-from clearing_analysis.report.html.page import analysis_page, explore_page
+from clearing_analysis.report.html.page import page
+from clearing_analysis.report.kinds import AnyReport
 
 
-def render(report: rm.Report | em.ExploreReport) -> bytes:
-    """The report's page as UTF-8 bytes."""
-    if isinstance(report, em.ExploreReport):
-        return explore_page(report).encode("utf-8")
-    return analysis_page(report).encode("utf-8")
+def render(report: AnyReport) -> bytes:
+    """The HTML renderer (`report.formats`): the report's page, of either kind, as UTF-8
+    bytes."""
+    return page(report).encode("utf-8")
 
 
 __all__ = ["render"]

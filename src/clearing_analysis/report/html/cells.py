@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from clearing_analysis.report.terminal import CURRENCY
+from clearing_analysis.report.text.terminal import CURRENCY
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from clearing_analysis.policy import simulation_policy
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.html.cells import Cell, Money, Ratio, Share, money_text, share_text
 from clearing_analysis.report.html.charts import Chart, Series, Tone, keyed
-from clearing_analysis.report.terminal import percent
+from clearing_analysis.report.text.labels import band_floor, default_rate, reported_rates
+from clearing_analysis.report.text.terminal import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ AT_OR_ABOVE_T = "at or above T"
 
 
 def against_band(bucket: Bucket, trigger: int) -> str:
-    """Where a bucket [low, high) lies against the pressure band [0.75·T, T) that the summary
+    """Where a bucket [low, high) lies against the pressure band [f·T, T) that the summary
     counts pressured boundaries in (R-SIM-2, `simulation.clearing.in_pressure_band`): wholly
     below it, wholly in it (every boundary it counts is pressured), wholly at or above T, or
     across one of its edges (some of its boundaries are pressured, some not: the histogram's
@@ -146,9 +147,9 @@ def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) 
         counted = _plural(pressured[part], "boundary is", "boundaries are")
         text = (
             f"Counted {what} boundaries by their estimate E in tokens, one bar per bucket:"
-            f" {counted} in the pressure band ({band}: 0.75·T <= E < T), as the summary counts"
-            f" them; orange bars lie wholly in the band ({inside:,}), red bars at or above"
-            f" T = {trigger:,}, grey bars below the band."
+            f" {counted} in the pressure band ({band}: {band_floor()}·T <= E < T), as the"
+            f" summary counts them; orange bars lie wholly in the band ({inside:,}), red bars at"
+            f" or above T = {trigger:,}, grey bars below the band."
         )
         if across:
             text += (
@@ -184,7 +185,7 @@ def estimates(evidence: rm.Evidence, trigger: int, key: str, bound: str | None) 
                 evidence.estimates.unknown,
             ),
             (
-                "pressured: 0.75·T <= E < T",
+                f"pressured: {band_floor()}·T <= E < T",
                 "the summary's count",
                 pressured["cold"],
                 pressured["warm"],
@@ -284,7 +285,7 @@ def pressure(model: rm.Pressure, key: str, bound: str | None) -> Figure:
         title=title,
         description=(
             f"Modeled compaction cycles over the history: {model.off:,.4g} with clearing off,"
-            " and with clearing on at each reported retrieval rate (0%, 5%, 20% and the"
+            f" and with clearing on at each reported retrieval rate ({reported_rates()} and the"
             " supplied rate); the fewer cycles, the less pressure."
         ),
         categories=categories,
@@ -557,7 +558,7 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
         title=f"{api}: pressure reduction at the default retrieval rate",
         description=(
             "The modeled reduction of compaction pressure, 1 - C_on / C_off, of each policy"
-            " at 5% retrieval; the seed's own policy is the reference."
+            f" at {default_rate()} retrieval; the seed's own policy is the reference."
         ),
         categories=categories,
         series=_signed(
@@ -572,9 +573,9 @@ def what_ifs(api: str, rows: Sequence[rm.WhatIfPolicy], bound: str | None) -> Fi
         key=keyed("what-ifs", api, "cost"),
         title=f"{api}: cost change at the default retrieval rate (list price)",
         description=(
-            "The modeled cost ratio minus one, in percent, of each policy at 5% retrieval in"
-            " the list-price view, the warm prefix rewrite included; an unbounded ratio is"
-            " drawn as 0 and shown as - in the table."
+            f"The modeled cost ratio minus one, in percent, of each policy at {default_rate()}"
+            " retrieval in the list-price view, the warm prefix rewrite included; an unbounded"
+            " ratio is drawn as 0 and shown as - in the table."
         ),
         categories=categories,
         series=_signed(

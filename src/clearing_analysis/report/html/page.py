@@ -17,6 +17,7 @@ import base64
 import hashlib
 from collections.abc import Iterable, Sequence
 from html import escape
+from typing import assert_never
 
 from clearing_analysis.codes.table import (
     API_LIMITATION,
@@ -24,11 +25,12 @@ from clearing_analysis.codes.table import (
     LIMITATION,
     REPORT_CODES,
 )
+from clearing_analysis.eligibility.reasons import Bound
 from clearing_analysis.gate import ApiGate, Criterion
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.report import explore_model as em
+from clearing_analysis.report import kinds
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.explore_human import STATEMENT_TEXT as EXPLORE_STATEMENT_TEXT
 from clearing_analysis.report.html import figures as fig
 from clearing_analysis.report.html.cells import (
     Cell,
@@ -41,13 +43,18 @@ from clearing_analysis.report.html.cells import (
 )
 from clearing_analysis.report.html.charts import Chart, all_zero, drawable, keyed, svg
 from clearing_analysis.report.html.style import STYLE
-from clearing_analysis.report.html.summary import analysis_summary, explore_summary
-from clearing_analysis.report.human import CRITERION_LABEL, STATEMENT_TEXT, is_share
-from clearing_analysis.report.terminal import period_text
-from clearing_analysis.report.what_ifs_view import TITLE as WHAT_IFS_TITLE
-from clearing_analysis.report.what_ifs_view import WHERE_EVALUATED
-
-UPPER = "UPPER BOUND"
+from clearing_analysis.report.html.summary import summary
+from clearing_analysis.report.kinds import AnyApi, AnyReport
+from clearing_analysis.report.text.criteria import is_share
+from clearing_analysis.report.text.labels import (
+    UPPER_BOUND,
+    bound_mark,
+    criterion_labels,
+    statement_text,
+)
+from clearing_analysis.report.text.terminal import period_text
+from clearing_analysis.report.text.what_ifs import TITLE as WHAT_IFS_TITLE
+from clearing_analysis.report.text.what_ifs import WHERE_EVALUATED
 
 
 def _csp() -> str:
@@ -141,6 +148,7 @@ def criterion_cell(criterion: Criterion, value: float | None) -> Cell:
 
 
 def _criteria(api: str, gate: ApiGate) -> str:
+    labels = criterion_labels()
     table = fig.Table(
         caption=f"{api}: the six criteria against their thresholds",
         headers=(
@@ -156,7 +164,7 @@ def _criteria(api: str, gate: ApiGate) -> str:
         ),
         rows=tuple(
             (
-                CRITERION_LABEL[c.id],
+                labels[c.id],
                 c.id.value,
                 criterion_cell(c, c.measured),
                 c.comparison.value,
@@ -182,72 +190,42 @@ def _verdict(api: str, gate: ApiGate) -> str:
     )
 
 
-def _tool_rows(categories: Sequence[rm.Category]) -> list[fig.ToolClassRow]:
-    return [
-        fig.ToolClassRow(
-            c.tool_class.value,
-            c.results,
-            c.lower_bound_class,
-            c.cleared,
-            c.text_bytes,
-            c.cleared_text_bytes,
-        )
-        for c in categories
-    ]
-
-
-def _explore_tool_rows(rows: Sequence[em.ToolResults]) -> list[fig.ToolClassRow]:
+def _tool_rows(rows: Sequence[rm.ToolClassResults]) -> list[fig.ToolClassRow]:
     return [
         fig.ToolClassRow(
             r.tool_class.value,
             r.results,
-            r.upper_bound_eligible,
-            r.upper_bound_cleared,
+            r.eligible,
+            r.cleared,
             r.text_bytes,
-            r.upper_bound_cleared_text_bytes,
+            r.cleared_text_bytes,
         )
         for r in rows
     ]
 
 
-def _api_figures(
-    key: str,
-    parts: tuple[rm.Evidence, rm.Pressure, rm.Cost],
-    tools: fig.Figure,
-    bound: str | None,
-) -> list[fig.Figure]:
-    """The figures both report kinds draw per API, in the page's order."""
-    evidence, pressure, cost = parts
+def _eligible_name(bound: Bound) -> str:
+    """What the tool-class figure calls the bound's eligible set."""
+    match bound:
+        case Bound.LOWER:
+            return "lower-bound class"
+        case Bound.UPPER:
+            return "upper-bound eligible"
+        case _:
+            assert_never(bound)
+
+
+def _api_figures(key: str, part: rm.ApiFigures, bound: Bound) -> list[fig.Figure]:
+    """The figures both report kinds draw per API, in the page's order, titled by the bound."""
+    mark = bound_mark(bound)
+    tools = fig.tool_classes(_tool_rows(part.tool_results), _eligible_name(bound), key, mark)
     return [
-        fig.estimates(evidence, pressure.trigger, key, bound),
-        fig.request_gaps(evidence, key, bound),
-        fig.pressure(pressure, key, bound),
-        fig.cost(cost, key, bound),
+        fig.estimates(part.evidence, part.pressure.trigger, key, mark),
+        fig.request_gaps(part.evidence, key, mark),
+        fig.pressure(part.pressure, key, mark),
+        fig.cost(part.cost, key, mark),
         tools,
     ]
-
-
-def _section(api: Api, heading: str, body: Sequence[str], figures: Sequence[fig.Figure]) -> str:
-    section, heading_id = keyed("api", api.value), keyed("h", api.value)
-    return (
-        f'<section class="api" id="{section}" aria-labelledby="{heading_id}">'
-        f'<h3 id="{heading_id}">{escape(heading)}</h3>'
-        + "".join(body)
-        + "".join(_figure(f) for f in figures)
-        + "</section>"
-    )
-
-
-def _analysis_api(api: Api, part: rm.ApiReport) -> str:
-    key = api.value
-    body = [
-        _verdict(key, part.gate),
-        _codes(API_LIMITATION, (code.value for code in part.limitations)),
-        _criteria(key, part.gate),
-    ]
-    tools = fig.tool_classes(_tool_rows(part.categories), "lower-bound class", key, None)
-    figures = _api_figures(key, (part.evidence, part.pressure, part.cost), tools, None)
-    return _section(api, key, body, figures)
 
 
 def _usage(part: em.ApiExplore) -> str:
@@ -275,15 +253,28 @@ def _usage(part: em.ApiExplore) -> str:
     return f'<div class="usage">{_table(table)}</div>'
 
 
-def _explore_api(api: Api, part: em.ApiExplore) -> str:
+def _api(api: Api, part: AnyApi, bound: Bound) -> str:
+    """One API's section, whatever the report kind: its verdict and criteria (analysis) or its
+    recorded usage (explore), its limitations, and its figures titled by the bound."""
     key = api.value
-    body = [_codes(API_LIMITATION, (code.value for code in part.limitations)), _usage(part)]
-    tools = fig.tool_classes(
-        _explore_tool_rows(part.tool_results), "upper-bound eligible", key, UPPER
+    limitations = _codes(API_LIMITATION, (code.value for code in part.limitations))
+    match part:
+        case rm.ApiReport():
+            heading = key
+            body = [_verdict(key, part.gate), limitations, _criteria(key, part.gate)]
+        case em.ApiExplore():
+            heading = f"{key} ({UPPER_BOUND}, never a verdict)"
+            body = [limitations, _usage(part)]
+        case _:
+            assert_never(part)
+    section, heading_id = keyed("api", key), keyed("h", key)
+    return (
+        f'<section class="api" id="{section}" aria-labelledby="{heading_id}">'
+        f'<h3 id="{heading_id}">{escape(heading)}</h3>'
+        + "".join(body)
+        + "".join(_figure(f) for f in _api_figures(key, part, bound))
+        + "</section>"
     )
-    parts = (part.evidence, part.upper_bound_pressure, part.upper_bound_cost)
-    figures = _api_figures(key, parts, tools, UPPER)
-    return _section(api, f"{key} ({UPPER}, never a verdict)", body, figures)
 
 
 def _what_ifs(part: rm.WhatIfs, bound: str | None) -> str:
@@ -347,50 +338,74 @@ def _period(period: rm.AnalyzedPeriod) -> str:
     return "" if text is None else f" {escape(text)};"
 
 
-def analysis_page(report: rm.Report) -> str:
-    """The page of an analysis report."""
-    header = (
-        f"<h1>clearing-analysis: {report.verdict.value}</h1>"
-        f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
-        f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
-        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every figure is"
-        " modeled, not observed savings.</p>"
-    )
-    sections = [_analysis_api(api, part) for api, part in rm.in_api_order(report.per_api)]
-    notes = _statements([(s.value, STATEMENT_TEXT[s]) for s in report.statements])
-    notes += "<h3>Limitations</h3>" + _codes(LIMITATION, (x.value for x in report.limitations))
+def _header(report: AnyReport) -> str:
+    """The page's header: the overall verdict (explore: that there is none), the versions, the
+    rate, the period, and what every figure is."""
+    rate = escape(share_text(report.retrieval_rate))
+    period = _period(report.period)
+    match report:
+        case rm.Report():
+            return (
+                f"<h1>clearing-analysis: {report.verdict.value}</h1>"
+                f'<p class="meta">tool {escape(report.tool_version)}; pi-ai'
+                f" {escape(report.pi_ai_version or 'not installed')}; retrieval rate"
+                f" {rate};{period} every figure is modeled, not observed savings.</p>"
+            )
+        case em.ExploreReport():
+            return (
+                f"<h1>clearing-analysis explore: {UPPER_BOUND}, never a verdict</h1>"
+                f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
+                f" {rate};{period} every opportunity, pressure and cost figure is an upper"
+                " bound.</p>"
+            )
+        case _:
+            assert_never(report)
+
+
+def _title(report: AnyReport) -> str:
+    match report:
+        case rm.Report():
+            return f"clearing-analysis report: {report.verdict.value}"
+        case em.ExploreReport():
+            return "clearing-analysis explore: upper bound"
+        case _:
+            assert_never(report)
+
+
+def _notes(report: AnyReport) -> str:
+    """The fixed statements and the report's limitations, each with what it means."""
+    statements = _statements([(s.value, statement_text(s)) for s in report.statements])
+    match report:
+        case rm.Report():
+            kind = LIMITATION
+        case em.ExploreReport():
+            kind = EXPLORE_LIMITATION
+        case _:
+            assert_never(report)
+    limitations = _codes(kind, (x.value for x in report.limitations))
+    return f"{statements}<h3>Limitations</h3>{limitations}"
+
+
+def page(report: AnyReport) -> str:
+    """The page of a report of either kind; an explore report's modeled figures are titled as
+    upper bounds and it has no verdict anywhere."""
+    bound = kinds.bound(report)
+    sections: list[str]
+    match report:
+        case rm.Report():
+            sections = [_api(a, p, bound) for a, p in rm.in_api_order(report.per_api)]
+        case em.ExploreReport():
+            sections = [_api(a, p, bound) for a, p in rm.in_api_order(report.per_api)]
+        case _:
+            assert_never(report)
     return _document(
-        f"clearing-analysis report: {report.verdict.value}",
-        header,
-        analysis_summary(report),
+        _title(report),
+        _header(report),
+        summary(report),
         sections,
-        notes=notes,
-        what_ifs=_what_ifs(report.what_ifs_informational, None),
+        notes=_notes(report),
+        what_ifs=_what_ifs(report.what_ifs_informational, bound_mark(bound)),
     )
 
 
-def explore_page(report: em.ExploreReport) -> str:
-    """The page of an explore report: every modeled figure titled as an upper bound."""
-    header = (
-        f"<h1>clearing-analysis explore: {UPPER}, never a verdict</h1>"
-        f'<p class="meta">tool {escape(report.tool_version)}; retrieval rate'
-        f" {escape(share_text(report.retrieval_rate))};{_period(report.period)} every"
-        " opportunity,"
-        " pressure and cost figure is an upper bound.</p>"
-    )
-    sections = [_explore_api(api, part) for api, part in rm.in_api_order(report.per_api)]
-    notes = _statements([(s.value, EXPLORE_STATEMENT_TEXT[s]) for s in report.statements])
-    notes += "<h3>Limitations</h3>" + _codes(
-        EXPLORE_LIMITATION, (x.value for x in report.limitations)
-    )
-    return _document(
-        "clearing-analysis explore: upper bound",
-        header,
-        explore_summary(report),
-        sections,
-        notes=notes,
-        what_ifs=_what_ifs(report.what_ifs_informational, UPPER),
-    )
-
-
-__all__ = ["analysis_page", "cell_text", "criterion_cell", "exact_text", "explore_page"]
+__all__ = ["cell_text", "criterion_cell", "exact_text", "page"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clearing_analysis.report.table import render_rows
+from clearing_analysis.report.text.table import render_rows
 
 
 def _share(part: int, whole: int) -> str:

@@ -1,9 +1,10 @@
 """The human view of a report (R-CLI-6): the one-screen summary first, the details after it
-only when asked for (`--details`), for an analysis report and an explore report alike.
+only when asked for (`--details`), for an analysis report and an explore report alike; the
+text renderer of `report.formats`.
 
-It renders only what the report holds (report.summary, report.explore_summary, report.human,
-report.explore_human); colour only when writing to a terminal. At any width a line wraps at
-spaces or folds, so nothing is ever cut with an ellipsis and no code is shortened.
+It renders only what the report holds (`summary`, `details`, each for either kind); colour only
+when writing to a terminal. At any width a line wraps at spaces or folds, so nothing is ever
+cut with an ellipsis and no code is shortened.
 """
 
 from __future__ import annotations
@@ -11,17 +12,17 @@ from __future__ import annotations
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from clearing_analysis.report import explore_human, explore_summary, human, summary, terminal
-from clearing_analysis.report import explore_model as em
-from clearing_analysis.report import model as rm
-from clearing_analysis.report.usage_view import UsageBy, usage_by_table
+from clearing_analysis.report.kinds import AnyReport
+from clearing_analysis.report.text import details as detail_view
+from clearing_analysis.report.text import summary, terminal
+from clearing_analysis.report.text.usage import UsageBy, usage_by_table
 
 # Plain text (files, pipes, tests, the demo's captured output) is laid out for 80 columns.
 PLAIN_WIDTH = 80
 
 
 def renderables(
-    report: rm.Report | em.ExploreReport,
+    report: AnyReport,
     width: int,
     *,
     details: bool = False,
@@ -29,13 +30,8 @@ def renderables(
 ) -> list[RenderableType]:
     """The view, top to bottom, for a terminal `width` columns wide; with `by`, the usage
     table it names last (`--by`)."""
-    parts: list[RenderableType]
-    if isinstance(report, em.ExploreReport):
-        parts = list(explore_summary.summary(report, width))
-        more = explore_human.details(report) if details else []
-    else:
-        parts = list(summary.summary(report, width))
-        more = human.details(report) if details else []
+    parts: list[RenderableType] = list(summary.summary(report, width))
+    more = detail_view.details(report) if details else []
     if more:
         parts.append(Text("\nDetails", style="bold"))
         parts.extend(more)
@@ -45,7 +41,7 @@ def renderables(
 
 
 def render_text(
-    report: rm.Report | em.ExploreReport,
+    report: AnyReport,
     *,
     width: int = PLAIN_WIDTH,
     details: bool = False,
@@ -55,13 +51,13 @@ def render_text(
     return terminal.plain_text(renderables(report, width, details=details, by=by), width)
 
 
-def render(report: rm.Report | em.ExploreReport) -> bytes:
+def render(report: AnyReport) -> bytes:
     """The text renderer (`report.formats`): the one-screen summary as plain UTF-8 text."""
     return render_text(report).encode("utf-8")
 
 
 def print_view(
-    report: rm.Report | em.ExploreReport,
+    report: AnyReport,
     console: Console,
     *,
     details: bool = False,

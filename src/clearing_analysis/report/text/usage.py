@@ -10,17 +10,17 @@ report holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, get_args
+from typing import get_args
 
 from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clearing_analysis.inputs.requests import UsageBy
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number
+from clearing_analysis.report.text.terminal import number
 
-UsageBy = Literal["session", "day", "model"]
 USAGE_BY: tuple[UsageBy, ...] = get_args(UsageBy)
 
 # Models the pinned catalog does not list, reported together (never their recorded names).

@@ -12,7 +12,8 @@ from rich.text import Text
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number, percent
+from clearing_analysis.report.text.labels import interval_confidence
+from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "Observed re-fetches (informational, never gating)"
 
@@ -25,11 +26,11 @@ def _gated_rates(supplied: float) -> str:
 
 def _range(population: rm.RefetchPopulation) -> str:
     low, high = population.interval_low, population.interval_high
-    return f"95% {percent(low).removesuffix('%')}-{percent(high)}"
+    return f"{interval_confidence()} {percent(low).removesuffix('%')}-{percent(high)}"
 
 
 def summary_line(part: rm.Refetches | None, retrieval_rate: float) -> str | None:
-    """The observed share of the cleared results with its 95% interval beside the gated
+    """The observed share of the cleared results with its interval beside the gated
     retrieval rates, and the option that gates on it (the highest share over the APIs, so one
     line at 80 columns); with no comparable cleared result, the highest share of all results
     (the baseline re-read habit).
@@ -56,7 +57,7 @@ def summary_line(part: rm.Refetches | None, retrieval_rate: float) -> str | None
     return f"Re-fetch share: no comparable result; gated {gated}"
 
 
-_HEADERS = ("results", "comparable", "re-fetched", "after write", "share", "95% interval")
+_HEADERS = ("results", "comparable", "re-fetched", "after write", "share")
 
 
 def _table(api: Api, part: rm.ApiRefetches) -> Table:
@@ -69,7 +70,7 @@ def _table(api: Api, part: rm.ApiRefetches) -> Table:
         collapse_padding=True,
     )
     table.add_column("population", no_wrap=True)
-    for header in _HEADERS:
+    for header in (*_HEADERS, f"{interval_confidence()} interval"):
         table.add_column(header, justify="right", no_wrap=True)
     for label, population in (("cleared", part.cleared), ("all results", part.all_results)):
         interval = "-"
@@ -89,7 +90,7 @@ def _table(api: Api, part: rm.ApiRefetches) -> Table:
 
 def tables(part: rm.Refetches) -> list[RenderableType]:
     """The titled section: per API, the cleared results and all results, their counts and
-    observed share with its 95% Wilson interval."""
+    observed share with its Wilson interval (its confidence in policy/refetch.json)."""
     parts: list[RenderableType] = [
         Text(f"\n{TITLE}", style="bold"),
         Text(

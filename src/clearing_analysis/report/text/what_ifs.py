@@ -14,7 +14,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel, exact
 from clearing_analysis.policy import gate_policy, what_if_table
 from clearing_analysis.report import model as rm
-from clearing_analysis.report.terminal import number, percent
+from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
 # Where the policies clear, and the model's one limit a reader must see beside the figures
@@ -27,12 +27,12 @@ WHERE_EVALUATED = (
 
 
 def _at_default(row: rm.WhatIfPolicy) -> rm.WhatIfAtRate | None:
-    """The row's figures at the default retrieval rate (5%), if its models are defined."""
+    """The row's figures at the default retrieval rate, if its models are defined."""
     return next((at for at in row.sensitivities if RateLabel.DEFAULT in at.labels), None)
 
 
 def _within_cost_limit(at: rm.WhatIfAtRate) -> bool:
-    """Both cost ratios bounded and at most 1 + the gate's cost limit (5%, R-G criterion 5),
+    """Both cost ratios bounded and at most 1 + the gate's cost limit (R-G criterion 5),
     compared as the decimals the report and the policy state (x1.05 is within, not the double
     just above 21/20): a policy that costs more is never the headline's answer."""
     limit = 1 + exact(gate_policy().max_cost_increase)

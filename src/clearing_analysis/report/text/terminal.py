@@ -1,10 +1,11 @@
 """How every terminal view writes a figure (R-CLI-6): numbers with thousands separators,
-money with its currency, shares as percentages, the analyzed period, why a model is
-undefined, and a view as plain text.
+money with its currency, shares as percentages, a policy's values as the policy states them
+(a fraction, a rate in percent, tokens in thousands, a byte budget), the analyzed
+period, why a model is undefined, and a view as plain text.
 
-The building blocks the views share (report.summary, report.explore_summary, report.human,
-report.explore_human, the what-if, usage and re-fetch views, the HTML page's figures), kept
-apart from any one view so that no view imports another for them.
+The building blocks the views share (`summary`, `details`, `tables`, the what-if, usage and
+re-fetch views, the HTML page's figures), kept apart from any one view so that no view imports
+another for them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import datetime
 import io
 from collections.abc import Sequence
+from decimal import Decimal
 
 from rich.console import Console, Group, RenderableType
 
@@ -50,6 +52,40 @@ def percent(value: float | None) -> str:
     if scaled != 0 and abs(scaled) < 0.05:
         return f"{scaled:.2g}%"
     return f"{scaled:.1f}%"
+
+
+def _decimal(value: float) -> Decimal:
+    """A figure's exact decimal, as the report or the policy states it (0.05, not 0.05000...)."""
+    return Decimal(repr(value))
+
+
+def _plain(value: Decimal) -> str:
+    """A decimal with no exponent and no trailing zeros ("0.75", "20", "0")."""
+    normal = value.normalize()
+    return format(normal if normal != 0 else Decimal(0), "f")
+
+
+def decimal_text(value: float) -> str:
+    """A policy's fraction as it is written there: "0.75"."""
+    return _plain(_decimal(value))
+
+
+def exact_percent(value: float) -> str:
+    """A policy's rate or share in percent, exactly as it states it: "5%", "12.5%"."""
+    return f"{_plain(_decimal(value).scaleb(2))}%"
+
+
+def kilo(count: int) -> str:
+    """A round count of tokens in thousands ("20k"), any other as a number."""
+    return f"{count // 1000:,}k" if count and count % 1000 == 0 else number(count)
+
+
+def binary_size(size: int) -> str:
+    """A byte budget in the largest binary unit that divides it ("8 MiB", "512 KiB")."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size and size % (1 << shift) == 0:
+            return f"{size >> shift:,} {unit}"
+    return f"{size:,} bytes"
 
 
 def _utc(ms: int) -> str:
@@ -91,6 +127,10 @@ def plain_text(parts: Sequence[RenderableType], width: int) -> str:
 
 __all__ = [
     "CURRENCY",
+    "binary_size",
+    "decimal_text",
+    "exact_percent",
+    "kilo",
     "money",
     "number",
     "percent",
