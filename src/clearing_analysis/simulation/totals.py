@@ -91,9 +91,12 @@ class Combiner:
         self._usage: dict[UsageKey, RequestSums] = {}
         self._refetches = {api: RefetchTally() for api in apis}
         self._offsets = {"journal": 0, "conversation": 0, "lineage": 0, "boundary": 0, "result": 0}
+        self._finished = False
 
     def add(self, part: UnitSimulation) -> None:
         """Append the next unit's columns and add its sums."""
+        if self._finished:
+            raise RuntimeError("a combiner's result was taken: nothing more can be added")
         offsets = self._offsets
         _extend(
             self._boundaries,
@@ -125,11 +128,20 @@ class Combiner:
         offsets["result"] += _next(part.cleared["result"])
 
     def result(self, placeholder: int) -> SimulationTotals:
-        """The combined tables and sums."""
+        """The combined tables and sums. Each table's columns are handed over to it and let go
+        here, so the columns and the table are never both held through the report (the
+        combiner is finished: nothing may be added after)."""
+        self._finished = True
+        boundaries = frame(self._boundaries, BOUNDARY_SCHEMA)
+        self._boundaries = _empty(BOUNDARY_COLUMNS)
+        cleared = frame(self._cleared, CLEARED_SCHEMA)
+        self._cleared = _empty(CLEARED_COLUMNS)
+        checkpoints = frame(self._checkpoints, CHECKPOINT_SCHEMA)
+        self._checkpoints = _empty(CHECKPOINT_COLUMNS)
         return SimulationTotals(
-            boundaries=frame(self._boundaries, BOUNDARY_SCHEMA),
-            cleared=frame(self._cleared, CLEARED_SCHEMA),
-            checkpoints=frame(self._checkpoints, CHECKPOINT_SCHEMA),
+            boundaries=boundaries,
+            cleared=cleared,
+            checkpoints=checkpoints,
             per_api=self._per_api,
             placeholder_tokens=placeholder,
             what_ifs=self._what_ifs,
