@@ -28,6 +28,6 @@ def finalized_tool_id(identity: ToolIdentity) -> str:
     """Lowercase hex SHA-256 of the compact UTF-8 JSON array of the four parts.
 
     msgspec writes exactly `json.dumps(parts, separators=(",", ":"), ensure_ascii=False)`
-    (tested on arbitrary text), several times faster.
+    (tested on arbitrary text), several times faster; it writes a named tuple as an array.
     """
-    return hashlib.sha256(_ENCODER.encode(list(identity))).hexdigest()
+    return hashlib.sha256(_ENCODER.encode(identity)).hexdigest()

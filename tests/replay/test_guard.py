@@ -250,6 +250,83 @@ def test_trips_never_raises(text: str) -> None:
     assert codes <= EXPECTED_CODES
 
 
+# Every positive shape among the fragments, so that soups hold credentials, screens pass and
+# searches run.
+_POSITIVE_SOUP = st.lists(
+    _FRAGMENTS | _ANY_TEXT | st.sampled_from([text for _, _, text in POSITIVE]), max_size=8
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_POSITIVE_SOUP, _POSITIVE_SOUP.map(envelope)))
+def test_screened_searches_trip_as_the_searches_do(text: str) -> None:
+    """`trips` searches a view only when it holds the detector's screen; its verdict is the
+    unscreened searches' (`tripped_codes`), on texts that hold credentials and near misses."""
+    assert guard.trips(text) == bool(guard.tripped_codes(text))
+
+
+@pytest.mark.parametrize("wrap", [str, envelope], ids=["plain", "envelope"])
+@pytest.mark.parametrize(("code", "name", "text"), POSITIVE, ids=_ids(POSITIVE))
+def test_a_view_that_matches_holds_the_screen(code: str, name: str, text: str, wrap: Any) -> None:
+    """Every view a detector matches holds its screen's literals (the screen never hides a
+    match)."""
+    patterns = dict(guard._compiled())
+    views = [view for view in guard._views(wrap(text)) if patterns[code].search(view)]
+    assert views
+    for view in views:
+        assert guard._passes(view, guard.screen(patterns[code].pattern))
+
+
+def test_every_detector_but_the_case_blind_one_is_screened() -> None:
+    """The shipped detectors start at literal prefixes, so each has a screen (its search runs
+    only on views that hold them); the bearer detector, whose word may be in any case, has
+    none and always searches."""
+    screens = {code: guard.screen(pattern.pattern) for code, pattern in guard._compiled()}
+    assert screens["BEARER_TOKEN"] == ()
+    assert all(screens[code] for code in EXPECTED_CODES - {"BEARER_TOKEN"})
+    assert screens["AWS_ACCESS_KEY_ID"] == (("AKIA", "ASIA"),)
+    assert screens["GITHUB_TOKEN"] == (("gh", "github_pat_"),)
+    assert ("sk-ant-",) in screens["ANTHROPIC_API_KEY"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected", "matches"),
+    [
+        ("abc", (("abc",),), ["abc", "xabcx"]),
+        ("ab[0-9]cd", (("ab",), ("cd",)), ["ab7cd"]),
+        ("(?<![a-z])key-[0-9]{2}", (("key-",),), ["key-12", "-key-34"]),
+        ("x(?:yz|w)", (("xyz", "xw"),), ["xyz", "xw"]),
+        ("(?:yz|[0-9])q", (("q",),), ["yzq", "5q"]),
+        ("(ab)c(?:d|e)", (("ab",), ("c",)), ["abcd", "abce"]),
+        ("(?i:ab)cd", (("cd",),), ["ABcd", "aBcd"]),
+        ("(?i)abc", (), ["ABC"]),
+        ("a?b", (("b",),), ["b", "ab"]),
+        ("[ab]+", (), ["aab"]),
+        (r"\bwo\brd", (("wo",), ("rd",)), []),
+    ],
+    ids=[
+        "literal",
+        "runs split by a class",
+        "behind a look-behind",
+        "branch continues the run",
+        "branch without a leading literal",
+        "groups",
+        "case-blind group",
+        "case-blind pattern",
+        "optional",
+        "class only",
+        "anchors end runs",
+    ],
+)
+def test_screen_is_what_every_match_holds(pattern: str, expected: Any, matches: list[str]) -> None:
+    """A pattern's screen: its literal runs, a branch's heads continuing the run before it, a
+    group's own runs; nothing from a case-blind part; each sample match holds it."""
+    assert guard.screen(pattern) == expected
+    for text in matches:
+        assert re.search(pattern, text)
+        assert guard._passes(text, expected)
+
+
 def _repeats(node: Any) -> list[tuple[int, Any]]:
     """Every repeat (min/max/possessive) in a parsed pattern, with its bound and body."""
     kinds = (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT, sre_constants.POSSESSIVE_REPEAT)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import msgspec
 
@@ -117,15 +118,40 @@ def check_offline(sidecar: Path) -> None:
         raise SidecarNotOfflineError(SidecarNotOfflineDetail.WAL_MODE)
 
 
-# Ids per IN (...) query: below SQLite's historical limit of 999 bound parameters.
+# Ids per IN (...) query: below SQLite's historical limit of 999 bound parameters. A lookup's
+# keys are padded with NULL (which no key equals) up to the next of a few fixed sizes, so that
+# each query has one of a few texts: the sqlite3 module caches a prepared statement by its
+# text, and reuses it instead of preparing one per batch length.
 _BATCH = 500
-_SELECT_INDEX = "SELECT finalized_id, row_id FROM committed_id_index WHERE finalized_id IN"
+_BATCH_SIZES = (8, 16, 32, 64, 128, 256, _BATCH)
+# The columns of a row, `row_id` first, as `_retained_row` takes them.
 _SELECT_ROWS = (
     "SELECT row_id, physical_conversation_id, host_turn_id, run_id, call_id, state,"
     " byte_length, sha256, text, redacted, truncated, tombstone, integrity, origin_server,"
     " origin_tool, origin_server_identity_digest, origin_read_only_hint,"
     " origin_destructive_hint FROM retained_result WHERE row_id IN"
 )
+_SELECT_INDEX = "SELECT finalized_id, row_id FROM committed_id_index WHERE finalized_id IN"
+_SELECT_ONE = (
+    "SELECT r.row_id, r.physical_conversation_id, r.host_turn_id, r.run_id, r.call_id,"
+    " r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated, r.tombstone,"
+    " r.integrity, r.origin_server, r.origin_tool, r.origin_server_identity_digest,"
+    " r.origin_read_only_hint, r.origin_destructive_hint"
+    " FROM committed_id_index AS i JOIN retained_result AS r ON r.row_id = i.row_id"
+    " WHERE i.finalized_id = ?"
+)
+
+
+def _in_list(select: str, size: int) -> str:
+    """`select` ... `IN (?, ..., ?)` with `size` placeholders."""
+    return f"{select} ({','.join('?' * size)})"
+
+
+# The statement texts, made once: (size, SQL) per batch size, for each lookup.
+_BATCHED: dict[str, tuple[tuple[int, str], ...]] = {
+    select: tuple((size, _in_list(select, size)) for size in _BATCH_SIZES)
+    for select in (_SELECT_INDEX, _SELECT_ROWS)
+}
 
 # SQLite errors, and text (a row's or SQLite's own error message about a corrupt schema) that
 # is not valid UTF-8: both mean a broken file, a fixed code, never ANALYZER_FAULT (R-REL-1).
@@ -164,16 +190,7 @@ class SidecarView:
     def retained(self, finalized_id: str) -> RetainedRow | None:
         """The row the committed ID index maps `finalized_id` to, if any."""
         try:
-            row = self._db.execute(
-                "SELECT r.physical_conversation_id, r.host_turn_id, r.run_id, r.call_id,"
-                " r.state, r.byte_length, r.sha256, r.text, r.redacted, r.truncated,"
-                " r.tombstone, r.integrity, r.origin_server, r.origin_tool,"
-                " r.origin_server_identity_digest, r.origin_read_only_hint,"
-                " r.origin_destructive_hint"
-                " FROM committed_id_index AS i JOIN retained_result AS r ON r.row_id = i.row_id"
-                " WHERE i.finalized_id = ?",
-                (finalized_id,),
-            ).fetchone()
+            row = self._db.execute(_SELECT_ONE, (finalized_id,)).fetchone()
         except _SQLITE_FAILURES as error:
             raise _read_failure(error) from None
         return None if row is None else _retained_row(row)
@@ -190,36 +207,41 @@ class SidecarView:
         addresses: dict[str, int] = {}
         unique = sorted(set(finalized_ids))
         for start in range(0, len(unique), _BATCH):
-            chunk = unique[start : start + _BATCH]
-            for finalized_id, row_id in self._at_most(_SELECT_INDEX, chunk):
-                if not isinstance(finalized_id, str) or not _is_row_id(row_id):
+            for finalized_id, row_id in self._at_most(
+                _SELECT_INDEX, unique[start : start + _BATCH]
+            ):
+                # sqlite3 returns exact types (int, str, bytes, float, None), never a subclass.
+                if type(finalized_id) is not str or type(row_id) is not int:
                     raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
-                addresses[finalized_id] = row_id  # type: ignore[assignment]
+                addresses[finalized_id] = row_id
         by_row: dict[object, RetainedRow] = {}
         row_ids = sorted(set(addresses.values()))
         for start in range(0, len(row_ids), _BATCH):
-            for row_id, *values in self._at_most(_SELECT_ROWS, row_ids[start : start + _BATCH]):
-                if row_id in by_row:
+            for row in self._at_most(_SELECT_ROWS, row_ids[start : start + _BATCH]):
+                if row[0] in by_row:
                     raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
-                by_row[row_id] = _retained_row(tuple(values))
+                by_row[row[0]] = _retained_row(row)
         return {
             finalized_id: by_row[row_id]
             for finalized_id, row_id in addresses.items()
             if row_id in by_row
         }
 
-    def _at_most(self, select: str, keys: Sequence[object]) -> list[tuple[object, ...]]:
+    def _at_most(self, select: str, keys: list[Any]) -> list[tuple[Any, ...]]:
         """The rows of `select` ... `IN (keys)`: at most one per key (SIDECAR_DAMAGED when
-        more come back), fetched no further than one past that."""
-        if not keys:
+        more come back), fetched no further than one past that. The keys (at most `_BATCH`)
+        are padded with NULL to the next batch size: NULL equals no key, so the rows are the
+        same, and the statement is one of a few the connection keeps prepared."""
+        count = len(keys)
+        if count == 0:
             return []
-        marks = ",".join("?" * len(keys))
+        size, statement = next(batch for batch in _BATCHED[select] if count <= batch[0])
         try:
-            cursor = self._db.execute(f"{select} ({marks})", keys)  # placeholders only
-            found = cursor.fetchmany(len(keys) + 1)
+            cursor = self._db.execute(statement, keys + keys[-1:] * (size - count))
+            found = cursor.fetchmany(count + 1)
         except _SQLITE_FAILURES as error:
             raise _read_failure(error) from None
-        if len(found) > len(keys):
+        if len(found) > count:
             raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
         return found
 
@@ -245,42 +267,24 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _is_row_id(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_flag(value: object) -> bool:
-    return isinstance(value, int) and value in (0, 1)
-
-
-def _optional_text(value: object) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
-
-
-def _optional_flag(value: object) -> bool | None:
-    if value is None:
-        return None
-    if not _is_flag(value):
-        raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
-    return bool(value)
-
-
 _FLAGS = (0, 1)
 _STATES = ("committed", "finalized")
 _INTEGRITY = ("ok", "mismatch")
 
 
-def _retained_row(row: tuple[object, ...]) -> RetainedRow:
-    """Typed row, or SIDECAR_SCHEMA when a value breaks policy/sidecar.sql.
+def _retained_row(row: tuple[Any, ...]) -> RetainedRow:
+    """Typed row (the columns of `_SELECT_ROWS`, `row_id` first), or SIDECAR_SCHEMA when a
+    value breaks policy/sidecar.sql.
 
     The DDL's STRICT tables and CHECKs already guarantee this for a conforming writer; the
     checks repeat them because the file is untrusted input (a non-STRICT lookalike table would
     otherwise hand us a wrong type and crash later instead of yielding a fixed code). They run
-    once per tool result, so they are spelled out inline rather than as a call per column.
+    once per tool result, so they are one expression rather than a call per column; sqlite3
+    returns exact types (int, float, str, bytes, None: never bool or a subclass), so a type is
+    compared with `is`.
     """
     (
+        _,
         physical,
         turn,
         run,
@@ -300,42 +304,47 @@ def _retained_row(row: tuple[object, ...]) -> RetainedRow:
         destructive,
     ) = row
     if not (
-        isinstance(physical, str)
-        and isinstance(turn, str)
-        and isinstance(run, str)
-        and isinstance(call, str)
-        and isinstance(state, str)
+        type(physical) is str
+        and type(turn) is str
+        and type(run) is str
+        and type(call) is str
+        and type(state) is str
         and state in _STATES
-        and isinstance(byte_length, int)
-        and not isinstance(byte_length, bool)
+        and type(byte_length) is int
         and byte_length >= 0
-        and isinstance(sha256, bytes)
+        and type(sha256) is bytes
         and len(sha256) == 32
-        and isinstance(redacted, int)
+        and (text is None or type(text) is str)
+        and type(redacted) is int
         and redacted in _FLAGS
-        and isinstance(truncated, int)
+        and type(truncated) is int
         and truncated in _FLAGS
-        and isinstance(tombstone, int)
+        and type(tombstone) is int
         and tombstone in _FLAGS
-        and isinstance(integrity, str)
+        and type(integrity) is str
         and integrity in _INTEGRITY
+        and (server is None or type(server) is str)
+        and (tool is None or type(tool) is str)
+        and (digest is None or type(digest) is str)
+        and (read_only is None or (type(read_only) is int and read_only in _FLAGS))
+        and (destructive is None or (type(destructive) is int and destructive in _FLAGS))
     ):
         raise InputInvalidError(InputInvalidDetail.SIDECAR_SCHEMA)
     return RetainedRow(
-        identity=ToolIdentity(physical, turn, run, call),
-        state=state,
-        byte_length=byte_length,
-        sha256=sha256,
-        text=_optional_text(text),
-        redacted=bool(redacted),
-        truncated=bool(truncated),
-        tombstone=bool(tombstone),
-        integrity=integrity,
-        origin_server=_optional_text(server),
-        origin_tool=_optional_text(tool),
-        origin_server_identity_digest=_optional_text(digest),
-        origin_read_only_hint=_optional_flag(read_only),
-        origin_destructive_hint=_optional_flag(destructive),
+        ToolIdentity(physical, turn, run, call),
+        state,
+        byte_length,
+        sha256,
+        text,
+        redacted == 1,
+        truncated == 1,
+        tombstone == 1,
+        integrity,
+        server,
+        tool,
+        digest,
+        None if read_only is None else read_only == 1,
+        None if destructive is None else destructive == 1,
     )
 
 

@@ -27,6 +27,7 @@ screen.
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import re
 from collections.abc import Iterator
@@ -96,6 +97,73 @@ def _compiled() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((d.code, re.compile(d.pattern)) for d in guard_policy().detectors)
 
 
+Screen = tuple[tuple[str, ...], ...]
+"""Literals every match of a pattern holds: at least one text of each tuple (none: no screen)."""
+
+# The parse tree of the `re` module's own parser (the module that `re.compile` calls): read
+# only to find the literal texts a pattern's matches hold.
+_PARSER: Any = importlib.import_module("re._parser")
+_OPS: Any = importlib.import_module("re._constants")
+
+
+def _head(alternative: Any) -> str:
+    """The literal characters an alternative of a branch starts with."""
+    head = ""
+    for op, value in alternative.data:
+        if op is not _OPS.LITERAL:
+            break
+        head += chr(value)
+    return head
+
+
+def _needs(items: Any) -> list[tuple[str, ...]]:
+    """What a match of the sequence `items` holds. A run of consecutive LITERAL items matches
+    exactly those characters, one after the other: the run is in every match. A branch
+    continues the run before it with one of its alternatives' leading literals: one of those
+    texts is in every match (none when an alternative starts with no literal and no run
+    precedes it). A group that changes no flag holds what its own items hold; a group that
+    makes case not matter, and anything else (classes, repeats, look-arounds, anchors), adds
+    nothing and ends the run. Leaving a literal out only makes the screen weaker, never
+    wrong."""
+    needs: list[tuple[str, ...]] = []
+    run = ""
+    for op, value in items:
+        if op is _OPS.LITERAL:
+            run += chr(value)
+            continue
+        if op is _OPS.BRANCH:
+            heads = tuple(run + _head(alternative) for alternative in value[1])
+            if all(heads):
+                needs.append(heads)
+        elif run:
+            needs.append((run,))
+        run = ""
+        if op is _OPS.SUBPATTERN and not value[1] & re.IGNORECASE:  # (group, add, del, items)
+            needs.extend(_needs(value[3].data))
+    if run:
+        needs.append((run,))
+    return needs
+
+
+def screen(pattern: str) -> Screen:
+    """The literal texts every match of `pattern` holds (`Screen`), from its parse tree; none
+    when case does not matter for the whole pattern."""
+    parsed = _PARSER.parse(pattern)
+    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
+        return ()
+    return tuple(dict.fromkeys(tuple(dict.fromkeys(need)) for need in _needs(parsed.data)))
+
+
+@functools.cache
+def _screened() -> tuple[tuple[Screen, re.Pattern[str]], ...]:
+    """Each detector's screen with its compiled pattern, in the policy's order."""
+    return tuple((screen(pattern.pattern), pattern) for _, pattern in _compiled())
+
+
+def _passes(view: str, needs: Screen) -> bool:
+    return all(any(text in view for text in need) for need in needs)
+
+
 def _ignore(_text: str) -> None:
     """Numbers play no part in the screen; skipping them also avoids int() on huge literals."""
 
@@ -135,10 +203,20 @@ def _views(text: str) -> Iterator[str]:
 
 
 def trips(text: str) -> bool:
-    """Whether any detector matches the raw text or any string it holds once decoded as JSON."""
-    detectors = _compiled()
+    """Whether any detector matches the raw text or any string it holds once decoded as JSON.
+
+    A detector searches a view only when the view holds its screen's literals (`screen`): a
+    substring test costs a fraction of a regular-expression search, which tries every position
+    of the view (each pattern starts behind a look-behind, so the `re` module cannot skip to
+    its literal prefix). A match holds its screen's literals, so a view without them has no
+    match: the answer is the searches' own (`tripped_codes` searches without screens)."""
+    detectors = _screened()
     # Raw view first: the JSON decode happens only when the raw text did not trip.
-    return any(pattern.search(view) for view in _views(text) for _, pattern in detectors)
+    return any(
+        _passes(view, needs) and pattern.search(view)
+        for view in _views(text)
+        for needs, pattern in detectors
+    )
 
 
 def tripped_codes(text: str) -> frozenset[str]:

@@ -74,7 +74,7 @@ from clearing_analysis.replay.model import (
     ToolResult,
 )
 from clearing_analysis.replay.retention import RetentionStatus, identity_linked, match_retention
-from clearing_analysis.toolclass import is_web, tool_class
+from clearing_analysis.toolclass import ToolClass, is_web, tool_class
 
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
 _ENCODER = msgspec.json.Encoder()
@@ -469,11 +469,17 @@ def _call_status(end: ToolCallEnd | None) -> CallStatus | None:
 
 def _shape(message: ToolResultMessage) -> ResultShape:
     content = message.content
+    if len(content) == 1:  # almost every result: its one block decides
+        single = content[0]
+        if isinstance(single, TextContent):
+            if single.text_signature is None:
+                return ResultShape.PLAIN_TEXT
+            return ResultShape.OPAQUE_OR_MIXED
+        return (
+            ResultShape.IMAGE if isinstance(single, ImageContent) else ResultShape.OPAQUE_OR_MIXED
+        )
     if any(isinstance(block, ImageContent) for block in content):
         return ResultShape.IMAGE
-    single = content[0] if len(content) == 1 else None
-    if isinstance(single, TextContent) and single.text_signature is None:
-        return ResultShape.PLAIN_TEXT
     return ResultShape.OPAQUE_OR_MIXED
 
 
@@ -508,9 +514,8 @@ def _origin(
     return None, None
 
 
-def _identity(state: _JournalReplay, pending: _PendingResult, physical_id: str) -> ToolIdentity:
-    run = state.runs[pending.run_id]
-    return ToolIdentity(physical_id, run.host_turn_id, pending.run_id, pending.message.tool_call_id)
+ToolKind = tuple[ToolClass, bool]
+"""A tool name's class and web category (toolclass), looked up once per name and journal."""
 
 
 def _finish_result(
@@ -518,13 +523,18 @@ def _finish_result(
     pending: _PendingResult,
     identity: ToolIdentity,
     finalized_id: str,
-    rows: dict[str, RetainedRow],
+    row: RetainedRow | None,
+    *,
+    kinds: dict[str, ToolKind],
 ) -> ToolResult:
     message = pending.message
-    names = state.source.tool_names
     run = state.runs[pending.run_id]
     call = state.calls[(pending.run_id, message.tool_call_id)]
-    row = rows.get(finalized_id)
+    name = call.tool_name
+    kind = kinds.get(name)
+    if kind is None:
+        names = state.source.tool_names
+        kind = kinds[name] = (tool_class(name, names), is_web(name, names))
     shape = _shape(message)
     text_bytes = escaped_bytes = escaped_units = 0
     scan_loss = False
@@ -532,47 +542,57 @@ def _finish_result(
     if shape is ResultShape.PLAIN_TEXT:
         block = message.content[0]
         assert isinstance(block, TextContent)
-        encoded = block.text.encode("utf-8", "surrogatepass")
+        text = block.text
+        encoded = text.encode("utf-8", "surrogatepass")
         text_bytes = len(encoded)
         # msgspec's JSON string is json.dumps(text, ensure_ascii=False) byte for byte (tested).
-        escaped_bytes = len(_ENCODER.encode(block.text))
-        escaped_units = heuristic.escaped_string_units(block.text, text_bytes, escaped_bytes)
+        escaped_bytes = len(_ENCODER.encode(text))
+        # An ASCII text (as many UTF-8 bytes as characters) is as long in UTF-16 units as in
+        # bytes, so its escaped string is too.
+        escaped_units = (
+            escaped_bytes
+            if len(text) == text_bytes
+            else heuristic.escaped_string_units(text, text_bytes, escaped_bytes)
+        )
         retention = match_retention(row, identity, encoded)
-        scan_loss = pending.web_envelope_redacted and guard.trips(block.text)
+        scan_loss = pending.web_envelope_redacted and guard.trips(text)
     # A row that is not identity-linked proves nothing, its captured origin included.
     origin, source = _origin(call, identity_linked(row, identity))
     end = call.end
+    digests = call.digests
+    # Positional, in ToolResult's field order (keywords cost a name search per field; a test
+    # holds the order: tests/replay/test_finish.py).
     return ToolResult(
-        identity=identity,
-        finalized_id=finalized_id,
-        turn_index=pending.turn_index,
-        start_index=call.start_index,
-        tool_name=call.tool_name,
-        request_api=run.requested_api.get(message.tool_call_id),
-        tool_class=tool_class(call.tool_name, names),
-        web=is_web(call.tool_name, names),
-        is_error=message.is_error,
-        call_status=_call_status(end),
-        returned_and_placed=end is not None and end.returned and end.placed,
-        run_completed=run.status == "completed",
-        shape=shape,
-        tokens=pending.tokens,
-        text_bytes=text_bytes,
-        escaped_bytes=escaped_bytes,
-        escaped_units=escaped_units,
-        origin=origin,
-        origin_source=source,
-        retention=retention,
-        web_envelope_redacted=pending.web_envelope_redacted,
-        context_from=pending.context_from,
-        context_until=pending.context_until,
-        compacted_by=pending.compacted_by,
-        scan_loss=scan_loss,
-        prefix_estimate=pending.prefix_estimate,
-        checkpoints_before=pending.checkpoints_before,
-        argument_digest=call.digests.arguments,
-        read_path_digest=call.digests.read_path,
-        written_path_digest=call.digests.written_path,
+        identity,
+        finalized_id,
+        pending.turn_index,
+        call.start_index,  # start_index
+        name,  # tool_name
+        run.requested_api.get(message.tool_call_id),  # request_api
+        kind[0],  # tool_class
+        kind[1],  # web
+        message.is_error,
+        _call_status(end),
+        end is not None and end.returned and end.placed,  # returned_and_placed
+        run.status == "completed",  # run_completed
+        shape,
+        pending.tokens,
+        text_bytes,
+        escaped_bytes,
+        escaped_units,
+        origin,
+        source,  # origin_source
+        retention,
+        pending.web_envelope_redacted,
+        pending.context_from,
+        pending.context_until,
+        pending.compacted_by,
+        scan_loss,
+        pending.prefix_estimate,
+        pending.checkpoints_before,
+        digests.arguments,  # argument_digest
+        digests.read_path,  # read_path_digest
+        digests.written_path,  # written_path_digest
     )
 
 
@@ -631,12 +651,17 @@ def _finish(
     physical_id = header.physical_conversation_id
     # Only the policy of the conversation this journal touches is copied (R-RP-1).
     policy = None if sidecar is None else sidecar.conversation_policy(physical_id)
-    identities = [_identity(state, pending, physical_id) for pending in state.results]
+    runs = state.runs
+    identities = [
+        ToolIdentity(physical_id, runs[p.run_id].host_turn_id, p.run_id, p.message.tool_call_id)
+        for p in state.results
+    ]
     finalized_ids = [finalized_tool_id(identity) for identity in identities]
     # The committed ID index is read for this journal's ids in one batch, never copied (R-RP-1).
     rows = {} if sidecar is None else sidecar.retained_many(finalized_ids)
+    kinds: dict[str, ToolKind] = {}
     results = tuple(
-        _finish_result(state, pending, identity, finalized_id, rows)
+        _finish_result(state, pending, identity, finalized_id, rows.get(finalized_id), kinds=kinds)
         for pending, identity, finalized_id in zip(
             state.results, identities, finalized_ids, strict=True
         )

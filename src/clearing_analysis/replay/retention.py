@@ -58,7 +58,7 @@ def match_retention(
     """
     if row is None:
         return RetentionStatus.MISSING
-    if identity_linked(row, identity) is None:
+    if row.identity != identity:  # not identity-linked (`identity_linked`)
         return RetentionStatus.NOT_IDENTITY_LINKED
     if row.state != "finalized":
         return RetentionStatus.NOT_FINALIZED
