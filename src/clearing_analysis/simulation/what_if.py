@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from clearing_analysis.eligibility import Assessment, Boundary, ContextTally, ResultClass
-from clearing_analysis.eligibility.assess import routed_api
+from clearing_analysis.eligibility import Assessment, Boundary, ResultClass
 from clearing_analysis.eligibility.context import protection
 from clearing_analysis.inputs.configs import Api, Route, Routes
+from clearing_analysis.inputs.period import Period
 from clearing_analysis.policy import (
     AllOlder,
     Always,
@@ -54,7 +54,6 @@ from clearing_analysis.simulation.clearing import (
     JournalWalk,
     count_cleared,
     is_cold,
-    journal_context,
     release_pins,
     time_order,
     usage_is_fallback,
@@ -109,18 +108,52 @@ class PolicyRun:
     cleared_results: list[ToolResult] = field(default_factory=list)  # in memory only
 
 
+class Setting(NamedTuple):
+    """What every policy's walk reads of the run, the same for all of them: the routes, the
+    period, the routed APIs (the cohorts) and the placeholder's tokens."""
+
+    routes: Mapping[Api, Route]
+    period: Period
+    apis: Mapping[str, Api]  # the routed APIs by name (`routed_api`)
+    placeholder_tokens: int
+
+    @classmethod
+    def of(
+        cls, assessment: Assessment, routes: Mapping[Api, Route], placeholder_tokens: int
+    ) -> Setting:
+        """The setting of a run over `assessment`."""
+        apis = {api.value: api for api in assessment.per_api}
+        return cls(routes, assessment.period, apis, placeholder_tokens)
+
+
+class Observed(NamedTuple):
+    """An observed request of a turn as removed.observed reads it (R-CM-7): the API its own
+    message names (R-CM-8), its prefix (input, cache read and cache write tokens), and the
+    first slot no checkpoint before it compacted (`JournalIndex.carried_from`)."""
+
+    api: Api
+    prefix: int
+    carried_from: int
+
+
 class Point:
     """One clearing point of a boundary's turn: before its first request (`request` 0, the
     boundary itself) or before its later request k. Made once per boundary for every policy
     (`TurnPoints`). Its context is a few ranges of result slots (`segments`, ascending): the
     boundary's context, then the runs of the turn's own results placed before this request,
-    each from the first slot no checkpoint inside the turn before this request compacted."""
+    each from the first slot no checkpoint inside the turn before this request compacted
+    (`drop_from`, -1 when none did). `cold` is the gap to this request against the route's
+    cache lifetime; `observed` the request as removed.observed counts it (None: it does not
+    count, or the turn has no request)."""
 
     __slots__ = (
         "checkpoints_before",
+        "cold",
         "compacted_since_first",
+        "drop_from",
         "estimate",
         "gap_ms",
+        "observed",
         "request",
         "segments",
     )
@@ -145,10 +178,13 @@ class Point:
             segments += turn.results_placed(sent.results_before)
             self.checkpoints_before = sent.checkpoints_before
             self.compacted_since_first = sent.checkpoints_before > requests[0].checkpoints_before
+        self.drop_from = -1
         if self.compacted_since_first:
-            first = turn.index.carried_from(self.checkpoints_before)
+            first = self.drop_from = turn.index.carried_from(self.checkpoints_before)
             segments = [(max(start, first), end) for start, end in segments]
         self.segments = tuple((start, end) for start, end in segments if end > start)
+        self.cold = is_cold(turn.route, self.gap_ms)
+        self.observed = turn.observed[request] if request < len(turn.observed) else None
 
     def in_context(self) -> list[int]:
         """Result slots in context here, oldest first: the boundary's context, then the turn's
@@ -161,16 +197,38 @@ class Point:
 
 
 class TurnPoints:
-    """The clearing points of one boundary, each made once and shared by every policy; the
-    journal's context tally is already advanced to the boundary."""
+    """The clearing points of one boundary and what they read of it, each made once and
+    shared by every policy: the context's range of slots, the seed's protection window, the
+    first slot of a later turn, and each request as removed.observed counts it."""
 
-    def __init__(self, journal: JournalFacts, boundary: Boundary, context: ContextTally) -> None:
+    def __init__(self, journal: JournalFacts, boundary: Boundary, setting: Setting) -> None:
         self.boundary = boundary
-        self.context = context
-        self.results, self.classes, self.cohorts, self.net, self.index = journal
-        self.lo, self.hi = self.index.context(boundary.replayed.turn_index)
+        self.facts = journal
+        self.results = journal.results
+        index = self.index = journal.slot_index
+        replayed = boundary.replayed
+        self.api = boundary.api
+        self.route = setting.routes[boundary.api]
+        turn = self.turn = replayed.turn_index
+        self.lo, self.hi = index.context(turn)
+        eligibility = eligibility_policy()
+        # No result below this slot is protected here (R-SIM-8): its turn is older than the
+        # protected prompt turns and its tool start older than the protected starts.
+        self.protection_window = min(
+            index.first_of_turn(turn - eligibility.protected_prompt_turns),
+            index.first_of_start(replayed.tool_starts_before - eligibility.protected_tool_starts),
+        )
+        self.later_turns = index.first_of_turn(turn + 1)  # the first slot of a later turn
+        self._period = setting.period
+        self.observed = [_observed(request, setting, index) for request in replayed.requests]
+        self.counted_observed = [observed for observed in self.observed if observed is not None]
         self._runs: list[tuple[int, int, int]] | None = None
         self._points: dict[int, Point] = {}
+        self._every: list[Point] | None = None
+        # Over the points of `every`: the highest E, whether any is cold, whether a checkpoint
+        # inside the turn compacted any part of the context before one of them.
+        self.every_estimate = 0
+        self.every_cold = self.every_drops = False
 
     def __len__(self) -> int:
         return max(1, len(self.boundary.replayed.requests))
@@ -192,28 +250,75 @@ class TurnPoints:
             point = self._points[request] = Point(self, request)
         return point
 
+    @property
+    def every(self) -> list[Point]:
+        """The points of an EVERY_REQUEST policy: the boundary's, then one before each later
+        request made in the period (a request outside it is no clearing point)."""
+        return self.make_every()
+
+    def make_every(self) -> list[Point]:
+        """`every`, made at the first call with `every_estimate`, `every_cold` and
+        `every_drops`."""
+        if self._every is None:
+            requests, contains = self.boundary.replayed.requests, self._period.contains
+            every = self._every = [self[0]]
+            every += [self[k] for k in range(1, len(requests)) if contains(requests[k].timestamp)]
+            self.every_estimate = max(point.estimate for point in every)
+            self.every_cold = any(point.cold for point in every)
+            self.every_drops = any(point.drop_from >= 0 for point in every)
+        return self._every
+
+
+def _observed(request: RequestUsage, setting: Setting, index: JournalIndex) -> Observed | None:
+    """`request` as removed.observed counts it: on the API its own message names, when that
+    API is routed, its usage recorded and its time in the period (as the gated simulation
+    counts it); else None."""
+    api = setting.apis.get(request.api)  # routed_api(request.api, the routed APIs)
+    if api is None or usage_is_fallback(request) or not setting.period.contains(request.timestamp):
+        return None
+    prefix = request.input + request.cache_read + request.cache_write
+    return Observed(api, prefix, index.carried_from(request.checkpoints_before))
+
 
 class JournalFacts(NamedTuple):
     """What the clearing points read of one journal: its results, their classes and API
-    cohorts, each result's net tokens (its tokens less the placeholder's), and its slot
-    index."""
+    cohorts, each result's net tokens (its tokens less the placeholder's), its slot index,
+    its slots by finalized id, and per API cohort the slots of the seed's lower-bound class
+    with a positive net saving (ascending): what every policy may ever clear, before its keep
+    rules of the result alone."""
 
     results: Sequence[ToolResult]
     classes: Sequence[ResultClass]
     cohorts: Sequence[Api | None]
     net: Sequence[int]
     slot_index: JournalIndex
+    slots: Mapping[str, int]
+    lower: Mapping[Api, Sequence[int]]
 
     @classmethod
     def of(cls, assessment: Assessment, journal: int, placeholder_tokens: int) -> JournalFacts:
         """The facts of `assessment`'s journal at position `journal`."""
         results = assessment.replay.journals[journal].journal.results
+        classes, cohorts = assessment.classes[journal], assessment.cohorts[journal]
+        net = [result.tokens - placeholder_tokens for result in results]
+        lower: dict[Api, list[int]] = {}
+        for slot, cohort in enumerate(cohorts):
+            result_class = classes[slot]
+            if (
+                cohort is not None
+                and result_class.fixed is None
+                and result_class.shortfall is None
+                and net[slot] > 0
+            ):
+                lower.setdefault(cohort, []).append(slot)
         return cls(
             results,
-            assessment.classes[journal],
-            assessment.cohorts[journal],
-            [result.tokens - placeholder_tokens for result in results],
+            classes,
+            cohorts,
+            net,
             JournalIndex(results),
+            {result.finalized_id: slot for slot, result in enumerate(results)},
+            lower,
         )
 
 
@@ -253,9 +358,16 @@ def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int
     return min(last_from, newest_from)
 
 
-def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool]:
+def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool] | None:
     """The keep rules that depend on the result alone: its size, its tool (its name, or its
-    class with `only_read_only_builtins`), being the first."""
+    class with `only_read_only_builtins`), being the first (None: the policy has none)."""
+    if not (
+        keep.first_tool_result
+        or keep.results_at_most_tokens > 0
+        or keep.tool_names
+        or keep.only_read_only_builtins
+    ):
+        return None
 
     def kept(slot: int) -> bool:
         result = results[slot]
@@ -314,6 +426,10 @@ class _Clearable:
         return total
 
 
+# The triggers, by what they read (`PolicySimulator._point`).
+_PRESSURE_BAND, _ESTIMATE_AT_LEAST, _EFFECTIVE_AT_LEAST, _ANY_POINT = range(4)
+
+
 class PolicySimulator:
     """Runs one policy over the counted boundaries of an assessment's conversations."""
 
@@ -327,19 +443,32 @@ class PolicySimulator:
         trace: bool = False,
     ) -> None:
         self._assessment = assessment
-        self._routes = routes
+        self._setting = Setting.of(assessment, routes, placeholder_tokens)
         self._policy = policy
         self._every_request = policy.when is ClearingPoint.EVERY_REQUEST
+        self._only_cold = policy.only_cold
         self._seed_candidates = policy.keep == Keep(seed_protection=True)
         trigger = policy.trigger
-        # Only these triggers read what is clearable: the walks then keep its net tokens.
-        self._sums_clearable = isinstance(trigger, ClearableAtLeast) or (
-            isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger)
-            and trigger.clearable_at_least_tokens > 0
-        )
+        # What the trigger reads before what is clearable (when that fails, the point cannot
+        # clear and finding its clearable results is skipped), and the net tokens it then
+        # needs clearable (0: none; the walks keep the clearable net tokens only when > 0).
+        self._trigger = _ANY_POINT
+        self._estimate_at_least = 0
+        self._saving = 0
+        if isinstance(trigger, PressureBand):
+            self._trigger = _PRESSURE_BAND
+        elif isinstance(trigger, EstimateAtLeast):
+            self._trigger = _ESTIMATE_AT_LEAST
+            self._estimate_at_least = trigger.tokens
+        elif isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
+            self._trigger = _EFFECTIVE_AT_LEAST
+            self._saving = trigger.clearable_at_least_tokens
+        elif isinstance(trigger, ClearableAtLeast):
+            self._saving = trigger.tokens
+        else:
+            assert isinstance(trigger, Always)
         self._placeholder_tokens = placeholder_tokens
         self._simulation = simulation_policy()
-        self._eligibility = eligibility_policy()
         self._thresholds = {api: _Thresholds.of(policy, route) for api, route in routes.items()}
         self._trace = trace
         self.run = PolicyRun(per_api={api: PolicySums() for api in assessment.per_api})
@@ -355,123 +484,209 @@ class PolicySimulator:
         for boundary in time_order(boundaries):
             visit(boundary, None)
 
-    def _candidate(self, facts: JournalFacts) -> Callable[[int], bool]:
-        """The slots of a journal the policy may ever clear: the seed's lower-bound class
-        with a positive net saving, and no keep rule of the result alone keeping it."""
-        classes, net = facts.classes, facts.net
+    def _candidates(self, facts: JournalFacts) -> Callable[[Api], list[int]]:
+        """Per API cohort, the slots of a journal the policy may ever clear: the seed's
+        lower-bound class with a positive net saving, and no keep rule of the result alone
+        keeping it."""
         kept = _statically_kept(self._policy.keep, facts.results)
+        lower = facts.lower
 
-        def candidate(slot: int) -> bool:
-            result_class = classes[slot]
-            return (
-                result_class.fixed is None
-                and result_class.shortfall is None
-                and net[slot] > 0
-                and not kept(slot)
-            )
+        def candidates(api: Api) -> list[int]:
+            slots = lower.get(api, ())
+            if kept is None:
+                return list(slots)
+            return [slot for slot in slots if not kept(slot)]
 
-        return candidate
+        return candidates
+
+    def _walk(self, facts: JournalFacts, journal: int, state: ConversationState) -> JournalWalk:
+        """A new walk of one journal of the conversation, over the journal's shared facts."""
+        return JournalWalk(
+            self._assessment,
+            journal,
+            self._placeholder_tokens,
+            state,
+            candidates=self._candidates(facts),
+            index=facts.slot_index,
+            weighted=self._saving > 0,
+            slots=facts.slots,
+            net=facts.net,
+        )
 
     def start_conversation(self) -> Callable[[Boundary, TurnPoints | None], None]:
         """A new conversation's state, and the step that visits its next boundary (in time
-        order). A step given the boundary's clearing points (made over a journal's shared
-        context tally, already advanced to the boundary) uses them; without them, the policy
-        advances its own tally and makes its own."""
+        order). A step given the boundary's clearing points (made once for every policy)
+        uses them; without them, the policy makes its own.
+
+        At each boundary the part of the trigger that does not depend on what is clearable
+        (cold, E, the effective occupancy, the batch gate) is read first for all its points
+        at once: E is never below the effective occupancy, so when neither the turn's highest
+        E nor any cold gap can meet it, no point clears and only removed.observed is counted,
+        and only when cleared results are in context (`_points` otherwise)."""
         state = ConversationState(budget_left=self._simulation.conversation_budget_bytes)
         walks: dict[int, JournalWalk] = {}
         facts: dict[int, JournalFacts] = {}
+        per_api, thresholds_of = self.run.per_api, self._thresholds
+        every_request, only_cold, trace = self._every_request, self._only_cold, self._trace
+        trigger, estimate_at_least = self._trigger, self._estimate_at_least
 
         def visit(boundary: Boundary, points: TurnPoints | None) -> None:
             journal = boundary.journal
-            journal_facts = facts.get(journal)
-            if journal_facts is None:
-                journal_facts = facts[journal] = (
-                    JournalFacts.of(self._assessment, journal, self._placeholder_tokens)
-                    if points is None
-                    else JournalFacts(
-                        points.results, points.classes, points.cohorts, points.net, points.index
+            if points is None:
+                journal_facts = facts.get(journal)
+                if journal_facts is None:
+                    journal_facts = facts[journal] = JournalFacts.of(
+                        self._assessment, journal, self._placeholder_tokens
                     )
-                )
+                points = TurnPoints(journal_facts, boundary, self._setting)
             walk = walks.get(journal)
             if walk is None:
-                walk = walks[journal] = JournalWalk(
-                    self._assessment,
-                    journal,
-                    self._placeholder_tokens,
-                    state,
-                    candidate=self._candidate(journal_facts),
-                    context=None if points is None else points.context,
-                    index=journal_facts.slot_index,
-                    weighted=self._sums_clearable,
-                )
-            release_pins(boundary, walk, state)
-            if points is None:
-                walk.context.advance(boundary.replayed)
-                points = TurnPoints(journal_facts, boundary, walk.context)
-            walk.move(boundary.replayed.turn_index)
-            self._boundary(boundary, walk, walks, state, points)
+                walk = walks[journal] = self._walk(points.facts, journal, state)
+            if walk.pins:
+                release_pins(boundary, walk, state, lo=points.lo)
+            walk.move_to(points.lo, points.hi)
+            api = points.api
+            per_api[api].boundaries += 1
+            thresholds = thresholds_of[api]
+            if every_request:
+                points.make_every()
+                estimate, cold = points.every_estimate, points.every_cold
+            else:
+                first = points[0]
+                estimate, cold = first.estimate, first.cold
+            if only_cold and not cold:
+                may = False
+            elif trigger == _ESTIMATE_AT_LEAST:
+                may = estimate >= estimate_at_least
+            elif trigger == _ANY_POINT:
+                may = True
+            else:  # the effective trigger or the pressure band's lower edge
+                may = estimate >= thresholds.low
+            cleared = walk.cleared
+            if may or trace or (every_request and points.every_drops and cleared.count):
+                self._points(points, walk, walks, state, thresholds)
+            elif cleared.count:
+                # Nothing is cleared here and nothing leaves the context inside the turn.
+                for observed in points.counted_observed:
+                    carried = cleared.carried(observed.carried_from)
+                    per_api[observed.api].removed_observed += min(carried, observed.prefix)
 
         return visit
 
-    def _boundary(
+    def _points(
         self,
-        boundary: Boundary,
+        points: TurnPoints,
         walk: JournalWalk,
         walks: Mapping[int, JournalWalk],
         state: ConversationState,
-        points: TurnPoints,
+        thresholds: _Thresholds,
     ) -> None:
         """The boundary's clearing point, then (EVERY_REQUEST) one before each later request
-        of its turn; each request's removed.observed with what is cleared by then."""
-        self.run.per_api[boundary.api].boundaries += 1
-        requests = boundary.requests
-        self._point(boundary, walk, walks, state, points[0])
-        if not self._every_request:
-            self._requests(boundary, requests, walk)
-            return
-        self._requests(boundary, requests[:1], walk)
-        period = self._assessment.period
-        for k in range(1, len(requests)):
-            if not period.contains(requests[k].timestamp):
-                continue  # a request outside the period is no clearing point
-            point = points[k]
-            if point.compacted_since_first:
-                walk.cleared.drop_before(walk.index.carried_from(point.checkpoints_before))
-            self._point(boundary, walk, walks, state, point)
-            self._requests(boundary, requests[k : k + 1], walk)
+        of its turn made in the period; each request's removed.observed with what is cleared
+        by then. At each point, the part of the trigger that does not depend on what is
+        clearable is read first: when it fails, the point clears nothing and its clearable
+        results are not looked for; nor are they when the walk's scan holds no slot of the
+        context before the protected tail."""
+        per_api = self.run.per_api
+        sums = per_api[points.api]
+        every_request, trace = self._every_request, self._trace
+        cleared = walk.cleared
+        low, window = thresholds.low, thresholds.window
+        trigger, only_cold = self._trigger, self._only_cold
+        keep, seed_candidates, saving = self._policy.keep, self._seed_candidates, self._saving
+        last = keep.last_tool_results if not keep.newest_result_tokens else 0
+        size = len(points.results)
+        next_at: Callable[[int], int] | None = None
+        for point in points.every if every_request else (points[0],):
+            if point.drop_from >= 0:
+                cleared.drop_before(point.drop_from)
+            effective = point.estimate - cleared.net
+            if only_cold and not point.cold:
+                may = False
+            elif trigger == _ESTIMATE_AT_LEAST:
+                may = point.estimate >= self._estimate_at_least
+            elif trigger == _EFFECTIVE_AT_LEAST:
+                may = effective >= low
+            elif trigger == _PRESSURE_BAND:
+                may = low <= effective < window and self._batch_open(points.boundary, state)
+            else:
+                may = True
+            if may:
+                # The protected tail's first slot; then whether the walk's scan still holds a
+                # slot of the context before it (else nothing is clearable here).
+                segments = point.segments
+                if seed_candidates and point.request == 0:
+                    tail = size
+                elif last and segments and segments[-1][1] - segments[-1][0] >= last:
+                    tail = segments[-1][1] - last  # the last results, all in the last range
+                else:
+                    tail = _tail_from(keep, point, points.index, size)
+                if next_at is None:
+                    next_at = walk.scan(points.api).next_at
+                for start, end in segments:
+                    stop = min(end, tail)
+                    if start < stop and next_at(start) < stop:
+                        self._point(
+                            points,
+                            walk,
+                            walks,
+                            state,
+                            point,
+                            tail=tail,
+                            sums=sums,
+                            effective=effective,
+                        )
+                        break
+                else:
+                    if trace:  # nothing clearable: the trigger held when it needs no saving
+                        row = (point.request, effective, saving <= 0, 0, 0, 0, False)
+                        self.run.trace.append(TraceRow(*row, state.budget_left, 0))
+            elif trace:
+                self.run.trace.append(
+                    TraceRow(point.request, effective, False, 0, 0, 0, False, state.budget_left, 0)
+                )
+            if every_request:
+                request = point.observed
+                if request is not None and cleared.count:
+                    carried = cleared.carried(request.carried_from)
+                    per_api[request.api].removed_observed += min(carried, request.prefix)
+        if not every_request and cleared.count:
+            for observed in points.counted_observed:
+                carried = cleared.carried(observed.carried_from)
+                per_api[observed.api].removed_observed += min(carried, observed.prefix)
 
-    def _clearable(self, boundary: Boundary, walk: JournalWalk, point: Point) -> _Clearable:
+    def _clearable(
+        self, points: TurnPoints, walk: JournalWalk, point: Point, tail: int
+    ) -> _Clearable:
         """Slots the policy may clear here, oldest first: the seed's lower-bound class of the
         boundary's cohort (without its protection windows, unless kept), placed before this
-        point, not cleared before, with a positive net saving, and kept by no keep rule."""
-        replayed = boundary.replayed
-        results, index = walk.results, walk.index
-        eligibility = self._eligibility
-        protection_window = min(
-            index.first_of_turn(replayed.turn_index - eligibility.protected_prompt_turns),
-            index.first_of_start(replayed.tool_starts_before - eligibility.protected_tool_starts),
-        )
-        scan = walk.scan(boundary.api)
+        point and before its protected tail (from slot `tail` on), not cleared before, with a
+        positive net saving, and kept by no keep rule."""
+        results, replayed = points.results, points.boundary.replayed
+        scan = walk.scan(points.api)
+        segments = point.segments
+        keep = self._policy.keep
         if point.request == 0 and self._seed_candidates:
             # Exactly the gated simulation's candidates (R-SIM-8 protection included).
             return _Clearable(
                 scan,
-                point.segments,
-                tail=len(results),
-                window=protection_window,
+                segments,
+                tail=tail,
+                window=points.protection_window,
                 kept=lambda slot: protection(results[slot], replayed) is not None,
                 net=walk.net,
             )
-        keep = self._policy.keep
-        tail_from = _tail_from(keep, point, index, len(results))
-        turn = replayed.turn_index
         # Results of this turn or of the K prompt turns before it are kept (K = 0: none; the
         # turn's own results exist only at a later request's clearing point).
-        recent_from = turn - keep.last_prompt_turns if keep.last_prompt_turns else turn + 1
-        window = index.first_of_turn(recent_from)
+        if keep.last_prompt_turns:
+            recent_from = points.turn - keep.last_prompt_turns
+            window = points.index.first_of_turn(recent_from)
+        else:
+            recent_from = points.turn + 1
+            window = points.later_turns
         seed_protection = keep.seed_protection
         if seed_protection:
-            window = min(window, protection_window)
+            window = min(window, points.protection_window)
 
         def kept(slot: int) -> bool:
             result = results[slot]
@@ -479,43 +694,13 @@ class PolicySimulator:
                 result.turn_index >= recent_from
             )
 
-        return _Clearable(
-            scan, point.segments, tail=tail_from, window=window, kept=kept, net=walk.net
-        )
+        return _Clearable(scan, segments, tail=tail, window=window, kept=kept, net=walk.net)
 
     def _batch_open(self, boundary: Boundary, state: ConversationState) -> bool:
         """The seed's batch gate: no batch yet, or enough completed prompt runs since."""
         runs_before = boundary.completed_prompt_runs_before
         separation = self._simulation.batch_separation_prompt_runs
         return state.last_batch_runs is None or runs_before - state.last_batch_runs >= separation
-
-    def _may_trigger(
-        self, boundary: Boundary, point: Point, effective: int, state: ConversationState
-    ) -> bool:
-        """The part of the trigger that does not depend on what is clearable: when it fails,
-        the point cannot clear, and finding its clearable results is skipped."""
-        trigger = self._policy.trigger
-        thresholds = self._thresholds[boundary.api]
-        if isinstance(trigger, PressureBand):
-            return thresholds.low <= effective < thresholds.window and self._batch_open(
-                boundary, state
-            )
-        if isinstance(trigger, EstimateAtLeast):
-            return point.estimate >= trigger.tokens
-        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
-            return effective >= thresholds.low
-        return True
-
-    def _triggered(self, clearable: _Clearable) -> bool:
-        """The rest of the trigger, once `_may_trigger` held: what is clearable."""
-        trigger = self._policy.trigger
-        if isinstance(trigger, EffectiveAtLeastFraction | EffectiveWithinOfTrigger):
-            threshold = trigger.clearable_at_least_tokens
-            return threshold <= 0 or clearable.net() >= threshold
-        if isinstance(trigger, ClearableAtLeast):
-            return clearable.net() >= trigger.tokens
-        assert isinstance(trigger, PressureBand | EstimateAtLeast | Always)
-        return True
 
     @staticmethod
     def _prefix_before(walk: JournalWalk, point: Point, first: int) -> int:
@@ -529,31 +714,29 @@ class PolicySimulator:
 
     def _point(
         self,
-        boundary: Boundary,
+        points: TurnPoints,
         walk: JournalWalk,
         walks: Mapping[int, JournalWalk],
         state: ConversationState,
         point: Point,
+        *,
+        tail: int,
+        sums: PolicySums,
+        effective: int,
     ) -> None:
-        """One clearing point: its effective occupancy, the trigger, and what it clears
-        (which joins the walk's cleared results in context)."""
-        api = boundary.api
-        results = walk.results
-        sums = self.run.per_api[api]
-        effective = point.estimate - walk.cleared.net
-        cold = is_cold(self._routes[api], point.gap_ms)
-        clears = False
+        """One clearing point whose trigger held but for what is clearable, where the walk's
+        scan holds some slot before the protected tail (from `tail` on): the net tokens
+        clearable when the trigger needs them, then what it clears (which joins the walk's
+        cleared results in context)."""
+        cold = point.cold
         admitted = admitted_bytes = cleared_here = rewritten = 0
         budget_stopped = False
-        clearable: _Clearable | None = None
-        if (cold or not self._policy.only_cold) and self._may_trigger(
-            boundary, point, effective, state
-        ):
-            clearable = self._clearable(boundary, walk, point)
-            clears = self._triggered(clearable)
+        clearable = self._clearable(points, walk, point, tail)
+        saving = self._saving
+        clears = saving <= 0 or clearable.net() >= saving
         if clears:
-            assert clearable is not None
-            target = self._thresholds[api].target
+            results = walk.results
+            target = self._thresholds[points.api].target
             prefix: int | None = None
             for slot in clearable:
                 if target is not None and effective - admitted <= target:
@@ -570,7 +753,7 @@ class PolicySimulator:
                 admitted_bytes += result.text_bytes
                 cleared_here += 1
             if cleared_here:
-                state.last_batch_runs = boundary.completed_prompt_runs_before
+                state.last_batch_runs = points.boundary.completed_prompt_runs_before
                 sums.events += 1
                 if not cold:
                     sums.warm_events += 1
@@ -613,27 +796,6 @@ class PolicySimulator:
         if self._trace:
             self.run.cleared_net.append(net)
             self.run.cleared_results.append(result)
-
-    def _requests(
-        self, boundary: Boundary, requests: Sequence[RequestUsage], walk: JournalWalk
-    ) -> None:
-        """removed.observed (R-CM-7): each observed request's cleared tokens still carried,
-        at most its prefix, until the checkpoint that compacts them."""
-        cleared = walk.cleared
-        if not cleared.count:
-            return
-        per_api = self.run.per_api
-        period = self._assessment.period
-        carried_from = walk.index.carried_from
-        for request in requests:
-            # On the API the request's own message names (R-CM-8), in the period, as the gated
-            # simulation counts it.
-            api = routed_api(request.api, per_api)
-            if api is None or usage_is_fallback(request) or not period.contains(request.timestamp):
-                continue
-            prefix = request.input + request.cache_read + request.cache_write
-            carried = cleared.carried(carried_from(request.checkpoints_before))
-            per_api[api].removed_observed += min(carried, prefix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -688,12 +850,14 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
     """Every policy of the reviewed table, in table order: its sums per API.
 
     The policies walk each conversation in lockstep, boundary by boundary, so that each
-    journal's context tally (which depends on the journal alone) is advanced, and each
-    clearing point's context listed, once for all of them instead of once per policy; each
-    policy keeps its own state. The sums are those of
-    `run_policy` for each policy alone (a test holds them equal)."""
+    journal's facts (its slot index, its slots by finalized id, its lower-bound slots) are
+    made once, and each boundary's clearing points (their contexts, gaps, protection window
+    and observed requests) once for all of them instead of once per policy; each policy keeps
+    its own state. The sums are those of `run_policy` for each policy alone (a test holds
+    them equal)."""
     placeholder_tokens = text_tokens(placeholder_text())
     by_api = dict(routes.by_api)
+    setting = Setting.of(assessment, by_api, placeholder_tokens)
     simulators = [
         PolicySimulator(assessment, by_api, policy, placeholder_tokens)
         for policy in what_if_table().policies
@@ -703,21 +867,14 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
         conversations.setdefault(boundary.physical_conversation_id, []).append(boundary)
     for boundaries in conversations.values():
         visits = [simulator.start_conversation() for simulator in simulators]
-        contexts: dict[int, ContextTally] = {}
         facts: dict[int, JournalFacts] = {}
         for boundary in time_order(boundaries):
-            context = contexts.get(boundary.journal)
-            if context is None:
-                context = contexts[boundary.journal] = journal_context(
-                    assessment, boundary.journal, placeholder_tokens
-                )
-            context.advance(boundary.replayed)
             journal_facts = facts.get(boundary.journal)
             if journal_facts is None:
                 journal_facts = facts[boundary.journal] = JournalFacts.of(
                     assessment, boundary.journal, placeholder_tokens
                 )
-            points = TurnPoints(journal_facts, boundary, context)
+            points = TurnPoints(journal_facts, boundary, setting)
             for visit in visits:
                 visit(boundary, points)
     return {simulator.policy_id: simulator.run.per_api for simulator in simulators}
@@ -725,10 +882,12 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
 
 __all__ = [
     "JournalFacts",
+    "Observed",
     "Point",
     "PolicyRun",
     "PolicySimulator",
     "PolicySums",
+    "Setting",
     "TraceRow",
     "TurnPoints",
     "run_policy",
