@@ -27,7 +27,7 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from clearing_analysis.eligibility import (
     Assessment,
@@ -54,11 +54,18 @@ def usage_is_fallback(request: RequestUsage) -> bool:
     return not request.usage_recorded
 
 
+def cold_above(route: Route) -> int | None:
+    """The gap a cold request's exceeds on `route`: lifetime + margin (None: the lifetime is
+    unknown, and no request is cold; R-SIM-3)."""
+    if route.cache_lifetime_ms == "unknown":
+        return None
+    return route.cache_lifetime_ms + route.cache_margin_ms
+
+
 def is_cold(route: Route, gap_ms: int | None) -> bool:
     """Strictly beyond lifetime + margin; an unknown lifetime or gap is never cold (R-SIM-3)."""
-    if route.cache_lifetime_ms == "unknown" or gap_ms is None:
-        return False
-    return gap_ms > route.cache_lifetime_ms + route.cache_margin_ms
+    above = cold_above(route)
+    return above is not None and gap_ms is not None and gap_ms > above
 
 
 def in_pressure_band(tokens: int, trigger: int) -> bool:
@@ -265,6 +272,11 @@ class ClearedInContext:
         self._set_aside = []
         self._dropped_to = self._lo
 
+    def bound(self, lo: int, hi: int) -> None:
+        """`move` while no slot of the journal is counted (nothing to remove or add)."""
+        self._lo, self._hi = max(self._lo, lo), max(self._hi, hi)
+        self._dropped_to = self._lo
+
     def drop_before(self, slot: int) -> None:
         """Members below `slot` leave for the rest of the boundary: a checkpoint inside its
         turn compacted them away before the request now visited."""
@@ -288,6 +300,20 @@ class ClearedInContext:
         """The net tokens of the members a request still carries: those from slot
         `carried_from` on (`JournalIndex.carried_from`; R-CM-7 removed.observed)."""
         return self.net - self.below(carried_from)
+
+
+class JournalLayout(NamedTuple):
+    """Where a journal's results lie, which depends on the journal alone: its slot index and
+    its slots by finalized id. Made once per journal and shared by every walk of it (the
+    gated walk's, then each what-if policy's)."""
+
+    slot_index: JournalIndex
+    slots: Mapping[str, int]
+
+    @classmethod
+    def of(cls, results: Sequence[ToolResult]) -> JournalLayout:
+        """The layout of a journal's results."""
+        return cls(JournalIndex(results), {r.finalized_id: s for s, r in enumerate(results)})
 
 
 def _held(slots: Mapping[str, int], ids: Mapping[str, int]) -> list[int]:
@@ -337,8 +363,10 @@ class JournalWalk:
         self._counted_nets = state.counted
         self.counted = bytearray(len(results))
         self.pins: list[int] = []  # a heap of the slots of pinned results this journal holds
-        for slot in _held(self.slots, state.counted):
+        held = _held(self.slots, state.counted)
+        for slot in held:
             self.counted[slot] = 1
+        self._counted_any = bool(held)  # some result of the journal is counted
         self.pins.extend(_held(self.slots, state.pins))
         heapq.heapify(self.pins)
         self.cleared = ClearedInContext(len(results))
@@ -359,6 +387,9 @@ class JournalWalk:
     def move_to(self, lo: int, hi: int) -> None:
         """To a boundary whose context is the slots [lo, hi) (`JournalIndex.context`)."""
         self.lo, self.hi = lo, hi
+        if not self._counted_any:
+            self.cleared.bound(lo, hi)  # nothing of the journal counted: nothing to move
+            return
         nets, results = self._counted_nets, self.results
         self.cleared.move(lo, hi, self.counted, lambda slot: nets[results[slot].finalized_id])
 
@@ -379,6 +410,7 @@ class JournalWalk:
         """The conversation counted the result at `slot` of this journal: cleared by this
         walk at its current boundary when `current`, else by another journal's copy."""
         self.counted[slot] = 1
+        self._counted_any = True
         for scan in self._scans.values():
             scan.remove(slot)
         heapq.heappush(self.pins, slot)
@@ -467,6 +499,8 @@ class ConversationSimulator:
         self._low = Fraction(str(self._policy.pressure_low_fraction))
         # Ordinal of each cleared result by finalized id, first-come: the tables' result key.
         self.result_keys: dict[str, int] = {}
+        # Each walked journal's layout, by position (the what-ifs walk them again).
+        self.layouts: dict[int, JournalLayout] = {}
 
     def run(self, boundaries: Sequence[Boundary], conversation: int, lineage: int) -> set[str]:
         """Visit the conversation's counted boundaries in time order; return the finalized ids
@@ -476,12 +510,18 @@ class ConversationSimulator:
         for boundary in time_order(boundaries):
             walk = walks.get(boundary.journal)
             if walk is None:
+                layout = self.layouts.get(boundary.journal)
+                if layout is None:
+                    results = self._assessment.replay.journals[boundary.journal].journal.results
+                    layout = self.layouts[boundary.journal] = JournalLayout.of(results)
                 walk = walks[boundary.journal] = JournalWalk(
                     self._assessment,
                     boundary.journal,
                     self._placeholder_tokens,
                     state,
                     candidates=self._candidates(boundary.journal),
+                    index=layout.slot_index,
+                    slots=layout.slots,
                 )
             release_pins(boundary, walk, state)
             self._boundary(boundary, walk, walks, state, keys=(conversation, lineage))
@@ -670,8 +710,10 @@ __all__ = [
     "Columns",
     "ConversationSimulator",
     "ConversationState",
+    "JournalLayout",
     "JournalWalk",
     "Table",
+    "cold_above",
     "count_cleared",
     "in_pressure_band",
     "is_cold",

@@ -69,31 +69,28 @@ class Fenwick:
 
 
 class SlotScan:
-    """The slots of a journal still to consider (those `present` at first, less those removed
-    since), found in ascending order: `next_at(slot)` is the first one at or after `slot`
-    (the journal's size when none is left). A removed slot is linked past (path halving), so
-    a walk that removes what it visits pays for each slot once, not once per visit. The
-    weights of the slots still there are summed by range on request (`weights`)."""
+    """The slots of a journal still to consider (those `present` at first, ascending, less
+    those removed since), found in ascending order: `next_at(slot)` is the first one at or
+    after `slot` (the journal's size when none is left). A removed slot is linked past (path
+    halving), so a walk that removes what it visits pays for each slot once, not once per
+    visit. The weights of the slots still there are summed by range on request (`weights`)."""
 
     __slots__ = ("_next", "_weight_of", "_weights")
 
     def __init__(
         self, size: int, present: Iterable[int], weight_of: Sequence[int] | None = None
     ) -> None:
-        # _next[s] == s: s is still there; else a slot at or before the next one still there.
-        link = self._next = list(range(1, size + 2))
-        link[size] = size
+        # _next[s] == s: s is still there; else a slot at or before the next one still there
+        # (at first the next one itself: each run of slots not there is linked past at once).
+        link = self._next = [size] * (size + 1)
         self._weight_of = weight_of
-        self._weights: Fenwick | None = None
-        if weight_of is None:
-            for slot in present:
-                link[slot] = slot
-            return
-        weights = [0] * size
-        for slot in present:
+        self._weights: Fenwick | None = None  # made at the first `weight`
+        after = 0  # the first slot after the last one placed
+        for slot in present:  # ascending
+            if slot > after:
+                link[after:slot] = [slot] * (slot - after)
             link[slot] = slot
-            weights[slot] = weight_of[slot]
-        self._weights = Fenwick.of(weights)
+            after = slot + 1
 
     def next_at(self, slot: int) -> int:
         """The first slot still there at or after `slot` (the size when none is)."""
@@ -112,9 +109,16 @@ class SlotScan:
 
     def weight(self, start: int, end: int) -> int:
         """The weights of the slots still there in [start, end) (needs `weight_of`)."""
-        if self._weights is None:
-            raise RuntimeError("this scan keeps no weights")
-        return self._weights.range(start, end)
+        weights = self._weights
+        if weights is None:
+            weight_of = self._weight_of
+            if weight_of is None:
+                raise RuntimeError("this scan keeps no weights")
+            link = self._next
+            weights = self._weights = Fenwick.of(
+                [weight_of[slot] if link[slot] == slot else 0 for slot in range(len(link) - 1)]
+            )
+        return weights.range(start, end)
 
     def present(self, start: int, end: int) -> Iterable[int]:
         """The slots still there in [start, end), ascending (removing one meanwhile is fine)."""

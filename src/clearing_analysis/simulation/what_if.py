@@ -19,6 +19,7 @@ tests hold against the gated simulation's tables); nothing here names a result o
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,12 +49,13 @@ from clearing_analysis.policy import (
     what_if_table,
 )
 from clearing_analysis.replay.heuristic import text_tokens, tokens_for_units
-from clearing_analysis.replay.model import RequestUsage, ToolResult
+from clearing_analysis.replay.model import ToolResult
 from clearing_analysis.simulation.clearing import (
     ConversationState,
+    JournalLayout,
     JournalWalk,
+    cold_above,
     count_cleared,
-    is_cold,
     release_pins,
     time_order,
     usage_is_fallback,
@@ -136,55 +138,25 @@ class Observed(NamedTuple):
     carried_from: int
 
 
-class Point:
+class Point(NamedTuple):
     """One clearing point of a boundary's turn: before its first request (`request` 0, the
     boundary itself) or before its later request k. Made once per boundary for every policy
     (`TurnPoints`). Its context is a few ranges of result slots (`segments`, ascending): the
     boundary's context, then the runs of the turn's own results placed before this request,
     each from the first slot no checkpoint inside the turn before this request compacted
     (`drop_from`, -1 when none did). `cold` is the gap to this request against the route's
-    cache lifetime; `observed` the request as removed.observed counts it (None: it does not
-    count, or the turn has no request)."""
+    cache lifetime (R-SIM-3); `observed` the request as removed.observed counts it (None: it
+    does not count, or the turn has no request)."""
 
-    __slots__ = (
-        "checkpoints_before",
-        "cold",
-        "compacted_since_first",
-        "drop_from",
-        "estimate",
-        "gap_ms",
-        "observed",
-        "request",
-        "segments",
-    )
-
-    def __init__(self, turn: TurnPoints, request: int) -> None:
-        replayed = turn.boundary.replayed
-        requests = replayed.requests
-        self.request = request
-        self.estimate: int
-        self.gap_ms: int | None
-        segments = [(turn.lo, turn.hi)]
-        if request == 0:
-            self.estimate = replayed.estimate
-            self.gap_ms = replayed.gap_ms
-            self.checkpoints_before = requests[0].checkpoints_before if requests else 0
-            self.compacted_since_first = False
-        else:
-            sent = requests[request]
-            self.estimate = sent.estimate
-            # Measured from the turn's previous request, as R-SIM-3 measures a boundary's gap.
-            self.gap_ms = sent.timestamp - requests[request - 1].timestamp
-            segments += turn.results_placed(sent.results_before)
-            self.checkpoints_before = sent.checkpoints_before
-            self.compacted_since_first = sent.checkpoints_before > requests[0].checkpoints_before
-        self.drop_from = -1
-        if self.compacted_since_first:
-            first = self.drop_from = turn.index.carried_from(self.checkpoints_before)
-            segments = [(max(start, first), end) for start, end in segments]
-        self.segments = tuple((start, end) for start, end in segments if end > start)
-        self.cold = is_cold(turn.route, self.gap_ms)
-        self.observed = turn.observed[request] if request < len(turn.observed) else None
+    request: int
+    estimate: int
+    gap_ms: int | None
+    cold: bool
+    checkpoints_before: int
+    compacted_since_first: bool
+    drop_from: int
+    segments: tuple[tuple[int, int], ...]
+    observed: Observed | None
 
     def in_context(self) -> list[int]:
         """Result slots in context here, oldest first: the boundary's context, then the turn's
@@ -208,7 +180,7 @@ class TurnPoints:
         index = self.index = journal.slot_index
         replayed = boundary.replayed
         self.api = boundary.api
-        self.route = setting.routes[boundary.api]
+        self._cold_above = cold_above(setting.routes[boundary.api])  # R-SIM-3, `is_cold`
         turn = self.turn = replayed.turn_index
         self.lo, self.hi = index.context(turn)
         eligibility = eligibility_policy()
@@ -219,8 +191,24 @@ class TurnPoints:
             index.first_of_start(replayed.tool_starts_before - eligibility.protected_tool_starts),
         )
         self.later_turns = index.first_of_turn(turn + 1)  # the first slot of a later turn
-        self._period = setting.period
-        self.observed = [_observed(request, setting, index) for request in replayed.requests]
+        self._requests = requests = replayed.requests
+        self._period = period = setting.period
+        # Each request as removed.observed counts it: on the API its own message names
+        # (R-CM-8, `routed_api`) when that API is routed, its usage recorded (not a cost
+        # fallback) and its time in the period.
+        apis, carried_from = setting.apis, index.carried_from
+        self.observed: list[Observed | None] = [
+            Observed(
+                api,
+                request.input + request.cache_read + request.cache_write,
+                carried_from(request.checkpoints_before),
+            )
+            if (api := apis.get(request.api)) is not None
+            and not usage_is_fallback(request)
+            and period.contains(request.timestamp)
+            else None
+            for request in requests
+        ]
         self.counted_observed = [observed for observed in self.observed if observed is not None]
         self._runs: list[tuple[int, int, int]] | None = None
         self._points: dict[int, Point] = {}
@@ -231,24 +219,74 @@ class TurnPoints:
         self.every_cold = self.every_drops = False
 
     def __len__(self) -> int:
-        return max(1, len(self.boundary.replayed.requests))
+        return max(1, len(self._requests))
 
     def results_placed(self, count: int) -> list[tuple[int, int]]:
         """The turn's first `count` results as ranges of slots (one, unless another turn's
         results were placed among them)."""
+        placed = []
+        for position, start, end in self._turn_runs():  # positions ascending
+            if position >= count:
+                break
+            stop = start + count - position
+            placed.append((start, end if end < stop else stop))
+        return placed
+
+    def _turn_runs(self) -> list[tuple[int, int, int]]:
+        """The turn's results as runs of consecutive slots (`slots.runs`), made once."""
         if self._runs is None:
-            self._runs = runs(self.boundary.replayed.turn_results)
-        return [
-            (start, min(end, start + count - position))
-            for position, start, end in self._runs
-            if position < count
-        ]
+            turn_results = self.boundary.replayed.turn_results
+            if turn_results and turn_results[-1] - turn_results[0] == len(turn_results) - 1:
+                # Ascending and consecutive: one run.
+                self._runs = [(0, turn_results[0], turn_results[-1] + 1)]
+            else:
+                self._runs = runs(turn_results)
+        return self._runs
 
     def __getitem__(self, request: int) -> Point:
         point = self._points.get(request)
         if point is None:
-            point = self._points[request] = Point(self, request)
+            point = self._points[request] = self._point(request)
         return point
+
+    def _point(self, request: int) -> Point:
+        """The clearing point before request `request` of the turn."""
+        requests, lo, hi = self._requests, self.lo, self.hi
+        above = self._cold_above
+        observed = self.observed[request] if request < len(requests) else None
+        if request == 0:
+            replayed = self.boundary.replayed
+            gap = replayed.gap_ms
+            cold = above is not None and gap is not None and gap > above
+            checkpoints = requests[0].checkpoints_before if requests else 0
+            first: tuple[tuple[int, int], ...] = ((lo, hi),) if hi > lo else ()
+            return Point(0, replayed.estimate, gap, cold, checkpoints, False, -1, first, observed)
+        sent = requests[request]
+        # Measured from the turn's previous request, as R-SIM-3 measures a boundary's gap.
+        gap = sent.timestamp - requests[request - 1].timestamp
+        cold = above is not None and gap > above
+        checkpoints, count = sent.checkpoints_before, sent.results_before
+        runs = self._turn_runs()
+        if len(runs) == 1 and count:
+            start, end = runs[0][1], runs[0][2]
+            placed = [(start, end if end < start + count else start + count)]
+        else:
+            placed = self.results_placed(count)
+        if checkpoints > requests[0].checkpoints_before:
+            # A checkpoint inside the turn compacted the context from its start to `drop`.
+            drop = self.index.carried_from(checkpoints)
+            placed = [(lo, hi), *placed]
+            segments = tuple(
+                (max(start, drop), end) for start, end in placed if end > max(start, drop)
+            )
+            return Point(
+                request, sent.estimate, gap, cold, checkpoints, True, drop, segments, observed
+            )
+        if hi > lo:
+            placed.insert(0, (lo, hi))
+        return Point(
+            request, sent.estimate, gap, cold, checkpoints, False, -1, tuple(placed), observed
+        )
 
     @property
     def every(self) -> list[Point]:
@@ -259,25 +297,21 @@ class TurnPoints:
     def make_every(self) -> list[Point]:
         """`every`, made at the first call with `every_estimate`, `every_cold` and
         `every_drops`."""
-        if self._every is None:
-            requests, contains = self.boundary.replayed.requests, self._period.contains
-            every = self._every = [self[0]]
-            every += [self[k] for k in range(1, len(requests)) if contains(requests[k].timestamp)]
-            self.every_estimate = max(point.estimate for point in every)
-            self.every_cold = any(point.cold for point in every)
-            self.every_drops = any(point.drop_from >= 0 for point in every)
-        return self._every
-
-
-def _observed(request: RequestUsage, setting: Setting, index: JournalIndex) -> Observed | None:
-    """`request` as removed.observed counts it: on the API its own message names, when that
-    API is routed, its usage recorded and its time in the period (as the gated simulation
-    counts it); else None."""
-    api = setting.apis.get(request.api)  # routed_api(request.api, the routed APIs)
-    if api is None or usage_is_fallback(request) or not setting.period.contains(request.timestamp):
-        return None
-    prefix = request.input + request.cache_read + request.cache_write
-    return Observed(api, prefix, index.carried_from(request.checkpoints_before))
+        every = self._every
+        if every is None:
+            first = self[0]
+            every = self._every = [first]
+            estimate, cold, drops = first.estimate, first.cold, False
+            requests, contains, point = self._requests, self._period.contains, self._point
+            for k in range(1, len(requests)):
+                if contains(requests[k].timestamp):
+                    later = point(k)
+                    every.append(later)
+                    estimate = max(estimate, later.estimate)
+                    cold = cold or later.cold
+                    drops = drops or later.compacted_since_first
+            self.every_estimate, self.every_cold, self.every_drops = estimate, cold, drops
+        return every
 
 
 class JournalFacts(NamedTuple):
@@ -296,9 +330,18 @@ class JournalFacts(NamedTuple):
     lower: Mapping[Api, Sequence[int]]
 
     @classmethod
-    def of(cls, assessment: Assessment, journal: int, placeholder_tokens: int) -> JournalFacts:
-        """The facts of `assessment`'s journal at position `journal`."""
+    def of(
+        cls,
+        assessment: Assessment,
+        journal: int,
+        placeholder_tokens: int,
+        layout: JournalLayout | None = None,
+    ) -> JournalFacts:
+        """The facts of `assessment`'s journal at position `journal` (over its layout, when
+        the gated walk made it)."""
         results = assessment.replay.journals[journal].journal.results
+        if layout is None:
+            layout = JournalLayout.of(results)
         classes, cohorts = assessment.classes[journal], assessment.cohorts[journal]
         net = [result.tokens - placeholder_tokens for result in results]
         lower: dict[Api, list[int]] = {}
@@ -316,8 +359,8 @@ class JournalFacts(NamedTuple):
             classes,
             cohorts,
             net,
-            JournalIndex(results),
-            {result.finalized_id: slot for slot, result in enumerate(results)},
+            layout.slot_index,
+            layout.slots,
             lower,
         )
 
@@ -328,18 +371,24 @@ def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int
     union, or with `tail_whichever_first` their common part (`never`: no tail). The context
     is read from its end, range by range, by counts and token sums: never slot by slot."""
     segments = point.segments
+    if not segments:
+        return never
     last_from = never
-    if keep.last_tool_results and segments:
-        wanted = keep.last_tool_results
-        last_from = segments[0][0]  # fewer results than wanted: the whole context
-        for start, end in reversed(segments):
-            if end - start >= wanted:
-                last_from = end - wanted
-                break
-            wanted -= end - start
+    wanted = keep.last_tool_results
+    if wanted:
+        start, end = segments[-1]
+        if end - start >= wanted:
+            last_from = end - wanted
+        else:
+            last_from = segments[0][0]  # fewer results than wanted: the whole context
+            for start, end in reversed(segments):
+                if end - start >= wanted:
+                    last_from = end - wanted
+                    break
+                wanted -= end - start
     newest_from = never
-    if keep.newest_result_tokens:
-        room = keep.newest_result_tokens
+    room = keep.newest_result_tokens
+    if room:
         cumulative = index.cumulative_tokens
         for start, end in reversed(segments):
             tokens = cumulative[end] - cumulative[start]
@@ -352,10 +401,10 @@ def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int
             if first < end:
                 newest_from = first
             break
-    if keep.tail_whichever_first and keep.last_tool_results and keep.newest_result_tokens:
-        # One tail that ends at whichever limit comes first: the shorter of the two.
-        return max(last_from, newest_from)
-    return min(last_from, newest_from)
+        if keep.tail_whichever_first and keep.last_tool_results:
+            # One tail that ends at whichever limit comes first: the shorter of the two.
+            return last_from if last_from > newest_from else newest_from
+    return last_from if last_from < newest_from else newest_from
 
 
 def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool] | None:
@@ -588,14 +637,16 @@ class PolicySimulator:
         results are not looked for; nor are they when the walk's scan holds no slot of the
         context before the protected tail."""
         per_api = self.run.per_api
-        sums = per_api[points.api]
+        api = points.api
+        sums = per_api[api]
         every_request, trace = self._every_request, self._trace
         cleared = walk.cleared
         low, window = thresholds.low, thresholds.window
         trigger, only_cold = self._trigger, self._only_cold
         keep, seed_candidates, saving = self._policy.keep, self._seed_candidates, self._saving
         last = keep.last_tool_results if not keep.newest_result_tokens else 0
-        size = len(points.results)
+        size, lo = len(points.results), points.lo
+        removed = 0  # removed.observed of the requests on the boundary's own API
         next_at: Callable[[int], int] | None = None
         for point in points.every if every_request else (points[0],):
             if point.drop_from >= 0:
@@ -603,57 +654,72 @@ class PolicySimulator:
             effective = point.estimate - cleared.net
             if only_cold and not point.cold:
                 may = False
+            elif trigger == _ANY_POINT:
+                may = True
             elif trigger == _ESTIMATE_AT_LEAST:
                 may = point.estimate >= self._estimate_at_least
             elif trigger == _EFFECTIVE_AT_LEAST:
                 may = effective >= low
-            elif trigger == _PRESSURE_BAND:
-                may = low <= effective < window and self._batch_open(points.boundary, state)
             else:
-                may = True
+                may = low <= effective < window and self._batch_open(points.boundary, state)
             if may:
                 # The protected tail's first slot; then whether the walk's scan still holds a
                 # slot of the context before it (else nothing is clearable here).
                 segments = point.segments
                 if seed_candidates and point.request == 0:
                     tail = size
-                elif last and segments and segments[-1][1] - segments[-1][0] >= last:
-                    tail = segments[-1][1] - last  # the last results, all in the last range
+                elif last:  # the last results alone (`_tail_from`)
+                    tail = segments[0][0] if segments else size
+                    wanted = last
+                    for start, end in reversed(segments):
+                        if end - start >= wanted:
+                            tail = end - wanted
+                            break
+                        wanted -= end - start
                 else:
                     tail = _tail_from(keep, point, points.index, size)
                 if next_at is None:
-                    next_at = walk.scan(points.api).next_at
-                for start, end in segments:
-                    stop = min(end, tail)
-                    if start < stop and next_at(start) < stop:
-                        self._point(
-                            points,
-                            walk,
-                            walks,
-                            state,
-                            point,
-                            tail=tail,
-                            sums=sums,
-                            effective=effective,
-                        )
-                        break
-                else:
-                    if trace:  # nothing clearable: the trigger held when it needs no saving
-                        row = (point.request, effective, saving <= 0, 0, 0, 0, False)
-                        self.run.trace.append(TraceRow(*row, state.budget_left, 0))
+                    next_at = walk.scan(api).next_at
+                # The first slot still there from the context's start on: none before the tail,
+                # nothing clearable; else one inside a range of the context, before the tail.
+                if segments and next_at(segments[0][0]) < tail:
+                    for start, end in segments:
+                        stop = end if end < tail else tail
+                        if start < stop and next_at(start) < stop:
+                            self._point(
+                                points,
+                                walk,
+                                walks,
+                                state,
+                                point,
+                                tail=tail,
+                                sums=sums,
+                                effective=effective,
+                            )
+                            may = False
+                            break
+                if may and trace:  # nothing clearable: the trigger held if it needs no saving
+                    row = (point.request, effective, saving <= 0, 0, 0, 0, False)
+                    self.run.trace.append(TraceRow(*row, state.budget_left, 0))
             elif trace:
-                self.run.trace.append(
-                    TraceRow(point.request, effective, False, 0, 0, 0, False, state.budget_left, 0)
-                )
+                row = (point.request, effective, False, 0, 0, 0, False)
+                self.run.trace.append(TraceRow(*row, state.budget_left, 0))
             if every_request:
                 request = point.observed
                 if request is not None and cleared.count:
-                    carried = cleared.carried(request.carried_from)
-                    per_api[request.api].removed_observed += min(carried, request.prefix)
+                    # Cleared results below the boundary's context are none of the walk's.
+                    first = request.carried_from
+                    carried = cleared.net if first <= lo else cleared.carried(first)
+                    carried = min(carried, request.prefix)
+                    if request.api is api:
+                        removed += carried
+                    else:
+                        per_api[request.api].removed_observed += carried
         if not every_request and cleared.count:
             for observed in points.counted_observed:
                 carried = cleared.carried(observed.carried_from)
                 per_api[observed.api].removed_observed += min(carried, observed.prefix)
+        sums.removed_observed += removed
 
     def _clearable(
         self, points: TurnPoints, walk: JournalWalk, point: Point, tail: int
@@ -798,6 +864,12 @@ class PolicySimulator:
             self.run.cleared_results.append(result)
 
 
+@functools.cache
+def _exact(fraction: float) -> Fraction:
+    """A policy file's fraction as written (its decimal text), exactly."""
+    return Fraction(str(fraction))
+
+
 @dataclass(frozen=True, slots=True)
 class _Thresholds:
     """A policy's token thresholds on one route, as integers (the trigger's fractions of T
@@ -814,14 +886,14 @@ class _Thresholds:
         trigger, amount = policy.trigger, policy.amount
         low = 0
         if isinstance(trigger, PressureBand):
-            low = math.ceil(Fraction(str(simulation_policy().pressure_low_fraction)) * window)
+            low = math.ceil(_exact(simulation_policy().pressure_low_fraction) * window)
         elif isinstance(trigger, EffectiveAtLeastFraction):
-            low = math.ceil(Fraction(str(trigger.fraction)) * window)
+            low = math.ceil(_exact(trigger.fraction) * window)
         elif isinstance(trigger, EffectiveWithinOfTrigger):
             low = max(0, window - trigger.tokens)
         target = None
         if isinstance(amount, DownToFraction):
-            target = math.floor(Fraction(str(amount.fraction)) * window)
+            target = math.floor(_exact(amount.fraction) * window)
         else:
             assert isinstance(amount, AllOlder)
         return cls(window, low, target)
@@ -846,15 +918,18 @@ def run_policy(
     return simulator.run
 
 
-def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[Api, PolicySums]]:
+def run_what_ifs(
+    assessment: Assessment, routes: Routes, layouts: Mapping[int, JournalLayout] | None = None
+) -> dict[WhatIfId, dict[Api, PolicySums]]:
     """Every policy of the reviewed table, in table order: its sums per API.
 
     The policies walk each conversation in lockstep, boundary by boundary, so that each
     journal's facts (its slot index, its slots by finalized id, its lower-bound slots) are
     made once, and each boundary's clearing points (their contexts, gaps, protection window
     and observed requests) once for all of them instead of once per policy; each policy keeps
-    its own state. The sums are those of `run_policy` for each policy alone (a test holds
-    them equal)."""
+    its own state; a journal's layout is the gated walk's, when given (`layouts`). The sums
+    are those of `run_policy` for each policy alone (a test holds them equal)."""
+    layouts = {} if layouts is None else layouts
     placeholder_tokens = text_tokens(placeholder_text())
     by_api = dict(routes.by_api)
     setting = Setting.of(assessment, by_api, placeholder_tokens)
@@ -872,7 +947,7 @@ def run_what_ifs(assessment: Assessment, routes: Routes) -> dict[WhatIfId, dict[
             journal_facts = facts.get(boundary.journal)
             if journal_facts is None:
                 journal_facts = facts[boundary.journal] = JournalFacts.of(
-                    assessment, boundary.journal, placeholder_tokens
+                    assessment, boundary.journal, placeholder_tokens, layouts.get(boundary.journal)
                 )
             points = TurnPoints(journal_facts, boundary, setting)
             for visit in visits:
