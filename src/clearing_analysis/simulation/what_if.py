@@ -58,7 +58,6 @@ from clearing_analysis.simulation.clearing import (
     count_cleared,
     release_pins,
     time_order,
-    usage_is_fallback,
 )
 from clearing_analysis.simulation.slots import JournalIndex, SlotScan, runs
 from clearing_analysis.toolclass import ToolClass
@@ -171,7 +170,9 @@ class Point(NamedTuple):
 class TurnPoints:
     """The clearing points of one boundary and what they read of it, each made once and
     shared by every policy: the context's range of slots, the seed's protection window, the
-    first slot of a later turn, and each request as removed.observed counts it."""
+    first slot of a later turn, each request as removed.observed counts it, and the points
+    of an EVERY_REQUEST policy (`every`: the boundary's, then one before each later request
+    made in the period, a request outside it being no clearing point)."""
 
     def __init__(self, journal: JournalFacts, boundary: Boundary, setting: Setting) -> None:
         self.boundary = boundary
@@ -182,7 +183,8 @@ class TurnPoints:
         self.api = boundary.api
         self._cold_above = cold_above(setting.routes[boundary.api])  # R-SIM-3, `is_cold`
         turn = self.turn = replayed.turn_index
-        self.lo, self.hi = index.context(turn)
+        lo, hi = self.lo, self.hi = index.context(turn)
+        self._base = ((lo, hi),) if hi > lo else ()  # the boundary's context, as segments
         eligibility = eligibility_policy()
         # No result below this slot is protected here (R-SIM-8): its turn is older than the
         # protected prompt turns and its tool start older than the protected starts.
@@ -192,31 +194,47 @@ class TurnPoints:
         )
         self.later_turns = index.first_of_turn(turn + 1)  # the first slot of a later turn
         self._requests = requests = replayed.requests
-        self._period = period = setting.period
         # Each request as removed.observed counts it: on the API its own message names
         # (R-CM-8, `routed_api`) when that API is routed, its usage recorded (not a cost
-        # fallback) and its time in the period.
+        # fallback, `usage_is_fallback`) and its time in the period.
         apis, carried_from = setting.apis, index.carried_from
-        self.observed: list[Observed | None] = [
-            Observed(
+        contains = setting.period.contains if setting.period.bounded else None
+        observed: list[Observed | None] = []
+        self.counted_observed: list[Observed] = []
+        in_period = [True] * len(requests)
+        for k, request in enumerate(requests):
+            if contains is not None and not contains(request.timestamp):
+                in_period[k] = False
+                observed.append(None)
+                continue
+            api = apis.get(request.api)
+            if api is None or not request.usage_recorded:
+                observed.append(None)
+                continue
+            counted = Observed(
                 api,
                 request.input + request.cache_read + request.cache_write,
                 carried_from(request.checkpoints_before),
             )
-            if (api := apis.get(request.api)) is not None
-            and not usage_is_fallback(request)
-            and period.contains(request.timestamp)
-            else None
-            for request in requests
-        ]
-        self.counted_observed = [observed for observed in self.observed if observed is not None]
+            observed.append(counted)
+            self.counted_observed.append(counted)
+        self.observed = observed
         self._runs: list[tuple[int, int, int]] | None = None
         self._points: dict[int, Point] = {}
-        self._every: list[Point] | None = None
+        first = self.first = self[0]
+        every = self.every = [first]
         # Over the points of `every`: the highest E, whether any is cold, whether a checkpoint
         # inside the turn compacted any part of the context before one of them.
-        self.every_estimate = 0
-        self.every_cold = self.every_drops = False
+        estimate, cold, drops = first.estimate, first.cold, False
+        point = self._point
+        for k in range(1, len(requests)):
+            if in_period[k]:
+                later = point(k)
+                every.append(later)
+                estimate = max(estimate, later.estimate)
+                cold = cold or later.cold
+                drops = drops or later.compacted_since_first
+        self.every_estimate, self.every_cold, self.every_drops = estimate, cold, drops
 
     def __len__(self) -> int:
         return max(1, len(self._requests))
@@ -251,7 +269,7 @@ class TurnPoints:
 
     def _point(self, request: int) -> Point:
         """The clearing point before request `request` of the turn."""
-        requests, lo, hi = self._requests, self.lo, self.hi
+        requests = self._requests
         above = self._cold_above
         observed = self.observed[request] if request < len(requests) else None
         if request == 0:
@@ -259,59 +277,42 @@ class TurnPoints:
             gap = replayed.gap_ms
             cold = above is not None and gap is not None and gap > above
             checkpoints = requests[0].checkpoints_before if requests else 0
-            first: tuple[tuple[int, int], ...] = ((lo, hi),) if hi > lo else ()
-            return Point(0, replayed.estimate, gap, cold, checkpoints, False, -1, first, observed)
+            base = self._base
+            return Point(0, replayed.estimate, gap, cold, checkpoints, False, -1, base, observed)
         sent = requests[request]
         # Measured from the turn's previous request, as R-SIM-3 measures a boundary's gap.
         gap = sent.timestamp - requests[request - 1].timestamp
         cold = above is not None and gap > above
         checkpoints, count = sent.checkpoints_before, sent.results_before
         runs = self._turn_runs()
-        if len(runs) == 1 and count:
+        if len(runs) == 1:
             start, end = runs[0][1], runs[0][2]
-            placed = [(start, end if end < start + count else start + count)]
+            stop = start + count
+            placed = [(start, end if end < stop else stop)] if count else []
         else:
             placed = self.results_placed(count)
         if checkpoints > requests[0].checkpoints_before:
             # A checkpoint inside the turn compacted the context from its start to `drop`.
             drop = self.index.carried_from(checkpoints)
-            placed = [(lo, hi), *placed]
             segments = tuple(
-                (max(start, drop), end) for start, end in placed if end > max(start, drop)
+                (max(start, drop), end)
+                for start, end in (*self._base, *placed)
+                if end > max(start, drop)
             )
             return Point(
                 request, sent.estimate, gap, cold, checkpoints, True, drop, segments, observed
             )
-        if hi > lo:
-            placed.insert(0, (lo, hi))
         return Point(
-            request, sent.estimate, gap, cold, checkpoints, False, -1, tuple(placed), observed
+            request,
+            sent.estimate,
+            gap,
+            cold,
+            checkpoints,
+            False,
+            -1,
+            (*self._base, *placed),
+            observed,
         )
-
-    @property
-    def every(self) -> list[Point]:
-        """The points of an EVERY_REQUEST policy: the boundary's, then one before each later
-        request made in the period (a request outside it is no clearing point)."""
-        return self.make_every()
-
-    def make_every(self) -> list[Point]:
-        """`every`, made at the first call with `every_estimate`, `every_cold` and
-        `every_drops`."""
-        every = self._every
-        if every is None:
-            first = self[0]
-            every = self._every = [first]
-            estimate, cold, drops = first.estimate, first.cold, False
-            requests, contains, point = self._requests, self._period.contains, self._point
-            for k in range(1, len(requests)):
-                if contains(requests[k].timestamp):
-                    later = point(k)
-                    every.append(later)
-                    estimate = max(estimate, later.estimate)
-                    cold = cold or later.cold
-                    drops = drops or later.compacted_since_first
-            self.every_estimate, self.every_cold, self.every_drops = estimate, cold, drops
-        return every
 
 
 class JournalFacts(NamedTuple):
@@ -598,11 +599,9 @@ class PolicySimulator:
             per_api[api].boundaries += 1
             thresholds = thresholds_of[api]
             if every_request:
-                points.make_every()
                 estimate, cold = points.every_estimate, points.every_cold
             else:
-                first = points[0]
-                estimate, cold = first.estimate, first.cold
+                estimate, cold = points.first.estimate, points.first.cold
             if only_cold and not cold:
                 may = False
             elif trigger == _ESTIMATE_AT_LEAST:
@@ -648,7 +647,7 @@ class PolicySimulator:
         size, lo = len(points.results), points.lo
         removed = 0  # removed.observed of the requests on the boundary's own API
         next_at: Callable[[int], int] | None = None
-        for point in points.every if every_request else (points[0],):
+        for point in points.every if every_request else (points.first,):
             if point.drop_from >= 0:
                 cleared.drop_before(point.drop_from)
             effective = point.estimate - cleared.net
