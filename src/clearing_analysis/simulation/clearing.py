@@ -246,7 +246,9 @@ class ClearedInContext:
 
     def move(self, lo: int, hi: int, counted: bytearray, net_of: Callable[[int], int]) -> None:
         """To a boundary whose context is the slots [lo, hi) (never backwards): members are
-        then exactly the counted slots in that range."""
+        then exactly the counted slots in that range. A walk that counted nothing of its
+        journal yet may skip boundaries: with no member, moving from an earlier context only
+        looks at more slots for counted ones."""
         old_lo, old_hi = self._lo, self._hi
         self._lo, self._hi = max(old_lo, lo), max(old_hi, hi)
         # Only members and counted slots are visited (found by bytes.find, not slot by slot).
@@ -366,7 +368,7 @@ class JournalWalk:
         held = _held(self.slots, state.counted)
         for slot in held:
             self.counted[slot] = 1
-        self._counted_any = bool(held)  # some result of the journal is counted
+        self.counted_any = bool(held)  # some result of the journal is counted (ever)
         self.pins.extend(_held(self.slots, state.pins))
         heapq.heapify(self.pins)
         self.cleared = ClearedInContext(len(results))
@@ -387,7 +389,7 @@ class JournalWalk:
     def move_to(self, lo: int, hi: int) -> None:
         """To a boundary whose context is the slots [lo, hi) (`JournalIndex.context`)."""
         self.lo, self.hi = lo, hi
-        if not self._counted_any:
+        if not self.counted_any:
             self.cleared.bound(lo, hi)  # nothing of the journal counted: nothing to move
             return
         nets, results = self._counted_nets, self.results
@@ -410,7 +412,7 @@ class JournalWalk:
         """The conversation counted the result at `slot` of this journal: cleared by this
         walk at its current boundary when `current`, else by another journal's copy."""
         self.counted[slot] = 1
-        self._counted_any = True
+        self.counted_any = True
         for scan in self._scans.values():
             scan.remove(slot)
         heapq.heappush(self.pins, slot)

@@ -455,12 +455,16 @@ class _Clearable:
         self._scan, self._segments = scan, segments
         self._tail, self._window, self._kept, self._net = tail, window, kept, net
 
-    def __iter__(self) -> Iterator[int]:
-        window, kept, tail = self._window, self._kept, self._tail
+    def slots(self) -> Iterator[int]:
+        """The slots, oldest first (clearing one meanwhile is fine: it leaves the scan)."""
+        window, kept, tail, next_at = self._window, self._kept, self._tail, self._scan.next_at
         for start, end in self._segments:
-            for slot in self._scan.present(start, min(end, tail)):
+            stop = end if end < tail else tail
+            slot = next_at(start) if start < stop else stop
+            while slot < stop:
                 if slot < window or not kept(slot):
                     yield slot
+                slot = next_at(slot + 1)
 
     def net(self) -> int:
         """Their net tokens (the walk keeps the scan's weights)."""
@@ -593,7 +597,6 @@ class PolicySimulator:
                 walk = walks[journal] = self._walk(points.facts, journal, state)
             if walk.pins:
                 release_pins(boundary, walk, state, lo=points.lo)
-            walk.move_to(points.lo, points.hi)
             api = points.api
             per_api[api].boundaries += 1
             thresholds = thresholds_of[api]
@@ -609,6 +612,12 @@ class PolicySimulator:
                 may = True
             else:  # the effective trigger or the pressure band's lower edge
                 may = estimate >= thresholds.low
+            if not (may or trace or walk.counted_any):
+                # Nothing of the journal is counted, so nothing cleared is in context, and
+                # nothing clears here: the walk need not move to this boundary (its next
+                # move reaches the context from wherever it was: `ClearedInContext.move`).
+                return
+            walk.move_to(points.lo, points.hi)
             cleared = walk.cleared
             if may or trace or (every_request and points.every_drops and cleared.count):
                 self._points(points, walk, walks, state, thresholds)
@@ -802,7 +811,7 @@ class PolicySimulator:
             results = walk.results
             target = self._thresholds[points.api].target
             prefix: int | None = None
-            for slot in clearable:
+            for slot in clearable.slots():
                 if target is not None and effective - admitted <= target:
                     break
                 result = results[slot]
