@@ -407,30 +407,26 @@ def _tail_from(keep: Keep, point: Point, index: JournalIndex, never: int) -> int
     return last_from if last_from < newest_from else newest_from
 
 
-def _statically_kept(keep: Keep, results: Sequence[ToolResult]) -> Callable[[int], bool] | None:
-    """The keep rules that depend on the result alone: its size, its tool (its name, or its
-    class with `only_read_only_builtins`), being the first (None: the policy has none)."""
-    if not (
-        keep.first_tool_result
-        or keep.results_at_most_tokens > 0
-        or keep.tool_names
-        or keep.only_read_only_builtins
-    ):
-        return None
-
-    def kept(slot: int) -> bool:
-        result = results[slot]
-        return (
-            (keep.first_tool_result and slot == 0)
-            or (keep.results_at_most_tokens > 0 and result.tokens <= keep.results_at_most_tokens)
-            or result.tool_name in keep.tool_names
-            or (
-                keep.only_read_only_builtins
-                and result.tool_class is not ToolClass.READ_ONLY_BUILTIN
-            )
+def _not_statically_kept(
+    keep: Keep, results: Sequence[ToolResult], slots: Sequence[int]
+) -> list[int]:
+    """Those of `slots` that no keep rule of the result alone keeps: its size, its tool (its
+    name, or its class with `only_read_only_builtins`), being the first."""
+    first, at_most = keep.first_tool_result, keep.results_at_most_tokens
+    names, only_read_only = keep.tool_names, keep.only_read_only_builtins
+    if not (first or at_most > 0 or names or only_read_only):
+        return list(slots)
+    read_only = ToolClass.READ_ONLY_BUILTIN
+    return [
+        slot
+        for slot in slots
+        if not (
+            (first and slot == 0)
+            or (at_most > 0 and results[slot].tokens <= at_most)
+            or results[slot].tool_name in names
+            or (only_read_only and results[slot].tool_class is not read_only)
         )
-
-    return kept
+    ]
 
 
 class _Clearable:
@@ -522,7 +518,7 @@ class PolicySimulator:
             assert isinstance(trigger, Always)
         self._placeholder_tokens = placeholder_tokens
         self._simulation = simulation_policy()
-        self._thresholds = {api: _Thresholds.of(policy, route) for api, route in routes.items()}
+        self._thresholds = {api: _thresholds(policy, route) for api, route in routes.items()}
         self._trace = trace
         self.run = PolicyRun(per_api={api: PolicySums() for api in assessment.per_api})
 
@@ -541,14 +537,10 @@ class PolicySimulator:
         """Per API cohort, the slots of a journal the policy may ever clear: the seed's
         lower-bound class with a positive net saving, and no keep rule of the result alone
         keeping it."""
-        kept = _statically_kept(self._policy.keep, facts.results)
-        lower = facts.lower
+        keep, results, lower = self._policy.keep, facts.results, facts.lower
 
         def candidates(api: Api) -> list[int]:
-            slots = lower.get(api, ())
-            if kept is None:
-                return list(slots)
-            return [slot for slot in slots if not kept(slot)]
+            return _not_statically_kept(keep, results, lower.get(api, ()))
 
         return candidates
 
@@ -904,6 +896,12 @@ class _Thresholds:
         else:
             assert isinstance(amount, AllOlder)
         return cls(window, low, target)
+
+
+@functools.cache
+def _thresholds(policy: WhatIf, route: Route) -> _Thresholds:
+    """`_Thresholds.of`, made once per policy and route of a process (every unit asks)."""
+    return _Thresholds.of(policy, route)
 
 
 def run_policy(
