@@ -78,7 +78,7 @@ def _first_slot(holds: Sequence[bool]) -> int:
 
 def _assert_turn_points(assessment: Assessment, routes: Routes) -> int:
     """Every boundary's shared clearing points equal their definitions; how many points."""
-    setting = what_if.Setting.of(assessment, dict(routes.by_api), PLACEHOLDER)
+    setting = what_if.Setting.of(assessment, dict(routes.by_api))
     eligibility = eligibility_policy()
     listed: dict[int, ContextTally] = {}
     checked = 0

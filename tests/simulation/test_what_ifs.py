@@ -333,7 +333,7 @@ def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
     c.retained.extend(((c.physical, "t0", "t0-r", call), text) for call in ("c0", "c1", "c2"))
     assessment, _ = run(tmp_path, [c])
     (boundary,) = assessment.boundaries
-    setting = Setting.of(assessment, dict(routes().by_api), PLACEHOLDER_TOKENS)
+    setting = Setting.of(assessment, dict(routes().by_api))
     points = TurnPoints(JournalFacts.of(assessment, 0, PLACEHOLDER_TOKENS), boundary, setting)
     assert len(points) == 3
     assert [points[k].in_context() for k in range(3)] == [[], [0, 1], [1, 2]]
@@ -356,7 +356,7 @@ def test_each_points_context_is_its_definitions(
     checkpoint inside the turn compacted; ascending (the keep rules read a tail as every slot
     from its first on)."""
     assessment, corpus_routes = assessed
-    setting = Setting.of(assessment, dict(corpus_routes.by_api), PLACEHOLDER_TOKENS)
+    setting = Setting.of(assessment, dict(corpus_routes.by_api))
     listed: dict[int, ContextTally] = {}
     facts: dict[int, JournalFacts] = {}
     listed_facts: dict[int, reference.JournalFacts] = {}

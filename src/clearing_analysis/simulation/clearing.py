@@ -55,7 +55,7 @@ def usage_is_fallback(request: RequestUsage) -> bool:
 
 
 def cold_above(route: Route) -> int | None:
-    """The gap a cold request's exceeds on `route`: lifetime + margin (None: the lifetime is
+    """The gap a cold request exceeds on `route`: lifetime + margin (None: the lifetime is
     unknown, and no request is cold; R-SIM-3)."""
     if route.cache_lifetime_ms == "unknown":
         return None

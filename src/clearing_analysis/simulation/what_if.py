@@ -14,6 +14,17 @@ clears what the seed forbids.
 
 The outputs are integer sums per policy and API (and, on request, a per-point trace the
 tests hold against the gated simulation's tables); nothing here names a result or holds text.
+
+What does not depend on the policy is made once for all of them, and what does is kept up as
+the walk proceeds (docs/performance.md, "The what-ifs at a fraction of their cost"): a
+journal's layout is the gated walk's and its lower-bound slots are listed once
+(`JournalFacts`); a boundary's clearing points (contexts, gaps, observed requests, the
+protection window, the highest E over them) are made once when it is first visited
+(`TurnPoints`); each policy keeps, per journal, the slots it may still clear (a scan linked
+past what it cleared) and its cleared results in context (moved from boundary to boundary).
+At a boundary, a policy first reads the part of its trigger that does not depend on what is
+clearable for all the turn's points at once, and at a point it looks at its keep rules only
+when the scan still holds a slot of the context before the protected tail.
 """
 
 from __future__ import annotations
@@ -110,21 +121,17 @@ class PolicyRun:
 
 
 class Setting(NamedTuple):
-    """What every policy's walk reads of the run, the same for all of them: the routes, the
-    period, the routed APIs (the cohorts) and the placeholder's tokens."""
+    """What the clearing points read of the run, the same for every policy: the routes, the
+    period and the routed APIs (the cohorts)."""
 
     routes: Mapping[Api, Route]
     period: Period
     apis: Mapping[str, Api]  # the routed APIs by name (`routed_api`)
-    placeholder_tokens: int
 
     @classmethod
-    def of(
-        cls, assessment: Assessment, routes: Mapping[Api, Route], placeholder_tokens: int
-    ) -> Setting:
+    def of(cls, assessment: Assessment, routes: Mapping[Api, Route]) -> Setting:
         """The setting of a run over `assessment`."""
-        apis = {api.value: api for api in assessment.per_api}
-        return cls(routes, assessment.period, apis, placeholder_tokens)
+        return cls(routes, assessment.period, {api.value: api for api in assessment.per_api})
 
 
 class Observed(NamedTuple):
@@ -492,7 +499,7 @@ class PolicySimulator:
         trace: bool = False,
     ) -> None:
         self._assessment = assessment
-        self._setting = Setting.of(assessment, routes, placeholder_tokens)
+        self._setting = Setting.of(assessment, routes)
         self._policy = policy
         self._every_request = policy.when is ClearingPoint.EVERY_REQUEST
         self._only_cold = policy.only_cold
@@ -937,7 +944,7 @@ def run_what_ifs(
     layouts = {} if layouts is None else layouts
     placeholder_tokens = text_tokens(placeholder_text())
     by_api = dict(routes.by_api)
-    setting = Setting.of(assessment, by_api, placeholder_tokens)
+    setting = Setting.of(assessment, by_api)
     simulators = [
         PolicySimulator(assessment, by_api, policy, placeholder_tokens)
         for policy in what_if_table().policies
