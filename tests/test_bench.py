@@ -4,11 +4,14 @@ and the one- and all-worker reports agreed, which the script itself checks)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from clearing_analysis.synth import generate
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "analyze" / "bench_analyze.py"
 
@@ -100,3 +103,26 @@ def test_every_module_of_the_package_has_a_part() -> None:
     assert unmapped == []
     source = (package / "journal" / "decode.py").read_text().splitlines()
     assert "_ENCODER.encode(" in source[bench_parts._RE_ENCODE_LINE - 1]
+
+
+WHAT_IFS = Path(__file__).resolve().parents[1] / "bench" / "whatifs" / "share.py"
+
+
+@pytest.mark.slow
+def test_what_ifs_share_script_measures_a_tiny_corpus(tmp_path: Path) -> None:
+    """One timed run and one profiled run: the job's and the what-ifs' CPU seconds and a share
+    between 0 and 100 percent (the figures themselves are not asserted)."""
+    corpus = tmp_path / "corpus"
+    generate(corpus, 3, conversations=3, profile="mixed")
+    done = subprocess.run(
+        [sys.executable, str(WHAT_IFS), str(corpus), "--repeats", "1", "--profile"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    timed, profiled = (json.loads(line) for line in done.stdout.splitlines())
+    assert 0 < timed["what_ifs_cpu_s"] < timed["analyze_cpu_s"]
+    assert 0 < timed["share_percent"] < 100
+    assert 0 < profiled["profiled_share_percent"] < 100

@@ -5,7 +5,9 @@ At every boundary this walk lists the whole context: the cleared results in it, 
 the pins to release; each what-if point lists its context and applies every keep rule to
 every candidate. `simulation.clearing` and `simulation.what_if` do the same work from slot
 ranges and running sums; on every corpus and history the tests try, both give the same
-tables, sums and traces. Copied from the modules as they were, unchanged but for imports.
+tables, sums and traces. Copied from the modules as they were, unchanged but for imports,
+and for the period (--since, --until) the what-ifs gained since: a request made outside it is
+no clearing point and counts in no removed.observed.
 """
 
 from __future__ import annotations
@@ -621,6 +623,8 @@ class PolicySimulator:
             return
         self._requests(boundary, requests[:1], cleared)
         for k in range(1, len(requests)):
+            if not self._assessment.period.contains(requests[k].timestamp):
+                continue  # a request outside the period is no clearing point
             point = points[k]
             if point.compacted_since_first:
                 kept = [slot for slot in cleared.slots if point.carries(results[slot])]
@@ -800,7 +804,9 @@ class PolicySimulator:
             return
         sums = self.run.per_api[boundary.api]
         for request in requests:
-            if usage_is_fallback(request):
+            if usage_is_fallback(request) or not self._assessment.period.contains(
+                request.timestamp
+            ):
                 continue
             prefix = request.input + request.cache_read + request.cache_write
             sums.removed_observed += min(cleared.carried(request), prefix)

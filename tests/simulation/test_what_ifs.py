@@ -24,6 +24,7 @@ from clearing_analysis.simulation.unit import summarize, walk
 from clearing_analysis.simulation.what_if import (
     JournalFacts,
     PolicyRun,
+    Setting,
     TurnPoints,
     run_policy,
     run_what_ifs,
@@ -332,9 +333,8 @@ def test_a_checkpoint_inside_a_turn(tmp_path: Path) -> None:
     c.retained.extend(((c.physical, "t0", "t0-r", call), text) for call in ("c0", "c1", "c2"))
     assessment, _ = run(tmp_path, [c])
     (boundary,) = assessment.boundaries
-    context = journal_context(assessment, 0, PLACEHOLDER_TOKENS)
-    context.advance(boundary.replayed)
-    points = TurnPoints(JournalFacts.of(assessment, 0, PLACEHOLDER_TOKENS), boundary, context)
+    setting = Setting.of(assessment, dict(routes().by_api))
+    points = TurnPoints(JournalFacts.of(assessment, 0, PLACEHOLDER_TOKENS), boundary, setting)
     assert len(points) == 3
     assert [points[k].in_context() for k in range(3)] == [[], [0, 1], [1, 2]]
     assert [points[k].estimate for k in range(3)] == [1, 41_056, 40_060]
@@ -355,24 +355,22 @@ def test_each_points_context_is_its_definitions(
     boundary's context, then the turn's results placed before the request, less those a
     checkpoint inside the turn compacted; ascending (the keep rules read a tail as every slot
     from its first on)."""
-    assessment, _ = assessed
-    contexts: dict[int, ContextTally] = {}
+    assessment, corpus_routes = assessed
+    setting = Setting.of(assessment, dict(corpus_routes.by_api))
     listed: dict[int, ContextTally] = {}
     facts: dict[int, JournalFacts] = {}
     listed_facts: dict[int, reference.JournalFacts] = {}
     mid_turn = 0
     for boundary in sorted(assessment.boundaries, key=lambda b: (b.journal, b.replayed.turn_index)):
         journal = boundary.journal
-        if journal not in contexts:
-            contexts[journal] = journal_context(assessment, journal, PLACEHOLDER_TOKENS)
+        if journal not in listed:
             listed[journal] = journal_context(assessment, journal, PLACEHOLDER_TOKENS)
             facts[journal] = JournalFacts.of(assessment, journal, PLACEHOLDER_TOKENS)
             listed_facts[journal] = reference.JournalFacts.of(
                 assessment, journal, PLACEHOLDER_TOKENS
             )
-        contexts[journal].advance(boundary.replayed)
         listed[journal].advance(boundary.replayed)
-        points = TurnPoints(facts[journal], boundary, contexts[journal])
+        points = TurnPoints(facts[journal], boundary, setting)
         definitions = reference.TurnPoints(listed_facts[journal], boundary, listed[journal])
         for k in range(len(points)):
             in_context = points[k].in_context()

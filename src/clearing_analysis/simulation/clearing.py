@@ -27,7 +27,7 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from clearing_analysis.eligibility import (
     Assessment,
@@ -54,11 +54,18 @@ def usage_is_fallback(request: RequestUsage) -> bool:
     return not request.usage_recorded
 
 
+def cold_above(route: Route) -> int | None:
+    """The gap a cold request exceeds on `route`: lifetime + margin (None: the lifetime is
+    unknown, and no request is cold; R-SIM-3)."""
+    if route.cache_lifetime_ms == "unknown":
+        return None
+    return route.cache_lifetime_ms + route.cache_margin_ms
+
+
 def is_cold(route: Route, gap_ms: int | None) -> bool:
     """Strictly beyond lifetime + margin; an unknown lifetime or gap is never cold (R-SIM-3)."""
-    if route.cache_lifetime_ms == "unknown" or gap_ms is None:
-        return False
-    return gap_ms > route.cache_lifetime_ms + route.cache_margin_ms
+    above = cold_above(route)
+    return above is not None and gap_ms is not None and gap_ms > above
 
 
 def in_pressure_band(tokens: int, trigger: int) -> bool:
@@ -239,19 +246,27 @@ class ClearedInContext:
 
     def move(self, lo: int, hi: int, counted: bytearray, net_of: Callable[[int], int]) -> None:
         """To a boundary whose context is the slots [lo, hi) (never backwards): members are
-        then exactly the counted slots in that range."""
+        then exactly the counted slots in that range. A walk that counted nothing of its
+        journal yet may skip boundaries: with no member, moving from an earlier context only
+        looks at more slots for counted ones."""
         old_lo, old_hi = self._lo, self._hi
         self._lo, self._hi = max(old_lo, lo), max(old_hi, hi)
-        for slot in range(old_lo, min(lo, old_hi)):
+        # Only members and counted slots are visited (found by bytes.find, not slot by slot).
+        member = self._member
+        left = min(lo, old_hi)
+        slot = member.find(1, old_lo, left) if self.count else -1
+        while slot >= 0:
             self._remove(slot)
+            slot = member.find(1, slot + 1, left)
         for slot in self._beyond:
             if not lo <= slot < hi:
                 self._remove(slot)
         self._beyond = []
         start = max(old_hi, lo)
-        for slot in range(start, hi):
-            if counted[slot]:
-                self.add(slot, net_of(slot))
+        slot = counted.find(1, start, hi)
+        while slot >= 0:
+            self.add(slot, net_of(slot))
+            slot = counted.find(1, slot + 1, hi)
         for slot in (*self.arrived, *self._set_aside):
             if lo <= slot < min(start, hi) and counted[slot]:
                 self.add(slot, net_of(slot))
@@ -259,13 +274,20 @@ class ClearedInContext:
         self._set_aside = []
         self._dropped_to = self._lo
 
+    def bound(self, lo: int, hi: int) -> None:
+        """`move` while no slot of the journal is counted (nothing to remove or add)."""
+        self._lo, self._hi = max(self._lo, lo), max(self._hi, hi)
+        self._dropped_to = self._lo
+
     def drop_before(self, slot: int) -> None:
         """Members below `slot` leave for the rest of the boundary: a checkpoint inside its
         turn compacted them away before the request now visited."""
-        for member in range(self._dropped_to, min(slot, self._hi)):
-            if self._member[member]:
-                self._remove(member)
-                self._set_aside.append(member)
+        stop = min(slot, self._hi)
+        member = self._member.find(1, self._dropped_to, stop) if self.count else -1
+        while member >= 0:
+            self._remove(member)
+            self._set_aside.append(member)
+            member = self._member.find(1, member + 1, stop)
         self._dropped_to = max(self._dropped_to, slot)
         for member in self._beyond:
             if member < slot:
@@ -282,15 +304,37 @@ class ClearedInContext:
         return self.net - self.below(carried_from)
 
 
+class JournalLayout(NamedTuple):
+    """Where a journal's results lie, which depends on the journal alone: its slot index and
+    its slots by finalized id. Made once per journal and shared by every walk of it (the
+    gated walk's, then each what-if policy's)."""
+
+    slot_index: JournalIndex
+    slots: Mapping[str, int]
+
+    @classmethod
+    def of(cls, results: Sequence[ToolResult]) -> JournalLayout:
+        """The layout of a journal's results."""
+        return cls(JournalIndex(results), {r.finalized_id: s for s, r in enumerate(results)})
+
+
+def _held(slots: Mapping[str, int], ids: Mapping[str, int]) -> list[int]:
+    """The slots of the results among `ids` (finalized ids) a journal holds, looking up
+    whichever of the two is smaller."""
+    if len(ids) < len(slots):
+        return [slot for slot in map(slots.get, ids) if slot is not None]
+    return [slot for finalized_id, slot in slots.items() if finalized_id in ids]
+
+
 class JournalWalk:
     """One journal of the conversation as one simulation walks it: its results, its context
     tally and slot index, which of its results the conversation has counted (by any
     journal's copy), the counted ones in its context (`cleared`), the pins it can release, and
     per API cohort the slots it may still clear (`scan`).
 
-    `candidate` says which slots the walk may ever clear (a rule of the result alone: its
-    class, its net saving, the keep rules that depend on the result only); a slot leaves its
-    scan once it is counted."""
+    `candidates` names, per API cohort, the slots the walk may ever clear, ascending (a rule
+    of the result alone: its class, its net saving, the keep rules that depend on the result
+    only); a slot leaves its scan once it is counted."""
 
     def __init__(
         self,
@@ -299,55 +343,67 @@ class JournalWalk:
         placeholder_tokens: int,
         state: ConversationState,
         *,
-        candidate: Callable[[int], bool],
+        candidates: Callable[[Api], Iterable[int]],
         context: ContextTally | None = None,
         index: JournalIndex | None = None,
         weighted: bool = False,
+        slots: Mapping[str, int] | None = None,
+        net: Sequence[int] | None = None,
     ) -> None:
         results = assessment.replay.journals[journal].journal.results
         self.results = results
-        self.slots = {r.finalized_id: s for s, r in enumerate(results)}
-        # Several walks of one journal may share a tally and an index (the what-if policies,
-        # in lockstep): both depend on the journal alone; whoever shares a tally advances it
-        # once.
-        if context is None:
-            context = journal_context(assessment, journal, placeholder_tokens)
-        self.context = context
+        # Several walks of one journal may share its slot index, its slots by finalized id
+        # and its net tokens (the what-if policies): all depend on the journal alone. Its
+        # context tally is made when first read (the what-ifs never read one).
+        self.slots = {r.finalized_id: s for s, r in enumerate(results)} if slots is None else slots
+        self._context = context
+        self._tally_of = (assessment, journal, placeholder_tokens)
         self.index = JournalIndex(results) if index is None else index
-        self.net = [r.tokens - placeholder_tokens for r in results]
-        self._cohorts = assessment.cohorts[journal]
-        self._candidate = candidate
+        self.net = [r.tokens - placeholder_tokens for r in results] if net is None else net
+        self._candidates = candidates
         self._weighted = weighted
         self._counted_nets = state.counted
         self.counted = bytearray(len(results))
         self.pins: list[int] = []  # a heap of the slots of pinned results this journal holds
-        for finalized_id, slot in self.slots.items():
-            if finalized_id in state.counted:
-                self.counted[slot] = 1
-            if finalized_id in state.pins:
-                self.pins.append(slot)
+        held = _held(self.slots, state.counted)
+        for slot in held:
+            self.counted[slot] = 1
+        self.counted_any = bool(held)  # some result of the journal is counted (ever)
+        self.pins.extend(_held(self.slots, state.pins))
         heapq.heapify(self.pins)
         self.cleared = ClearedInContext(len(results))
         self._scans: dict[Api, SlotScan] = {}
         self.lo = self.hi = 0
 
+    @property
+    def context(self) -> ContextTally:
+        """The journal's context tally (made at the first read)."""
+        if self._context is None:
+            self._context = journal_context(*self._tally_of)
+        return self._context
+
     def move(self, turn: int) -> None:
         """To the context of a boundary of `turn` (never backwards)."""
-        self.lo, self.hi = self.index.context(turn)
+        self.move_to(*self.index.context(turn))
+
+    def move_to(self, lo: int, hi: int) -> None:
+        """To a boundary whose context is the slots [lo, hi) (`JournalIndex.context`)."""
+        self.lo, self.hi = lo, hi
+        if not self.counted_any:
+            self.cleared.bound(lo, hi)  # nothing of the journal counted: nothing to move
+            return
         nets, results = self._counted_nets, self.results
-        self.cleared.move(
-            self.lo, self.hi, self.counted, lambda slot: nets[results[slot].finalized_id]
-        )
+        self.cleared.move(lo, hi, self.counted, lambda slot: nets[results[slot].finalized_id])
 
     def scan(self, api: Api) -> SlotScan:
         """The slots of `api`'s cohort this walk may still clear, ascending (weighted by
         their net tokens when the walk sums them)."""
         scan = self._scans.get(api)
         if scan is None:
-            cohorts, candidate, counted = self._cohorts, self._candidate, self.counted
+            counted = self.counted
             scan = self._scans[api] = SlotScan(
                 len(self.results),
-                lambda slot: cohorts[slot] == api and not counted[slot] and candidate(slot),
+                [slot for slot in self._candidates(api) if not counted[slot]],
                 self.net if self._weighted else None,
             )
         return scan
@@ -356,9 +412,8 @@ class JournalWalk:
         """The conversation counted the result at `slot` of this journal: cleared by this
         walk at its current boundary when `current`, else by another journal's copy."""
         self.counted[slot] = 1
-        cohort = self._cohorts[slot]
-        scan = None if cohort is None else self._scans.get(cohort)
-        if scan is not None:
+        self.counted_any = True
+        for scan in self._scans.values():
             scan.remove(slot)
         heapq.heappush(self.pins, slot)
         if current:
@@ -404,16 +459,20 @@ def count_cleared(
     state.budget_left -= result.text_bytes
 
 
-def release_pins(boundary: Boundary, walk: JournalWalk, state: ConversationState) -> None:
+def release_pins(
+    boundary: Boundary, walk: JournalWalk, state: ConversationState, *, lo: int | None = None
+) -> None:
     """A cleared result that this boundary's journal holds and has compacted away before
     the boundary's turn returns its bytes to the conversation's budget, whichever journal
     of the conversation cleared it (R-SIM-4 decision). A journal that does not hold the
     result says nothing about it. The compacted ones are the slots below the boundary's
-    context, each popped once from the walk's heap of pinned slots."""
+    context (from `lo` on, when the caller knows it), each popped once from the walk's heap
+    of pinned slots."""
     pins = walk.pins
     if not pins:
         return
-    lo, _ = walk.index.context(boundary.replayed.turn_index)
+    if lo is None:
+        lo, _ = walk.index.context(boundary.replayed.turn_index)
     results = walk.results
     while pins and pins[0] < lo:
         released = state.pins.pop(results[heapq.heappop(pins)].finalized_id, None)
@@ -442,6 +501,8 @@ class ConversationSimulator:
         self._low = Fraction(str(self._policy.pressure_low_fraction))
         # Ordinal of each cleared result by finalized id, first-come: the tables' result key.
         self.result_keys: dict[str, int] = {}
+        # Each walked journal's layout, by position (the what-ifs walk them again).
+        self.layouts: dict[int, JournalLayout] = {}
 
     def run(self, boundaries: Sequence[Boundary], conversation: int, lineage: int) -> set[str]:
         """Visit the conversation's counted boundaries in time order; return the finalized ids
@@ -451,34 +512,43 @@ class ConversationSimulator:
         for boundary in time_order(boundaries):
             walk = walks.get(boundary.journal)
             if walk is None:
+                layout = self.layouts.get(boundary.journal)
+                if layout is None:
+                    results = self._assessment.replay.journals[boundary.journal].journal.results
+                    layout = self.layouts[boundary.journal] = JournalLayout.of(results)
                 walk = walks[boundary.journal] = JournalWalk(
                     self._assessment,
                     boundary.journal,
                     self._placeholder_tokens,
                     state,
-                    candidate=self._candidate(boundary.journal),
+                    candidates=self._candidates(boundary.journal),
+                    index=layout.slot_index,
+                    slots=layout.slots,
                 )
             release_pins(boundary, walk, state)
             self._boundary(boundary, walk, walks, state, keys=(conversation, lineage))
         return set(state.counted)
 
-    def _candidate(self, journal: int) -> Callable[[int], bool]:
-        """Which slots of a journal the walk may ever clear: its lower-bound class (no fixed
-        exclusion, no shortfall) with a positive net saving; protection is a matter of the
-        boundary, decided as each is visited."""
+    def _candidates(self, journal: int) -> Callable[[Api], list[int]]:
+        """Per API cohort, the slots of a journal the walk may ever clear: its lower-bound
+        class (no fixed exclusion, no shortfall) with a positive net saving; protection is a
+        matter of the boundary, decided as each is visited."""
         classes = self._assessment.classes[journal]
+        cohorts = self._assessment.cohorts[journal]
         results = self._assessment.replay.journals[journal].journal.results
         placeholder = self._placeholder_tokens
 
-        def candidate(slot: int) -> bool:
-            result_class = classes[slot]
-            return (
-                result_class.fixed is None
+        def candidates(api: Api) -> list[int]:
+            return [
+                slot
+                for slot, result_class in enumerate(classes)
+                if cohorts[slot] == api
+                and result_class.fixed is None
                 and result_class.shortfall is None
                 and results[slot].tokens - placeholder > 0
-            )
+            ]
 
-        return candidate
+        return candidates
 
     def net_tokens(self, result: ToolResult) -> int:
         """A cleared result's heuristic tokens minus the placeholder's (R-SIM-5)."""
@@ -642,8 +712,10 @@ __all__ = [
     "Columns",
     "ConversationSimulator",
     "ConversationState",
+    "JournalLayout",
     "JournalWalk",
     "Table",
+    "cold_above",
     "count_cleared",
     "in_pressure_band",
     "is_cold",

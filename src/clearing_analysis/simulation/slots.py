@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from clearing_analysis.replay.model import ToolResult
 
@@ -30,6 +30,19 @@ class Fenwick:
 
     def __init__(self, size: int) -> None:
         self._tree = [0] * (size + 1)
+
+    @classmethod
+    def of(cls, weights: Sequence[int]) -> Fenwick:
+        """Slots 0..len(weights)-1 with these weights, built in linear time (the same tree
+        as adding each weight in turn)."""
+        fenwick = cls(0)
+        tree = fenwick._tree = [0, *weights]
+        size = len(tree)
+        for index in range(1, size):
+            parent = index + (index & -index)
+            if parent < size:
+                tree[parent] += tree[index]
+        return fenwick
 
     def add(self, slot: int, weight: int) -> None:
         """Add `weight` to `slot`'s weight."""
@@ -56,27 +69,28 @@ class Fenwick:
 
 
 class SlotScan:
-    """The slots of a journal still to consider (those `keep` accepted, less those removed
-    since), found in ascending order: `next_at(slot)` is the first one at or after `slot`
-    (the journal's size when none is left). A removed slot is linked past (path halving), so
-    a walk that removes what it visits pays for each slot once, not once per visit. The
-    weights of the slots still there are summed by range on request (`weights`)."""
+    """The slots of a journal still to consider (those `present` at first, ascending, less
+    those removed since), found in ascending order: `next_at(slot)` is the first one at or
+    after `slot` (the journal's size when none is left). A removed slot is linked past (path
+    halving), so a walk that removes what it visits pays for each slot once, not once per
+    visit. The weights of the slots still there are summed by range on request (`weights`)."""
 
     __slots__ = ("_next", "_weight_of", "_weights")
 
     def __init__(
-        self, size: int, keep: Callable[[int], bool], weight_of: Sequence[int] | None = None
+        self, size: int, present: Iterable[int], weight_of: Sequence[int] | None = None
     ) -> None:
-        # _next[s] == s: s is still there; else a slot at or before the next one still there.
-        self._next = [slot if keep(slot) else slot + 1 for slot in range(size)]
-        self._next.append(size)
+        # _next[s] == s: s is still there; else a slot at or before the next one still there
+        # (at first the next one itself: each run of slots not there is linked past at once).
+        link = self._next = [size] * (size + 1)
         self._weight_of = weight_of
-        self._weights: Fenwick | None = None
-        if weight_of is not None:
-            self._weights = Fenwick(size)
-            for slot in range(size):
-                if self._next[slot] == slot:
-                    self._weights.add(slot, weight_of[slot])
+        self._weights: Fenwick | None = None  # made at the first `weight`
+        after = 0  # the first slot after the last one placed
+        for slot in present:  # ascending
+            if slot > after:
+                link[after:slot] = [slot] * (slot - after)
+            link[slot] = slot
+            after = slot + 1
 
     def next_at(self, slot: int) -> int:
         """The first slot still there at or after `slot` (the size when none is)."""
@@ -95,9 +109,16 @@ class SlotScan:
 
     def weight(self, start: int, end: int) -> int:
         """The weights of the slots still there in [start, end) (needs `weight_of`)."""
-        if self._weights is None:
-            raise RuntimeError("this scan keeps no weights")
-        return self._weights.range(start, end)
+        weights = self._weights
+        if weights is None:
+            weight_of = self._weight_of
+            if weight_of is None:
+                raise RuntimeError("this scan keeps no weights")
+            link = self._next
+            weights = self._weights = Fenwick.of(
+                [weight_of[slot] if link[slot] == slot else 0 for slot in range(len(link) - 1)]
+            )
+        return weights.range(start, end)
 
     def present(self, start: int, end: int) -> Iterable[int]:
         """The slots still there in [start, end), ascending (removing one meanwhile is fine)."""

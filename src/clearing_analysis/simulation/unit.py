@@ -250,7 +250,7 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
         placeholder_tokens=placeholder_tokens,
         # The what-if policies walk the same boundaries again, each with its own state
         # (docs/model.md, section 9): informational, never read by the gate.
-        what_ifs=run_what_ifs(assessment, routes),
+        what_ifs=run_what_ifs(assessment, routes, simulator.layouts),
         refetches=refetches,
     )
 
