@@ -5,11 +5,13 @@ carries."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 import pytest
 
+from clearing_analysis.attest.keys import write_key_pair
 from clearing_analysis.container.runtime import StatedImage, stated_image, stated_image_id
 from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.pipeline.jobs import analyze_job
@@ -134,27 +136,34 @@ def test_no_digest_unless_one_well_formed_reference_beside_an_id(
     assert stated_image(path).image_digest is None
 
 
-def test_the_digest_reaches_the_job_not_the_report(tmp_path: Path) -> None:
-    """analyze with a digest-started runtime file: the report names the image ID only (its bytes
-    equal those of the same run started from a tag), the completed job holds the digest for a
-    signed run's attestation."""
+def test_the_digest_reaches_the_attestation_not_the_report(tmp_path: Path) -> None:
+    """A signed analyze with a digest-started runtime file: the report names the image ID only
+    (its bytes equal those of the same run started from a tag), and the digest goes into the
+    signed run's attestation only."""
     corpus = tmp_path / "corpus"
     generate(corpus, seed=3, conversations=1, profile="mixed")
-    jobs = []
+    (tmp_path / "key").mkdir()
+    key = tmp_path / "key" / "run.key"
+    write_key_pair(key)
+    reports, predicates = [], []
     for name, content in (("tag", PRIVILEGED), ("digest", BY_DIGEST)):
         stated = tmp_path / name
         stated.write_text(content)
-        jobs.append(
-            analyze_job(
-                AnalyzeRequest(
-                    journals=(corpus / "journals",),
-                    sidecar=corpus / "history.sqlite",
-                    routes=corpus / "routes.json",
-                ),
-                containerenv=stated,
-            )
-        )
-    by_tag, by_digest = jobs
-    assert by_tag.data == by_digest.data
-    assert json.loads(by_digest.data)["imageId"] == IMAGE
-    assert (by_tag.image_digest, by_digest.image_digest) == (None, DIGEST)
+        (tmp_path / f"out-{name}").mkdir()
+        out = tmp_path / f"out-{name}" / "report.json"
+        analyze_job(
+            AnalyzeRequest(
+                journals=(corpus / "journals",),
+                sidecar=corpus / "history.sqlite",
+                routes=corpus / "routes.json",
+                out=out,
+                sign_key=key,
+            ),
+            containerenv=stated,
+        ).write(out)
+        reports.append(out.read_bytes())
+        envelope = json.loads(out.with_name("report.json.intoto.jsonl").read_bytes())
+        predicates.append(json.loads(base64.b64decode(envelope["payload"]))["predicate"])
+    assert reports[0] == reports[1]
+    assert json.loads(reports[1])["imageId"] == IMAGE
+    assert [predicate["imageDigest"] for predicate in predicates] == [None, DIGEST]

@@ -41,7 +41,7 @@ def usage_table(by: UsageTable | None) -> UsageBy | None:
 
 
 class ReportJob(Protocol):
-    """A finished job holding a report (pipeline.jobs.CompletedAnalysis, CompletedExplore)."""
+    """A finished job holding a report (pipeline.jobs.CompletedReport)."""
 
     @property
     def report(self) -> Report | ExploreReport: ...

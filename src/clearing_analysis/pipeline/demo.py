@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from clearing_analysis.inputs.output import NewFile
-    from clearing_analysis.pipeline.jobs import CompletedAnalysis
+    from clearing_analysis.pipeline.jobs import CompletedReport
+    from clearing_analysis.report.model import Report
 
 # The CLI reads the constants below for its option defaults; everything heavy (polars, the
 # generator, the analysis) loads only when the demo runs, so `--help` starts fast.
@@ -83,7 +84,7 @@ def corpus_summary_text(journal_root: Path) -> str:
 
 def analyze_part(
     scratch: Path, part: DemoCorpus, record: Path | None, *, usage_by: bool = False
-) -> CompletedAnalysis:
+) -> CompletedReport[Report]:
     """Generate the part's corpus under `scratch` and analyze it (`usage_by`: with the usage
     tables of `--by` stored in the report)."""
     from clearing_analysis.pipeline.jobs import analyze_job  # noqa: PLC0415
@@ -106,7 +107,7 @@ def analyze_part(
     )
 
 
-def _clearing_at_work(analysis: CompletedAnalysis) -> list[RenderableType]:
+def _clearing_at_work(analysis: CompletedReport[Report]) -> list[RenderableType]:
     """What the simulation cleared, the pressure model and the cost waterfall, per API."""
     from clearing_analysis.report import model as rm  # noqa: PLC0415
     from clearing_analysis.report.text.tables import (  # noqa: PLC0415

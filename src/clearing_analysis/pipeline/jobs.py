@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from clearing_analysis import logsink
 from clearing_analysis.codes.errors import NoJournalsDetail, NoJournalsError
@@ -42,7 +42,6 @@ from clearing_analysis.qualify.verify import QualificationStatus, check_qualific
 from clearing_analysis.replay.model import JournalSkipReason
 
 if TYPE_CHECKING:
-    from clearing_analysis.attest.sign import SignedRun
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
 
@@ -50,31 +49,48 @@ ProgressCallback = Callable[[int, int, int, int], None]
 """Called with (journals done, journals total, bytes done, bytes total) as replay goes."""
 
 
+def _write(
+    session: InputSession,
+    data: bytes,
+    files: tuple[NewFile, ...],
+    out: Path | None,
+    view: bytes | None,
+) -> None:
+    """Every output of a run as one whole (R-REL-6, `InputSession.write_outputs`): `out`
+    (the JSON) and the run's other files, each created exclusively, and on stdout `view`
+    (a human view) or, without `out`, the JSON. The files are named only once all of them
+    and stdout are written; a refusal, a failure or an interrupt before that leaves none of
+    them (docs/security.md), so a report is never left looking signed without being so
+    (docs/attestation.md)."""
+    created = files if out is None else (NewFile(out, data), *files)
+    if view is not None:
+        printed: bytes | None = view
+    else:
+        printed = data if out is None else None
+    session.write_outputs(list(created), printed)
+
+
+def _log_files(log: logsink.LogBuffer | None, log_file: Path | None) -> tuple[NewFile, ...]:
+    """The --log-file, if one was asked for, as one more output of the run."""
+    if log is None or log_file is None:
+        return ()
+    return (NewFile(log_file, log.to_bytes()),)
+
+
 @dataclass(frozen=True, slots=True)
 class CompletedJob:
-    """A finished job: its serialized result and the session that may write it."""
+    """A finished replay: its summary, the summary's JSON bytes, and the session that may
+    write them with the run's other files (the --log-file)."""
 
     data: bytes
     summary: dict[str, Any]
     _session: InputSession
-    _log: logsink.LogBuffer | None = None
-    _log_file: Path | None = None
+    _files: tuple[NewFile, ...] = ()
 
     def write(self, out: Path | None) -> None:
-        """Write to stdout (None) or create `out` exclusively, and the --log-file, if any: as
-        one whole (R-REL-6, `InputSession.write_outputs`)."""
-        files = [] if out is None else [NewFile(out, self.data)]
-        self._session.write_outputs(
-            [*files, *_log_files(self._log, self._log_file)],
-            self.data if out is None else None,
-        )
-
-
-def _log_files(log: logsink.LogBuffer | None, log_file: Path | None) -> list[NewFile]:
-    """The --log-file, if one was asked for, as one more output of the run."""
-    if log is None or log_file is None:
-        return []
-    return [NewFile(log_file, log.to_bytes())]
+        """Write to stdout (None) or create `out` exclusively, with the --log-file, if any, as
+        one whole (`_write`)."""
+        _write(self._session, self.data, self._files, out, None)
 
 
 def qualification_summary(status: QualificationStatus, routes: Routes) -> dict[str, Any]:
@@ -182,9 +198,7 @@ def replay_job(
     logsink.get_logger().info(
         "replay.finished", count=analysis.totals.replayed_journals, bytes=len(data)
     )
-    return CompletedJob(
-        data=data, summary=summary, _session=session, _log=log, _log_file=request.log_file
-    )
+    return CompletedJob(data, summary, session, _log_files(log, request.log_file))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,49 +220,25 @@ def render_page(data: bytes, html: Path | None) -> Page | None:
     return Page(render(decode_report(data), ReportFormat.HTML), html)
 
 
-@dataclass(frozen=True, slots=True)
-class CompletedAnalysis:
-    """A finished analysis: the typed report, its JSON bytes and the session that may write."""
+Kind = TypeVar("Kind", "Report", "ExploreReport")
 
-    report: Report
+
+@dataclass(frozen=True, slots=True)
+class CompletedReport(Generic[Kind]):
+    """A finished analysis or exploration: the typed report, its JSON bytes, the run's other
+    files (a signed run's attestation, the `--html` page, the --log-file) and the session that
+    may write them."""
+
+    report: Kind
     data: bytes
     _session: InputSession
-    _log: logsink.LogBuffer | None = None
-    _log_file: Path | None = None
-    # The image digest the runtime states (container.runtime), for a signed run's attestation
-    # only: the report carries the image ID alone.
-    image_digest: str | None = None
-    # A signed run (`sign_key`): what was checked before any work; None for an unsigned one.
-    _signed: SignedRun | None = None
-    page: Page | None = None
+    _files: tuple[NewFile, ...] = ()
 
     def write(self, out: Path | None, *, view: bytes | None = None) -> None:
-        """Write every output of the run as one whole (R-REL-6): `out` (the JSON), for a
-        signed run its attestation beside it, the `--html` page and the --log-file, each
-        created exclusively, and on stdout `view` (the human view) or, without `out`, the
-        JSON. The files are named only once all of them and stdout are written; a refusal,
-        a failure or an interrupt before that leaves none of them (docs/security.md), so a
-        report is never left looking signed without being so (docs/attestation.md)."""
-        files: list[NewFile] = []
-        if out is not None:
-            files.append(NewFile(out, self.data))
-        if self._signed is not None:
-            if out is None:
-                raise RuntimeError("a signed report is always written to a file")
-            envelope = self._signed.envelope(self.report, self.data, self.image_digest)
-            files.append(NewFile(self._signed.attestation, envelope))
-        if self.page is not None:
-            files.append(NewFile(self.page.path, self.page.data))
-        files.extend(_log_files(self._log, self._log_file))
-        self._session.write_outputs(files, _stdout(self.data, out, view))
-
-
-def _stdout(data: bytes, out: Path | None, view: bytes | None) -> bytes | None:
-    """What a report job prints: the human view when there is one, else the JSON unless it
-    goes to `out`."""
-    if view is not None:
-        return view
-    return data if out is None else None
+        """Write every output of the run as one whole (`_write`): `out` (the JSON) and the
+        run's other files, and on stdout `view` (the human view) or, without `out`, the
+        JSON."""
+        _write(self._session, self.data, self._files, out, view)
 
 
 _FOREIGN_DETAIL = {
@@ -305,7 +295,7 @@ def analyze_job(
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
     containerenv: Path = CONTAINERENV,
-) -> CompletedAnalysis:
+) -> CompletedReport[Report]:
     """Select, replay, assess, simulate, model, gate; the schema-checked report (naming the
     image the runtime states in `containerenv`, if any).
 
@@ -364,30 +354,15 @@ def analyze_job(
     for api, api_report in report.per_api.items():
         logger.info("analyze.verdict", api=api, verdict=api_report.gate.verdict)
     logger.info("analyze.finished", verdict=report.verdict, bytes=len(data))
-    return CompletedAnalysis(
-        report, data, session, log, request.log_file, stated.image_digest, signed, page
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class CompletedExplore:
-    """A finished exploration: the typed explore report, its JSON bytes and the session."""
-
-    report: ExploreReport
-    data: bytes
-    _session: InputSession
-    _log: logsink.LogBuffer | None = None
-    _log_file: Path | None = None
-    page: Page | None = None
-
-    def write(self, out: Path | None, *, view: bytes | None = None) -> None:
-        """Write every output of the run as one whole, as `CompletedAnalysis.write` does:
-        `out`, the `--html` page, the --log-file, and `view` or the JSON on stdout."""
-        files = [] if out is None else [NewFile(out, self.data)]
-        if self.page is not None:
-            files.append(NewFile(self.page.path, self.page.data))
-        files.extend(_log_files(self._log, self._log_file))
-        self._session.write_outputs(files, _stdout(self.data, out, view))
+    files: list[NewFile] = []
+    if signed is not None:
+        # The image digest the runtime states (container.runtime) goes into the attestation
+        # only: the report carries the image ID alone.
+        envelope = signed.envelope(report, data, stated.image_digest)
+        files.append(NewFile(signed.attestation, envelope))
+    if page is not None:
+        files.append(NewFile(page.path, page.data))
+    return CompletedReport(report, data, session, (*files, *_log_files(log, request.log_file)))
 
 
 def explore_job(
@@ -395,7 +370,7 @@ def explore_job(
     *,
     progress: ProgressCallback | None = None,
     between_snapshots: Callable[[], None] | None = None,
-) -> CompletedExplore:
+) -> CompletedReport[ExploreReport]:
     """Select, read and map the histories, replay them, simulate the upper bound and model
     it; the schema-checked explore report (docs/explore.md). No gate is evaluated: explore
     never yields BUILD / DEFER / STOP. `usage_by` stores the usage tables of `--by`."""
@@ -459,4 +434,5 @@ def explore_job(
             admitted_net_tokens=part.simulation.admitted_net_tokens,
         )
     logger.info("explore.finished", sessions_read=explored.sessions.sessions_read, bytes=len(data))
-    return CompletedExplore(explored, data, session, log, request.log_file, page)
+    files = () if page is None else (NewFile(page.path, page.data),)
+    return CompletedReport(explored, data, session, (*files, *_log_files(log, request.log_file)))
