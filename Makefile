@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup bench-parts pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup bench-parts bench-native pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -78,6 +78,12 @@ bench-startup: setup
 # worker on a 150 MB corpus (bench/analyze/bench_parts.py, docs/performance.md; 1-2 minutes).
 bench-parts: setup
 	$(RUN) python bench/analyze/bench_parts.py $(BENCH_ARGS)
+
+# A native replay core's prototype (bench/native_core, docs/performance.md, "A native replay
+# core"): checked against the analyzer on a generated ~150 MB corpus, then timed against the
+# bare decode. Needs g++ and libsimdjson-dev (Debian); the package never does (about 1 minute).
+bench-native: setup
+	$(RUN) python bench/native_core/bench_native.py $(BENCH_ARGS)
 
 # Time against the length of one history (bench/history/bench_history.py, docs/performance.md):
 # a linear pi session and a journal whose every turn ends in a checkpoint keeping everything,
