@@ -555,15 +555,20 @@ PyObject* scan(PyObject*, PyObject* arg) {
     // One copy of the file with simdjson's padding after it, so that every line is parsed in
     // place without a copy of its own.
     simdjson::padded_string padded(static_cast<const char*>(view.buf), size_t(view.len));
-    simdjson::dom::parser parser;
-    bool allocated = !parser.allocate(std::max<size_t>(size_t(view.len), 1), kMaxNestingDepth);
+    // One parser per thread, kept across calls and grown to the longest line seen: allocating
+    // it per journal cost more than parsing (the kernel zeroing fresh pages).
+    thread_local simdjson::dom::parser parser;
+    bool allocated = true;
     const char* data = padded.data();
     size_t size = padded.size();
     size_t start = 0;
-    while (allocated && start < size) {
+    while (start < size) {
       const char* end = static_cast<const char*>(std::memchr(data + start, '\n', size - start));
       size_t stop = end ? size_t(end - data) : size;
+      if (stop - start > parser.capacity())
+        allocated = !parser.allocate(stop - start, kMaxNestingDepth);
       try {
+        if (!allocated) throw Refused{};
         line(j, parser, data + start, stop - start);
       } catch (const Refused&) {
         j.unvouched.push_back(j.lines);
