@@ -11,8 +11,8 @@ Without CORPUS it generates one in a temporary directory (`synth --seed 1 --size
 It needs a C++17 compiler and simdjson's headers and library (Debian: `g++` and
 `libsimdjson-dev`); the package never does. It builds `replay_core.cpp` into a temporary
 directory, with the policy's numbers (tokens per image, UTF-16 units per token, the nesting
-limit, the largest token count) passed to the compiler, so the prototype measures what the
-analyzer's policy says.
+and line-length limits, the largest token count) passed to the compiler, so the prototype
+measures what the analyzer's policy says.
 
 First it checks the prototype against the analyzer's own code on every journal of CORPUS,
 and fails unless they agree:
@@ -88,6 +88,7 @@ def build(directory: Path) -> ModuleType:
         f"-DTOKENS_PER_IMAGE={policy.tokens_per_image}",
         f"-DMAX_NESTING_DEPTH={limits().max_nesting_depth}",
         f"-DMAX_TOKENS={ranges.MAX_TOKENS}",
+        f"-DMAX_LINE_BYTES={limits().max_journal_line_bytes}",
         f"-I{sysconfig.get_paths()['include']}",
         str(SOURCE),
         "-lsimdjson",

@@ -10,8 +10,8 @@
 //     syntax validated), refusing what the fast path refuses: duplicate keys, unknown fields of
 //     records, messages, usages and content blocks, a wrong `kind` / `role` / `type` or enum
 //     value, a missing or mistyped field it reads, an empty id, a count beyond its range,
-//     escaped surrogates (a pair is left to the strict path too), a line nested deeper than the
-//     policy's limit, seq out of order;
+//     escaped surrogates (a pair is left to the strict path too), a line longer or nested
+//     deeper than the policy's limits, seq out of order;
 //   - measures every message as the token heuristic does (UTF-16 units of texts and thinking,
 //     a tool call's name plus the UTF-16 length of JSON.stringify(arguments), a fixed charge
 //     per image, ceil(units / 4));
@@ -34,9 +34,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <initializer_list>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +56,7 @@ constexpr int kUnitsPerToken = UNITS_PER_TOKEN;      // eligibility.json utf16Un
 constexpr int kTokensPerImage = TOKENS_PER_IMAGE;    // eligibility.json tokensPerImage
 constexpr size_t kMaxNestingDepth = MAX_NESTING_DEPTH;  // limits.json maxNestingDepth
 constexpr int64_t kMaxTokens = MAX_TOKENS;           // ranges.MAX_TOKENS
+constexpr size_t kMaxLineBytes = MAX_LINE_BYTES;     // limits.json maxJournalLineBytes
 
 struct Refused {};  // a line the prototype does not vouch for
 
@@ -449,7 +450,7 @@ bool has_escaped_surrogate(std::string_view line) {
 
 void line(Journal& j, simdjson::dom::parser& parser, const char* data, size_t size) {
   std::string_view text(data, size);
-  if (has_escaped_surrogate(text)) throw Refused{};
+  if (size > kMaxLineBytes || has_escaped_surrogate(text)) throw Refused{};
   element doc;
   // The buffer holds the rest of the file and SIMDJSON_PADDING spare bytes after it.
   if (parser.parse(data, size, false).get(doc)) throw Refused{};
