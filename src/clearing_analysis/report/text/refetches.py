@@ -4,7 +4,6 @@ shares the report holds (R-OUT-1)."""
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -13,6 +12,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
 from clearing_analysis.report.text.labels import interval_confidence
+from clearing_analysis.report.text.tables import compact_table
 from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "Observed re-fetches (informational, never gating)"
@@ -61,14 +61,7 @@ _HEADERS = ("results", "comparable", "re-fetched", "after write", "share")
 
 
 def _table(api: Api, part: rm.ApiRefetches) -> Table:
-    table = Table(
-        title=f"\n{api.value}: observed re-fetches",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = compact_table(f"\n{api.value}: observed re-fetches")
     table.add_column("population", no_wrap=True)
     for header in (*_HEADERS, f"{interval_confidence()} interval"):
         table.add_column(header, justify="right", no_wrap=True)

@@ -33,6 +33,19 @@ def column(table: Table, header: str, justify: str = "left", min_width: int | No
     )
 
 
+def compact_table(title: str) -> Table:
+    """A titled table without outer edges or padding, the padding between columns collapsed:
+    the figure tables of the re-fetches and the what-ifs, several right-aligned columns wide."""
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+
+
 def longest_words(rows: Sequence[Sequence[str | Text]], columns: int) -> list[int]:
     """Per column, the length of the longest word (space-separated) in any row."""
     widths = [0] * columns

@@ -5,7 +5,6 @@ never a verdict."""
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -14,6 +13,7 @@ from clearing_analysis.inputs.configs import Api
 from clearing_analysis.models.rates import RateLabel, exact
 from clearing_analysis.policy import gate_policy, what_if_table
 from clearing_analysis.report import model as rm
+from clearing_analysis.report.text.tables import compact_table
 from clearing_analysis.report.text.terminal import number, percent
 
 TITLE = "What-ifs: the pruning policies agents ship, on this history (informational, never gating)"
@@ -94,14 +94,7 @@ def _policy_column(table: Table) -> None:
 
 def _policy_table(title: str, headers: tuple[str, ...]) -> Table:
     """A titled table: the policy column, then right-aligned figures."""
-    table = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = compact_table(title)
     _policy_column(table)
     for header in headers:
         table.add_column(header, justify="right", no_wrap=True)
