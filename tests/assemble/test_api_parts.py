@@ -1,5 +1,5 @@
-"""Each API's parts put together from one simulation of three APIs: every table filtered to
-the API and every sum its own, so no denominator is pooled across APIs (R-G-3); the
+"""Each API's parts put together from one simulation of three APIs: every row reduced into its
+own API's figures and every sum its own, so no denominator is pooled across APIs (R-G-3); the
 limitations stated beside each API's figures."""
 
 from __future__ import annotations
@@ -8,17 +8,16 @@ import json
 from fractions import Fraction
 from typing import Any
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import ApiParts, api_parts
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
 from clearing_analysis.inputs.configs import Api, Routes, decode_routes
 from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.run import BOUNDARY_SCHEMA, CHECKPOINT_SCHEMA, CLEARED_SCHEMA
+from clearing_analysis.simulation.figures import BoundaryFigures, CheckpointFigures, ClearedFigures
 from clearing_analysis.simulation.totals import ApiSimulation, RequestSums, SimulationTotals
 from clearing_analysis.simulation.what_if import PolicySums
+from tests._figures import boundaries_of, checkpoints_of, cleared_of
 from tests._seed_route import SEED_ROUTE
 
 A = Api.ANTHROPIC_MESSAGES
@@ -36,15 +35,6 @@ ROUTES: Routes = decode_routes(
         ]
     ).encode()
 )
-
-
-def _table(schema: dict[str, Any], rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Rows of `schema`'s table; a column a row leaves out is 0, False or null."""
-    defaults = {
-        name: (False if dtype == pl.Boolean else 0 if dtype == pl.Int64 else None)
-        for name, dtype in schema.items()
-    }
-    return pl.DataFrame([defaults | row for row in rows], schema=schema)
 
 
 def _boundary(api: Api, journal: int, turn: int, estimate: int, **flags: Any) -> dict[str, Any]:
@@ -67,8 +57,18 @@ def _simulation() -> SimulationTotals:
     """A: journal 0, E 100,000 then 160,000 (cold pressured, clears one result of 20,000
     net: admits); a threshold compaction at 100,000 tokens, below A's band. B: journals 1
     and 2, E 155,000 and 170,000, both cold pressured, admitting nothing. C: nothing."""
-    boundaries = _table(
-        dict(BOUNDARY_SCHEMA),
+    checkpoint_rows = [
+        {
+            "journal": 0,
+            "api": A.value,
+            "before_turn": 2,
+            "tokens_before": 100_000,
+            "tokens_after": 40_000,
+            "trigger": "THRESHOLD",
+            "after_request": True,
+        }
+    ]
+    boundaries = boundaries_of(
         [
             _boundary(A, 0, 0, 100_000, gap_ms=None),
             _boundary(
@@ -85,9 +85,9 @@ def _simulation() -> SimulationTotals:
             _boundary(B, 1, 0, 155_000, gap_ms=400_000, **COLD_PRESSURED),
             _boundary(B, 2, 0, 170_000, gap_ms=500_000, **COLD_PRESSURED),
         ],
+        observed=checkpoint_rows,
     )
-    cleared = _table(
-        dict(CLEARED_SCHEMA),
+    cleared = cleared_of(
         [
             {
                 "api": A.value,
@@ -100,20 +100,7 @@ def _simulation() -> SimulationTotals:
             }
         ],
     )
-    checkpoints = _table(
-        dict(CHECKPOINT_SCHEMA),
-        [
-            {
-                "journal": 0,
-                "api": A.value,
-                "before_turn": 2,
-                "tokens_before": 100_000,
-                "tokens_after": 40_000,
-                "trigger": "THRESHOLD",
-                "after_request": True,
-            }
-        ],
-    )
+    checkpoints = checkpoints_of(checkpoint_rows)
     # A: G = 60,000 + 60,000; B: no growth; 2 and 3 requests, B's with one fallback.
     per_api = {
         A: ApiSimulation(
@@ -131,10 +118,11 @@ def _simulation() -> SimulationTotals:
         A: PolicySums(events=1, cleared=1, admitted=20_000),
         B: PolicySums(events=2, warm_events=2, cleared=3, admitted=45_000, rewritten=1_000),
     }
+    for api, sums in per_api.items():
+        sums.boundaries = boundaries.get(api.value, BoundaryFigures())
+        sums.cleared = cleared.get(api.value, ClearedFigures())
+        sums.checkpoints = checkpoints.get(api.value, CheckpointFigures())
     return SimulationTotals(
-        boundaries=boundaries,
-        cleared=cleared,
-        checkpoints=checkpoints,
         per_api=per_api,
         placeholder_tokens=28,
         what_ifs=what_ifs,
@@ -158,18 +146,24 @@ def _opencode(parts: ApiParts) -> rm.WhatIfPolicy:
     return next(row for row in parts.what_ifs if row.policy is WhatIfId.OPENCODE_PRUNE)
 
 
+def _counts(parts: ApiParts) -> tuple[int, int, int]:
+    """The boundaries, cleared results and observed checkpoints an API's parts read."""
+    sums = parts.sums
+    return sums.boundaries.boundaries, sums.cleared.results, sums.checkpoints.checkpoints
+
+
 def test_each_api_reads_only_its_own_rows_and_sums() -> None:
     """A's parts hold its 2 boundaries, 1 cleared row, 1 checkpoint, its totals and sums; B's
     its 2 boundaries and nothing cleared or compacted; C's nothing."""
     totals, simulation = _totals(), _simulation()
     a = api_parts(A, totals, simulation, ROUTES, Fraction(1, 20))
-    assert (a.boundaries.height, a.cleared.height, a.checkpoints.height) == (2, 1, 1)
+    assert _counts(a) == (2, 1, 1) and a.evidence.boundaries == 2
     assert a.totals is totals.per_api[A] and a.sums is simulation.per_api[A]
     b = api_parts(B, totals, simulation, ROUTES, Fraction(1, 20))
-    assert (b.boundaries.height, b.cleared.height, b.checkpoints.height) == (2, 0, 0)
-    assert set(b.boundaries.get_column("api")) == {B.value}
+    assert _counts(b) == (2, 0, 0) and b.evidence.boundaries == 2
+    assert (a.gate_evidence.cold_pressured, b.gate_evidence.cold_pressured) == (1, 2)
     c = api_parts(C, totals, simulation, ROUTES, Fraction(1, 20))
-    assert (c.boundaries.height, c.evidence.boundaries, c.gate_evidence.cold_pressured) == (0, 0, 0)
+    assert (*_counts(c), c.evidence.boundaries, c.gate_evidence.cold_pressured) == (0, 0, 0, 0, 0)
 
 
 def test_the_admitting_share_is_each_apis_own() -> None:

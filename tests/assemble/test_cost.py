@@ -9,7 +9,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import msgspec
-import polars as pl
 
 from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
 from clearing_analysis.gate import CostOutcome
@@ -20,14 +19,16 @@ from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.numbers import rounded
 from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.figures import BoundaryFigures, ClearedFigures
 from clearing_analysis.simulation.totals import RequestSums
+from tests._figures import boundaries_one, cleared_one
 from tests._seed_route import SEED_ROUTE
 
 
-def _cleared(net: list[int], escaped: list[int], summary: list[int]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {"net_tokens": net, "escaped_tokens": escaped, "summary_tokens": summary},
-        schema={"net_tokens": pl.Int64, "escaped_tokens": pl.Int64, "summary_tokens": pl.Int64},
+def _cleared(net: list[int], escaped: list[int], summary: list[int]) -> ClearedFigures:
+    return cleared_one(
+        {"net_tokens": n, "escaped_tokens": e, "summary_tokens": s}
+        for n, e, s in zip(net, escaped, summary, strict=True)
     )
 
 
@@ -99,24 +100,13 @@ def _example_inputs() -> tuple[CostInputs, PressureInputs]:
     return cost_inputs(requests, cleared, growth=320_000), pressure
 
 
-def _no_boundary() -> pl.DataFrame:
-    return pl.DataFrame(
-        schema={
-            "pressured": pl.Boolean,
-            "cold": pl.Boolean,
-            "gap_ms": pl.Int64,
-            "estimate": pl.Int64,
-        }
-    )
-
-
 def _part(
     supplied: Fraction = Fraction(1, 20),
     *,
     inputs: CostInputs | None = None,
     pressure: PressureInputs | None = None,
     route: Route = ROUTE,
-    boundaries: pl.DataFrame | None = None,
+    boundaries: BoundaryFigures | None = None,
 ) -> tuple[CostOutcome, rm.Cost]:
     example_inputs, example_pressure = _example_inputs()
     context = CostContext(
@@ -126,7 +116,7 @@ def _part(
         rates=sensitivities(supplied),
         supplied_rate=supplied,
     )
-    return cost_part(context, _no_boundary() if boundaries is None else boundaries)
+    return cost_part(context, BoundaryFigures() if boundaries is None else boundaries)
 
 
 def _components(delta: rm.Delta) -> tuple[float, ...]:
@@ -260,14 +250,13 @@ def test_cost_part_warm_rewrite_counts_warm_and_unknown_gap_pressured_boundaries
     a cold pressured one and an unpressured warm one: 310,000 prefix tokens rewritten at
     max(3, 3.75) - 0.3 = 3.45 per million (1.0695) and (1.25 - 0.1) / 10^8 per token
     (0.003565); with an unknown cache lifetime both count as of unknown gap."""
-    boundaries = pl.DataFrame(
-        {
-            "pressured": [True, True, True, False],
-            "cold": [False, False, True, False],
-            "gap_ms": [10_000, None, 400_000, 5],
-            "estimate": [150_000, 160_000, 170_000, 1_000],
-        },
-        schema_overrides={"gap_ms": pl.Int64},
+    boundaries = boundaries_one(
+        [
+            {"pressured": True, "cold": False, "gap_ms": 10_000, "estimate": 150_000},
+            {"pressured": True, "cold": False, "gap_ms": None, "estimate": 160_000},
+            {"pressured": True, "cold": True, "gap_ms": 400_000, "estimate": 170_000},
+            {"pressured": False, "cold": False, "gap_ms": 5, "estimate": 1_000},
+        ]
     )
     rewrite = _part(boundaries=boundaries)[1].warm_rewrite_informational
     assert rewrite == rm.WarmRewrite(

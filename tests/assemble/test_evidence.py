@@ -1,14 +1,15 @@
-"""The evidence part from a hand-built boundaries table: pressured and cold-pressured counts
-and conversations, the admitting share at the gate's 20,000 net tokens, the histograms."""
+"""The evidence part from hand-built boundary rows (reduced to their figures): pressured and
+cold-pressured counts and conversations, the admitting share at the gate's 20,000 net tokens,
+the histograms."""
 
 from __future__ import annotations
 
 import json
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import evidence_part
 from clearing_analysis.inputs.configs import Api, Route, decode_routes
+from clearing_analysis.simulation.figures import BoundaryFigures
+from tests._figures import boundaries_one
 from tests._seed_route import SEED_ROUTE
 
 API = Api.ANTHROPIC_MESSAGES
@@ -18,20 +19,20 @@ def _route(**changes: object) -> Route:
     return decode_routes(json.dumps([SEED_ROUTE | changes]).encode()).by_api[API]
 
 
-def _boundaries() -> pl.DataFrame:
+def _boundaries() -> BoundaryFigures:
     """Five boundaries over lineages 1, 1, 2, 3, 3: four pressured over three lineages,
     three cold pressured over two, of which two admit 20,000 or more net tokens."""
-    return pl.DataFrame(
-        {
-            "lineage": [1, 1, 2, 3, 3],
-            "pressured": [True, False, True, True, True],
-            "cold_pressured": [True, False, False, True, True],
-            "cold": [True, False, False, True, True],
-            "admitted_net": [20_000, 50_000, 90_000, 19_999, 30_000],
-            "gap_ms": [400_000, 10, 70_000, 330_000, None],
-            "estimate": [500, 1_000, 250_000, 4_999, 20_000],
-        },
-        schema_overrides={"lineage": pl.Int64, "gap_ms": pl.Int64, "estimate": pl.Int64},
+    columns = {
+        "lineage": [1, 1, 2, 3, 3],
+        "pressured": [True, False, True, True, True],
+        "cold_pressured": [True, False, False, True, True],
+        "cold": [True, False, False, True, True],
+        "admitted_net": [20_000, 50_000, 90_000, 19_999, 30_000],
+        "gap_ms": [400_000, 10, 70_000, 330_000, None],
+        "estimate": [500, 1_000, 250_000, 4_999, 20_000],
+    }
+    return boundaries_one(
+        dict(zip(columns, values, strict=True)) for values in zip(*columns.values(), strict=True)
     )
 
 
@@ -64,8 +65,8 @@ def test_cold_gap_is_lifetime_plus_margin_or_unknown() -> None:
 
 
 def test_no_boundary_is_zero_evidence() -> None:
-    """An empty table: every count zero and the admitting share 0."""
-    empty = _boundaries().clear()
+    """No boundary: every count zero and the admitting share 0."""
+    empty = BoundaryFigures()
     gate, evidence = evidence_part(empty, _route())
     assert (gate.boundaries, gate.pressured, gate.admitting) == (0, 0, 0)
     assert (evidence.admitting_share, sum(evidence.estimates.counts)) == (0.0, 0)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import (
     escaping_part,
     period_part,
@@ -20,6 +18,7 @@ from clearing_analysis.assemble.parts import (
 from clearing_analysis.inputs.configs import Api, Route, Routes, decode_routes
 from clearing_analysis.inputs.period import Period
 from clearing_analysis.simulation.totals import CategorySums, RequestSums
+from tests._figures import cleared_one
 from tests._seed_route import SEED_ROUTE
 
 # The seed route's prices per million tokens: input 3, cache read 0.3, write 3.75, output 15.
@@ -114,7 +113,9 @@ def test_web_part_yields_the_cleared_bytes_share() -> None:
 
 def test_escaping_part_sums_the_cleared_rows() -> None:
     """Rows of 100 and 300 text bytes escaped to 110 and 390: 500 over 400, ratio 1.25."""
-    cleared = pl.DataFrame({"text_bytes": [100, 300], "escaped_bytes": [110, 390]})
+    cleared = cleared_one(
+        [{"text_bytes": 100, "escaped_bytes": 110}, {"text_bytes": 300, "escaped_bytes": 390}]
+    )
     part = escaping_part(cleared)
     assert (part.original_bytes, part.escaped_bytes, part.escaped_to_original_ratio) == (
         400,
@@ -125,11 +126,7 @@ def test_escaping_part_sums_the_cleared_rows() -> None:
 
 def test_escaping_part_of_no_row_has_no_ratio() -> None:
     """No cleared row: zero bytes and no ratio."""
-    empty = pl.DataFrame(
-        {"text_bytes": [], "escaped_bytes": []},
-        schema={"text_bytes": pl.Int64, "escaped_bytes": pl.Int64},
-    )
-    part = escaping_part(empty)
+    part = escaping_part(cleared_one([]))
     assert (part.original_bytes, part.escaped_bytes, part.escaped_to_original_ratio) == (0, 0, None)
 
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import pressure_part
 from clearing_analysis.inputs.configs import Api, Route, decode_routes
 from clearing_analysis.models import PressureInputs
 from clearing_analysis.models.rates import RateLabel
 from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.figures import ClearedFigures
 from clearing_analysis.simulation.totals import ApiSimulation
+from tests._figures import cleared_one
 from tests._seed_route import SEED_ROUTE
 
 API = Api.ANTHROPIC_MESSAGES
@@ -26,22 +26,16 @@ def _route(**changes: object) -> Route:
     return decode_routes(json.dumps([SEED_ROUTE | changes]).encode()).by_api[API]
 
 
-def _sums(span: int, removed: int) -> ApiSimulation:
-    sums = ApiSimulation()
+def _sums(span: int, removed: int, cleared: ClearedFigures) -> ApiSimulation:
+    sums = ApiSimulation(cleared=cleared)
     sums.boundary_span, sums.compaction_removed = span, removed
     return sums
 
 
-def _cleared(results: int) -> pl.DataFrame:
+def _cleared(results: int) -> ClearedFigures:
     """`results` cleared results of 500 net, 625 escaped and 500 summary tokens each."""
-    return pl.DataFrame(
-        {
-            "net_tokens": [500] * results,
-            "escaped_tokens": [625] * results,
-            "summary_tokens": [500] * results,
-        },
-        schema={"net_tokens": pl.Int64, "escaped_tokens": pl.Int64, "summary_tokens": pl.Int64},
-    )
+    row = {"net_tokens": 500, "escaped_tokens": 625, "summary_tokens": 500}
+    return cleared_one([row] * results)
 
 
 def test_pressure_part_of_the_worked_example() -> None:
@@ -49,7 +43,7 @@ def test_pressure_part_of_the_worked_example() -> None:
     R 250,000, Σ summary 200,000; C_off 6.25, 32,000 saved per cycle, summary input
     104,000 <= T; reductions 1/6, 15.625% and 12.5% at 0, 5% (gated) and 20%."""
     inputs, model, part = pressure_part(
-        _route(), _sums(900_000, 100_000), _cleared(400), Fraction(1, 20)
+        _route(), _sums(900_000, 100_000, _cleared(400)), Fraction(1, 20)
     )
     assert inputs == PressureInputs(
         growth=1_000_000,
@@ -100,7 +94,7 @@ def test_pressure_part_of_the_worked_example() -> None:
 def test_a_supplied_rate_of_its_own_is_a_fourth_sensitivity_and_the_gated_one() -> None:
     """Supplied 10%: a row between 5% and 20%, C_on = 1,025,000 / 192,000 = 1,025/192,
     reduction 1 - (1,025/192) / (25/4) = 7/48; the gated rate is 0.1."""
-    _, _, part = pressure_part(_route(), _sums(900_000, 100_000), _cleared(400), Fraction(1, 10))
+    _, _, part = pressure_part(_route(), _sums(900_000, 100_000, _cleared(400)), Fraction(1, 10))
     assert part.gated_rate == 0.1
     assert [(at.rate, at.labels) for at in part.sensitivities] == [
         (0.0, (RateLabel.ZERO,)),
@@ -118,8 +112,7 @@ def test_a_summary_that_does_not_fit_credits_no_reduction() -> None:
     6.5625 (reduction -5%)."""
     _, _, part = pressure_part(
         _route(summaryInputTokens=180_000),
-        _sums(900_000, 100_000),
-        _cleared(400),
+        _sums(900_000, 100_000, _cleared(400)),
         Fraction(1, 20),
     )
     assert (part.summary_input_per_cycle, part.summary_fits) == (244_000.0, False)
@@ -133,7 +126,7 @@ def test_a_summary_that_does_not_fit_credits_no_reduction() -> None:
 def test_no_growth_leaves_the_pressure_part_undefined() -> None:
     """No span and nothing compacted: G = 0, the model undefined with NO_GROWTH, no modeled
     figure and no rate; the sums and the gated rate are still stated."""
-    _, model, part = pressure_part(_route(), _sums(0, 0), _cleared(2), Fraction(1, 20))
+    _, model, part = pressure_part(_route(), _sums(0, 0, _cleared(2)), Fraction(1, 20))
     assert model.defined is False
     assert (part.defined, part.undefined_causes) == (False, (UndefinedCause.NO_GROWTH,))
     assert (part.growth, part.admitted, part.retrieved) == (0, 1_000, 1_250)

@@ -47,6 +47,8 @@ def test_population_counts_share_and_histograms() -> None:
     histograms (0 turns in the first bucket, 1,500 tokens in the 1,000 one)."""
     sums = RefetchSums(results=12, comparable=10, refetched=2, refetched_after_write=1)
     sums.turns, sums.tokens = [0, 7], [1_500, 90_000]
+    sums.bucket()
+    assert (sums.turns, sums.tokens) == ([], [])
     part = population(sums)
     assert (part.results, part.comparable, part.refetched, part.refetched_after_write) == (
         12,

@@ -1,34 +1,42 @@
-"""The simulation part from hand-built boundary and cleared-result tables: clearing points,
-batches, the cleared sums, budget stops and the informational upper bound (R-SIM-4..10)."""
+"""The simulation part from hand-built boundary and cleared-result rows (reduced to their
+figures): clearing points, batches, the cleared sums, budget stops and the informational upper
+bound (R-SIM-4..10)."""
 
 from __future__ import annotations
 
-import polars as pl
+from typing import Any
 
 from clearing_analysis.assemble.parts import simulation_part
+from clearing_analysis.simulation.figures import BoundaryFigures, ClearedFigures
+from tests._figures import boundaries_one, cleared_one
 
 
-def _boundaries() -> pl.DataFrame:
+def _rows(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    return [
+        dict(zip(columns, values, strict=True)) for values in zip(*columns.values(), strict=True)
+    ]
+
+
+def _boundaries() -> BoundaryFigures:
     """Four boundaries: b0 a clearing point that cleared 2 results (25,000 net); b1 one whose
     first result did not fit the budget (a stop, no batch); b2 one that cleared 1 (4,000 net)
     and then stopped; b3 no clearing point, not cold pressured."""
-    return pl.DataFrame(
-        {
-            "clearing_point": [True, True, True, False],
-            "cleared_results": [2, 0, 1, 0],
-            "admitted_net": [25_000, 0, 4_000, 0],
-            "budget_stopped": [False, True, True, False],
-            "upper_bound_net": [30_000, 20_000, 19_999, 50_000],
-            "cold_pressured": [True, True, True, False],
-        }
+    return boundaries_one(
+        _rows(
+            {
+                "clearing_point": [True, True, True, False],
+                "cleared_results": [2, 0, 1, 0],
+                "admitted_net": [25_000, 0, 4_000, 0],
+                "budget_stopped": [False, True, True, False],
+                "upper_bound_net": [30_000, 20_000, 19_999, 50_000],
+                "cold_pressured": [True, True, True, False],
+            }
+        )
     )
 
 
-def _cleared(net: list[int], text: list[int], escaped: list[int]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {"net_tokens": net, "text_bytes": text, "escaped_tokens": escaped},
-        schema={"net_tokens": pl.Int64, "text_bytes": pl.Int64, "escaped_tokens": pl.Int64},
-    )
+def _cleared(net: list[int], text: list[int], escaped: list[int]) -> ClearedFigures:
+    return cleared_one(_rows({"net_tokens": net, "text_bytes": text, "escaped_tokens": escaped}))
 
 
 def test_simulation_part_sums_the_boundaries_and_cleared_rows() -> None:
@@ -78,8 +86,8 @@ def test_simulation_part_upper_bound_is_every_boundarys_but_admitting_only_cold(
 
 
 def test_simulation_part_of_no_row_is_zeros() -> None:
-    """Empty tables: every count and sum 0 (not null), an empty histogram."""
-    part = simulation_part(_boundaries().clear(), _cleared([], [], []), 28)
+    """No rows: every count and sum 0, an empty histogram."""
+    part = simulation_part(BoundaryFigures(), _cleared([], [], []), 28)
     assert (part.clearing_points, part.batches, part.cleared_results) == (0, 0, 0)
     assert (part.admitted_net_tokens, part.admitted_text_bytes, part.retrieved_tokens) == (0, 0, 0)
     assert (part.budget_stops, part.upper_bound_net_tokens, part.upper_bound_admitting) == (

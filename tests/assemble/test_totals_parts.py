@@ -3,8 +3,6 @@ route check's histogram, the observed checkpoints and the all-APIs sums."""
 
 from __future__ import annotations
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import (
     all_apis,
     compactions_part,
@@ -21,6 +19,7 @@ from clearing_analysis.simulation.totals import (
     RequestSums,
     SimulationTotals,
 )
+from tests._figures import checkpoints_one
 
 
 def test_eligibility_part_counts_occurrences_by_class_and_reason() -> None:
@@ -59,14 +58,18 @@ def test_route_trigger_part_buckets_threshold_checkpoints_as_percent_of_trigger(
     """Trigger 200,000: threshold checkpoints after a request at 60,000 (30%), 199,999
     (99%, rounded down) and 210,000 (105%) fall in the 25, 75 and 100 buckets; a manual
     checkpoint and one not after a request are left out; the check's counts pass through."""
-    checkpoints = pl.DataFrame(
-        {
-            "trigger": ["THRESHOLD", "THRESHOLD", "THRESHOLD", "MANUAL", "THRESHOLD"],
-            "after_request": [True, True, True, True, False],
-            "tokens_before": [60_000, 199_999, 210_000, 100_000, 10_000],
-        }
+    rows = zip(
+        ["THRESHOLD", "THRESHOLD", "THRESHOLD", "MANUAL", "THRESHOLD"],
+        [True, True, True, True, False],
+        [60_000, 199_999, 210_000, 100_000, 10_000],
+        strict=True,
     )
-    part = route_trigger_part(_check(), 200_000, checkpoints)
+    checkpoints = checkpoints_one(
+        {"trigger": trigger, "after_request": after, "tokens_before": before}
+        for trigger, after, before in rows
+    )
+    assert checkpoints.threshold_tokens_before == [60_000, 199_999, 210_000]
+    part = route_trigger_part(_check(), 200_000, checkpoints.threshold_tokens_before)
     histogram = part.tokens_before_percent_of_trigger
     assert histogram.edges == (0, 25, 50, 75, 100, 125, 150, 200, 400)
     assert histogram.counts == (0, 1, 0, 1, 1, 0, 0, 0, 0)
@@ -88,11 +91,7 @@ def _api(requests: int, web_bytes: int) -> ApiSimulation:
 def test_all_apis_adds_every_apis_sums() -> None:
     """3 and 4 requests over two APIs: 7 requests, 70 input tokens, 2 web results of
     100 + 50 bytes, a span of 7."""
-    empty = pl.DataFrame()
     simulation = SimulationTotals(
-        boundaries=empty,
-        cleared=empty,
-        checkpoints=empty,
         per_api={Api.ANTHROPIC_MESSAGES: _api(3, 100), Api.OPENAI_RESPONSES: _api(4, 50)},
         placeholder_tokens=0,
         what_ifs={},
@@ -105,11 +104,7 @@ def test_all_apis_adds_every_apis_sums() -> None:
 def test_all_apis_leaves_each_api_as_it_was() -> None:
     """Adding up does not change the per-API sums it reads."""
     first = _api(3, 100)
-    empty = pl.DataFrame()
     simulation = SimulationTotals(
-        boundaries=empty,
-        cleared=empty,
-        checkpoints=empty,
         per_api={Api.ANTHROPIC_MESSAGES: first, Api.OPENAI_RESPONSES: _api(4, 50)},
         placeholder_tokens=0,
         what_ifs={},
@@ -123,14 +118,16 @@ def test_compactions_part_counts_checkpoints_by_trigger_and_buckets_their_tokens
     """Three checkpoints, two THRESHOLD and one MANUAL; 210,000 / 150,000 / 90,000 tokens
     before in the 200,000, 120,000 and 80,000 buckets; drains of 40,000 and an unknown one;
     summaries of 2,000, 1,000 and 999."""
-    checkpoints = pl.DataFrame(
-        {
-            "trigger": ["THRESHOLD", "MANUAL", "THRESHOLD"],
-            "tokens_before": [210_000, 150_000, 90_000],
-            "tokens_after": [40_000, 40_000, None],
-            "summary_tokens": [2_000, 1_000, 999],
-        },
-        schema_overrides={"tokens_after": pl.Int64},
+    rows = zip(
+        ["THRESHOLD", "MANUAL", "THRESHOLD"],
+        [210_000, 150_000, 90_000],
+        [40_000, 40_000, None],
+        [2_000, 1_000, 999],
+        strict=True,
+    )
+    checkpoints = checkpoints_one(
+        {"trigger": trigger, "tokens_before": before, "tokens_after": after, "summary_tokens": s}
+        for trigger, before, after, s in rows
     )
     part = compactions_part(checkpoints)
     assert (part.checkpoints, part.by_trigger) == (3, {"MANUAL": 1, "THRESHOLD": 2})

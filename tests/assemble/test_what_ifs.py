@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import polars as pl
-
 from clearing_analysis.assemble.cost import cost_inputs
 from clearing_analysis.assemble.what_ifs import what_if_rows, what_ifs_part
 from clearing_analysis.inputs.configs import Api, decode_routes
@@ -18,6 +16,7 @@ from clearing_analysis.models.undefined import UndefinedCause
 from clearing_analysis.numbers import rounded
 from clearing_analysis.policy import WhatIfId
 from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.figures import ClearedFigures
 from clearing_analysis.simulation.totals import RequestSums
 from clearing_analysis.simulation.what_if import PolicySums
 from tests._seed_route import SEED_ROUTE
@@ -38,9 +37,7 @@ NO_GROWTH = PressureInputs(
 
 
 def _rows(sums: dict[WhatIfId, dict[Api, PolicySums]]) -> tuple[rm.WhatIfPolicy, ...]:
-    no_row = pl.DataFrame(
-        schema={"net_tokens": pl.Int64, "escaped_tokens": pl.Int64, "summary_tokens": pl.Int64}
-    )
+    no_row = ClearedFigures()
     inputs = cost_inputs(RequestSums(requests=4, input=1_000), no_row, 0)
     return what_if_rows(sums, API, ROUTE, inputs, NO_GROWTH)
 
@@ -113,9 +110,7 @@ GROWTH = PressureInputs(
 
 
 def _defined_rows(sums: dict[WhatIfId, dict[Api, PolicySums]]) -> tuple[rm.WhatIfPolicy, ...]:
-    no_row = pl.DataFrame(
-        schema={"net_tokens": pl.Int64, "escaped_tokens": pl.Int64, "summary_tokens": pl.Int64}
-    )
+    no_row = ClearedFigures()
     requests = RequestSums(
         requests=10, input=1_000, cache_read=80_000, cache_write=9_000, output=2_000
     )

@@ -174,3 +174,26 @@ def test_pool_worker_loads_only_the_unit_path() -> None:
     assert [
         m for m in loaded if m.split(".")[0] in WORKER_HEAVY or m.startswith(WORKER_HEAVY)
     ] == []
+
+
+def test_analyze_and_show_load_no_polars(tmp_path: Path) -> None:
+    """The units reduce their rows to fixed-size figures (`simulation.figures`), so neither a
+    whole analyze, with one worker or two, nor a show of its report loads polars."""
+    from clearing_analysis.synth import generate
+
+    (tmp_path / "in").mkdir()
+    corpus = tmp_path / "in" / "corpus"
+    generate(corpus, seed=2, conversations=3, profile="build")
+    analyze = ["analyze", *corpus_options(corpus)]
+
+    def polars(modules: list[str]) -> bool:
+        return any(m == "polars" or m.startswith("polars.") for m in modules)
+
+    report = str(tmp_path / "report-one.json")
+    one = _loaded_after([*analyze, "--out", report, "--workers", "1"], tmp_path, "one")
+    two = _loaded_after(
+        [*analyze, "--out", str(tmp_path / "report-two.json"), "--workers", "2"], tmp_path, "two"
+    )
+    shown = _loaded_after(["show", report], tmp_path, "show")
+    assert "clearing_analysis.assemble.analysis" in one  # the report really was assembled
+    assert not polars(one) and not polars(two) and not polars(shown)

@@ -28,6 +28,11 @@ from clearing_analysis.inputs.configs import (
 from clearing_analysis.simulation.run import simulate
 from clearing_analysis.simulation.unit import CategorySums, RequestSums, summarize, walk
 from clearing_analysis.toolclass import ToolClass
+from tests.simulation.table_figures import (
+    boundary_reference,
+    checkpoint_reference,
+    cleared_reference,
+)
 
 
 def test_context_tally_counts_what_each_boundary_walk_finds(
@@ -86,18 +91,13 @@ def _category(rows: pl.DataFrame) -> CategorySums:
 
 
 def test_summary_equals_the_tables(assessed: tuple[Assessment, Routes]) -> None:
-    """Per API: request sums, per tool class and web sums, growth and its observed
-    checkpoints as the tables give them; the boundary and cleared columns are the tables'."""
+    """Per API: request sums, per tool class and web sums, growth, and the figures of the
+    boundary, cleared-result and observed checkpoint rows as the tables give them."""
     assessment, routes = assessed
     simulation = simulate(assessment, routes)
     summary = summarize(walk(assessment, routes))
-    assert {k: list(v) for k, v in summary.boundaries.items()} == simulation.boundaries.to_dict(
-        as_series=False
-    )
-    assert {k: list(v) for k, v in summary.cleared.items()} == simulation.cleared.to_dict(
-        as_series=False
-    )
     assert summary.per_api.keys() == simulation.growth.keys()
+    observed_rows = pl.concat([growth.checkpoints for growth in simulation.growth.values()])
     prefix = pl.col("input") + pl.col("cache_read") + pl.col("cache_write")
     for api, sums in summary.per_api.items():
         requests = simulation.requests.filter(pl.col("api") == api.value)
@@ -127,7 +127,10 @@ def test_summary_equals_the_tables(assessed: tuple[Assessment, Routes]) -> None:
             growth.boundary_span,
             growth.compaction_removed,
         )
-    observed_rows = pl.concat([growth.checkpoints for growth in simulation.growth.values()])
-    summary_rows = list(zip(*summary.checkpoints.values(), strict=True))
-    assert sorted(summary_rows, key=repr) == sorted(observed_rows.rows(), key=repr)
+        mine = pl.col("api") == api.value
+        assert sums.boundaries == boundary_reference(
+            simulation.boundaries.filter(mine), observed_rows
+        )
+        assert sums.cleared == cleared_reference(simulation.cleared.filter(mine))
+        assert sums.checkpoints == checkpoint_reference(growth.checkpoints)
     assert simulation.boundaries.height > 0

@@ -89,13 +89,12 @@ def test_the_seed_rows_sums_are_the_cost_models_inputs(
     assessment, corpus_routes = assessed
     seed = _seed(assessment, corpus_routes)
     unit = summarize(walk(assessment, corpus_routes))
-    cleared = unit.cleared
     for api, sums in seed.per_api.items():
-        rows = [i for i, value in enumerate(cleared["api"]) if value == api.value]
-        assert sums.cleared == len(rows)
-        assert sums.admitted == sum(cleared["net_tokens"][i] for i in rows)
-        assert sums.retrieved == sum(cleared["escaped_tokens"][i] for i in rows)
-        assert sums.summary_cleared == sum(cleared["summary_tokens"][i] for i in rows)
+        cleared = unit.per_api[api].cleared
+        assert sums.cleared == cleared.results
+        assert sums.admitted == cleared.net_tokens
+        assert sums.retrieved == cleared.escaped_tokens
+        assert sums.summary_cleared == cleared.summary_tokens
         assert sums.removed_observed == unit.per_api[api].requests.removed_observed
         assert sums.warm_events == 0
 

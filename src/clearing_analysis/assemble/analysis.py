@@ -99,12 +99,12 @@ def _api_report(api: Api, stages: Stages) -> tuple[rm.ApiReport, tuple[rm.WhatIf
         evidence=parts.evidence,
         eligibility=eligibility_part(totals),
         simulation=simulation_part(
-            parts.boundaries, parts.cleared, stages.simulation.placeholder_tokens
+            sums.boundaries, sums.cleared, stages.simulation.placeholder_tokens
         ),
         pressure=parts.pressure,
         cost=parts.cost,
-        escaping=escaping_part(parts.cleared),
-        compactions=compactions_part(parts.checkpoints),
+        escaping=escaping_part(sums.cleared),
+        compactions=compactions_part(sums.checkpoints),
         tool_results=tool_results_part(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         gate=gate,

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import msgspec
-import polars as pl
 
 from clearing_analysis.gate import CostOutcome
 from clearing_analysis.inputs.configs import Route
@@ -38,16 +37,12 @@ from clearing_analysis.models.rates import exact
 from clearing_analysis.numbers import Rounded, apportion, on_grid, rounded, shared_grid
 from clearing_analysis.policy import gate_policy
 from clearing_analysis.report import model as rm
+from clearing_analysis.simulation.figures import BoundaryFigures, ClearedFigures
 from clearing_analysis.simulation.totals import RequestSums
 
 
-def _sum(frame: pl.DataFrame, expression: pl.Expr) -> int:
-    value = frame.select(expression).item()
-    return 0 if value is None else int(value)
-
-
-def cost_inputs(requests: RequestSums, cleared: pl.DataFrame, growth: int) -> CostInputs:
-    """Exact integer sums of one API: its request sums and its cleared-result rows."""
+def cost_inputs(requests: RequestSums, cleared: ClearedFigures, growth: int) -> CostInputs:
+    """Exact integer sums of one API: its request sums and its cleared results' sums."""
     return CostInputs(
         requests=requests.requests,
         observed_requests=requests.requests - requests.fallback,
@@ -58,10 +53,10 @@ def cost_inputs(requests: RequestSums, cleared: pl.DataFrame, growth: int) -> Co
         fallback_context=requests.fallback_context,
         fallback_output=requests.fallback_output,
         removed_observed=requests.removed_observed,
-        cleared=cleared.height,
-        admitted=_sum(cleared, pl.col("net_tokens").sum()),
-        retrieved=_sum(cleared, pl.col("escaped_tokens").sum()),
-        summary_cleared=_sum(cleared, pl.col("summary_tokens").sum()),
+        cleared=cleared.results,
+        admitted=cleared.net_tokens,
+        retrieved=cleared.escaped_tokens,
+        summary_cleared=cleared.summary_tokens,
         growth=growth,
     )
 
@@ -157,20 +152,23 @@ def _uncached(model: CostModel) -> rm.AllUncached:
     )
 
 
-def _warm_rewrite(boundaries: pl.DataFrame, route: Route) -> rm.WarmRewrite:
-    """Warm or unknown-gap pressured boundaries and the cost of rewriting their prefix."""
-    pressured = boundaries.filter(pl.col("pressured") & ~pl.col("cold"))
-    lifetime_unknown = route.cache_lifetime_ms == "unknown"
-    unknown = pressured.filter(pl.col("gap_ms").is_null() | pl.lit(lifetime_unknown))
-    tokens = _sum(pressured, pl.col("estimate").sum())
+def _warm_rewrite(boundaries: BoundaryFigures, route: Route) -> rm.WarmRewrite:
+    """Warm or unknown-gap pressured boundaries and the cost of rewriting their prefix: with
+    the cache's lifetime unknown, every gap is."""
+    pressured = boundaries.warm_pressured
+    if route.cache_lifetime_ms == "unknown":
+        unknown = pressured
+    else:
+        unknown = boundaries.warm_pressured_unknown_gap
+    tokens = boundaries.warm_pressured_tokens
 
     def extra(view: View) -> Rounded:
         return rounded(tokens * Weights.for_view(route, view).rewrite_over_read)
 
     return rm.WarmRewrite(
         gating=False,
-        warm_pressured_boundaries=pressured.height - unknown.height,
-        unknown_gap_pressured_boundaries=unknown.height,
+        warm_pressured_boundaries=pressured - unknown,
+        unknown_gap_pressured_boundaries=unknown,
         prefix_tokens=tokens,
         list_price_cost=extra(View.LIST_PRICE),
         quota_share_cost=extra(View.QUOTA_SHARE),
@@ -210,7 +208,7 @@ def _summary_figures(context: CostContext, tokens: int) -> rm.SummaryInputFigure
     )
 
 
-def cost_part(context: CostContext, boundaries: pl.DataFrame) -> tuple[CostOutcome, rm.Cost]:
+def cost_part(context: CostContext, boundaries: BoundaryFigures) -> tuple[CostOutcome, rm.Cost]:
     """Criterion 5's outcome and the report's cost part."""
     route = context.route
     model = _model(context, route.summary_input_tokens)

@@ -1,7 +1,7 @@
 """Assemble the explore report from the combined totals and the upper-bound simulation.
 
 The per-API figures are the analysis report's (`report.model.ApiFigures`), from the same
-functions (`assemble.parts`), over the tables of the same simulation run with `Bound.UPPER`;
+functions (`assemble.parts`), over the figures of the same simulation run with `Bound.UPPER`;
 nothing here calls the gate (docs/explore.md).
 """
 
@@ -64,7 +64,7 @@ class ExploreStages:
 def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatIfPolicy, ...]]:
     """The API's part, and its informational what-ifs."""
     parts = api_parts(api, stages.totals, stages.simulation, stages.routes, stages.retrieval_rate)
-    totals, sums, cleared = parts.totals, parts.sums, parts.cleared
+    totals, sums = parts.totals, parts.sums
     requests = sums.requests
     explored = em.ApiExplore(
         limitations=parts.limitations,
@@ -73,11 +73,13 @@ def _api(api: Api, stages: ExploreStages) -> tuple[em.ApiExplore, tuple[rm.WhatI
         usage=usage_part(requests, stages.routes.by_api[api]),
         evidence=parts.evidence,
         eligibility=eligibility_part(totals),
-        simulation=simulation_part(parts.boundaries, cleared, stages.simulation.placeholder_tokens),
+        simulation=simulation_part(
+            sums.boundaries, sums.cleared, stages.simulation.placeholder_tokens
+        ),
         pressure=parts.pressure,
         cost=parts.cost,
-        escaping=escaping_part(cleared),
-        compactions=compactions_part(parts.checkpoints),
+        escaping=escaping_part(sums.cleared),
+        compactions=compactions_part(sums.checkpoints),
         tool_results=tool_results_part(sums.categories),
         web=web_part(sums.web, totals.redacted_web_envelopes, totals.structured_scan_losses),
         prompt_turns=totals.boundaries,

@@ -1,23 +1,21 @@
-"""The per-API parts both report kinds build alike, from the simulation's tables and the
-units' totals: evidence, simulation, pressure, cost, the route check, compactions, tool
+"""The per-API parts both report kinds build alike, from the simulation's per-API figures and
+the units' totals: evidence, simulation, pressure, cost, the route check, compactions, tool
 results by class, web yield, escaping, requests and usage (`report.model.ApiFigures`: the
 analysis report gates on them, explore only shows them).
 
-Per-API figures are polars expressions over the simulation's tables and sums of the units'
-per-API totals; each API is filtered separately, so no denominator is pooled across APIs
-(R-G-3). Nothing here reads input text.
+Every figure is one API's own (`simulation.figures` reduces each unit's rows per API), so no
+denominator is pooled across APIs (R-G-3). Nothing here reads input text, and nothing here
+loads polars: the rows were reduced where they were made.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
-
-import polars as pl
 
 from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
 from clearing_analysis.assemble.what_ifs import what_if_rows
@@ -30,9 +28,14 @@ from clearing_analysis.models import PressureInputs, PressureModel, pressure_mod
 from clearing_analysis.models.cost import View, Weights
 from clearing_analysis.models.route_check import TriggerCheck, check_trigger
 from clearing_analysis.numbers import rounded, share
-from clearing_analysis.policy import gate_policy, histogram_edges
+from clearing_analysis.policy import histogram_edges
 from clearing_analysis.report import model as rm
-from clearing_analysis.simulation.growth import trigger_evidence
+from clearing_analysis.simulation.figures import (
+    BoundaryFigures,
+    Buckets,
+    CheckpointFigures,
+    ClearedFigures,
+)
 from clearing_analysis.simulation.totals import (
     ApiSimulation,
     CategorySums,
@@ -51,96 +54,79 @@ def tool_version() -> str:
         return "0.0.0"
 
 
-def histogram(values: pl.Series, edges: Sequence[int]) -> rm.Histogram:
-    """Bucket counts: value v in the last bucket whose edge is <= v (see `rm.Histogram`)."""
-    bounds = [*edges[1:], None]
-    known = values.drop_nulls()
-    counts = [
-        int(((known >= low) & (known < high)).sum())
-        if high is not None
-        else int((known >= low).sum())
-        for low, high in zip(edges, bounds, strict=True)
-    ]
-    below = int((known < edges[0]).sum())
-    return rm.Histogram(tuple(edges), tuple(counts), below, values.null_count())
+def histogram(buckets: Buckets) -> rm.Histogram:
+    """The report's histogram of `buckets` (the same edges and counts)."""
+    return rm.Histogram(buckets.edges, tuple(buckets.counts), buckets.below, buckets.unknown)
 
 
-def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
-    value = frame.select(expression).item()
-    return 0 if value is None else int(value)
+def bucketed(values: Iterable[int | None], edges: Sequence[int]) -> rm.Histogram:
+    """The report's histogram of `values` by `edges`."""
+    buckets = Buckets.over(edges)
+    buckets.extend(values)
+    return histogram(buckets)
 
 
-def evidence_part(boundaries: pl.DataFrame, route: Route) -> tuple[GateEvidence, rm.Evidence]:
-    threshold = gate_policy().admitted_net_tokens_per_boundary
-    pressured = boundaries.filter(pl.col("pressured"))
-    cold = boundaries.filter(pl.col("cold_pressured"))
-    admitting = cold.filter(pl.col("admitted_net") >= threshold).height
+def evidence_part(boundaries: BoundaryFigures, route: Route) -> tuple[GateEvidence, rm.Evidence]:
     gate = GateEvidence(
-        boundaries=boundaries.height,
-        pressured=pressured.height,
-        pressured_lineages=pressured.get_column("lineage").n_unique(),
-        cold_pressured=cold.height,
-        cold_pressured_lineages=cold.get_column("lineage").n_unique(),
-        admitting=admitting,
+        boundaries=boundaries.boundaries,
+        pressured=boundaries.pressured,
+        pressured_lineages=boundaries.pressured_lineages,
+        cold_pressured=boundaries.cold_pressured,
+        cold_pressured_lineages=boundaries.cold_pressured_lineages,
+        admitting=boundaries.admitting,
     )
-    edges = histogram_edges()
     evidence = rm.Evidence(
         boundaries=gate.boundaries,
-        logical_conversations=boundaries.get_column("lineage").n_unique(),
+        logical_conversations=boundaries.lineages,
         pressured=gate.pressured,
         pressured_logical_conversations=gate.pressured_lineages,
         cold_pressured=gate.cold_pressured,
         cold_pressured_logical_conversations=gate.cold_pressured_lineages,
-        admitting=admitting,
+        admitting=gate.admitting,
         admitting_share=rounded(gate.admitting_share),
-        request_gaps_ms=histogram(boundaries.get_column("gap_ms"), edges.request_gap_ms),
+        request_gaps_ms=histogram(boundaries.request_gaps_ms),
         cold_gap_ms=(
             None
             if route.cache_lifetime_ms == "unknown"
             else route.cache_lifetime_ms + route.cache_margin_ms
         ),
-        estimates=histogram(boundaries.get_column("estimate"), edges.tokens),
-        cold_estimates=histogram(
-            boundaries.filter(pl.col("cold")).get_column("estimate"), edges.tokens
-        ),
+        estimates=histogram(boundaries.estimates),
+        cold_estimates=histogram(boundaries.cold_estimates),
     )
     return gate, evidence
 
 
 def simulation_part(
-    boundaries: pl.DataFrame, cleared: pl.DataFrame, placeholder_tokens: int
+    boundaries: BoundaryFigures, cleared: ClearedFigures, placeholder_tokens: int
 ) -> rm.Simulation:
-    threshold = gate_policy().admitted_net_tokens_per_boundary
-    batches = boundaries.filter(pl.col("cleared_results") > 0)
     return rm.Simulation(
-        clearing_points=_int(boundaries, pl.col("clearing_point").sum()),
-        batches=batches.height,
-        cleared_results=cleared.height,
-        admitted_net_tokens=_int(cleared, pl.col("net_tokens").sum()),
-        admitted_text_bytes=_int(cleared, pl.col("text_bytes").sum()),
-        retrieved_tokens=_int(cleared, pl.col("escaped_tokens").sum()),
-        budget_stops=_int(boundaries, pl.col("budget_stopped").sum()),
+        clearing_points=boundaries.clearing_points,
+        batches=boundaries.batches,
+        cleared_results=cleared.results,
+        admitted_net_tokens=cleared.net_tokens,
+        admitted_text_bytes=cleared.text_bytes,
+        retrieved_tokens=cleared.escaped_tokens,
+        budget_stops=boundaries.budget_stops,
         placeholder_tokens=placeholder_tokens,
-        admitted_per_batch=histogram(batches.get_column("admitted_net"), histogram_edges().tokens),
-        upper_bound_net_tokens=_int(boundaries, pl.col("upper_bound_net").sum()),
-        upper_bound_admitting=boundaries.filter(
-            pl.col("cold_pressured") & (pl.col("upper_bound_net") >= threshold)
-        ).height,
+        admitted_per_batch=histogram(boundaries.admitted_per_batch),
+        upper_bound_net_tokens=boundaries.upper_bound_net_tokens,
+        upper_bound_admitting=boundaries.upper_bound_admitting,
     )
 
 
 def pressure_part(
-    route: Route, sums: ApiSimulation, cleared: pl.DataFrame, rate: Fraction
+    route: Route, sums: ApiSimulation, rate: Fraction
 ) -> tuple[PressureInputs, PressureModel, rm.Pressure]:
     growth = sums.boundary_span + sums.compaction_removed
+    cleared = sums.cleared
     inputs = PressureInputs(
         growth=growth,
         trigger=route.trigger_tokens,
         drain=route.drain_tokens,
-        admitted=_int(cleared, pl.col("net_tokens").sum()),
-        retrieved=_int(cleared, pl.col("escaped_tokens").sum()),
+        admitted=cleared.net_tokens,
+        retrieved=cleared.escaped_tokens,
         summary_input=route.summary_input_tokens,
-        summary_cleared=_int(cleared, pl.col("summary_tokens").sum()),
+        summary_cleared=cleared.summary_tokens,
     )
     model = pressure_model(inputs, sensitivities(rate))
     report = rm.Pressure(
@@ -177,16 +163,14 @@ def pressure_part(
     return inputs, model, report
 
 
-def compactions_part(checkpoints: pl.DataFrame) -> rm.Compactions:
+def compactions_part(checkpoints: CheckpointFigures) -> rm.Compactions:
     """Checkpoints inside the window, by trigger, beside the model (R-PM-3)."""
-    edges = histogram_edges().tokens
-    triggers = checkpoints.group_by("trigger").agg(pl.len()).sort("trigger")
     return rm.Compactions(
-        checkpoints=checkpoints.height,
-        by_trigger={row[0]: int(row[1]) for row in triggers.rows()},
-        tokens_before=histogram(checkpoints.get_column("tokens_before"), edges),
-        drains=histogram(checkpoints.get_column("tokens_after"), edges),
-        summary_tokens=histogram(checkpoints.get_column("summary_tokens"), edges),
+        checkpoints=checkpoints.checkpoints,
+        by_trigger=dict(sorted(checkpoints.by_trigger.items())),
+        tokens_before=histogram(checkpoints.tokens_before),
+        drains=histogram(checkpoints.tokens_after),
+        summary_tokens=histogram(checkpoints.summary_tokens),
     )
 
 
@@ -231,10 +215,10 @@ def web_part(web: CategorySums, redacted: int, losses: int) -> rm.WebYield:
     )
 
 
-def escaping_part(cleared: pl.DataFrame) -> rm.Escaping:
-    original = _int(cleared, pl.col("text_bytes").sum())
-    escaped = _int(cleared, pl.col("escaped_bytes").sum())
-    return rm.Escaping(original, escaped, share(escaped, original))
+def escaping_part(cleared: ClearedFigures) -> rm.Escaping:
+    return rm.Escaping(
+        cleared.text_bytes, cleared.escaped_bytes, share(cleared.escaped_bytes, cleared.text_bytes)
+    )
 
 
 def period_part(period: Period) -> rm.AnalyzedPeriod:
@@ -338,9 +322,6 @@ class ApiParts:
 
     totals: ApiTotals
     sums: ApiSimulation
-    boundaries: pl.DataFrame
-    cleared: pl.DataFrame
-    checkpoints: pl.DataFrame
     gate_evidence: GateEvidence
     evidence: rm.Evidence
     pressure_model: PressureModel
@@ -358,11 +339,10 @@ def api_parts(
     """Each API filtered on its own, so that no denominator is pooled across APIs (R-G-3)."""
     route = routes.by_api[api]
     sums = simulation.per_api[api]
-    boundaries = simulation.boundaries.filter(pl.col("api") == api.value)
-    cleared = simulation.cleared.filter(pl.col("api") == api.value)
+    boundaries = sums.boundaries
     gate_evidence, evidence = evidence_part(boundaries, route)
-    pressure_inputs, model, pressure = pressure_part(route, sums, cleared, rate)
-    gated_cost_inputs = cost_inputs(sums.requests, cleared, pressure_inputs.growth)
+    pressure_inputs, model, pressure = pressure_part(route, sums, rate)
+    gated_cost_inputs = cost_inputs(sums.requests, sums.cleared, pressure_inputs.growth)
     cost_outcome, cost = cost_part(
         CostContext(
             inputs=gated_cost_inputs,
@@ -373,10 +353,8 @@ def api_parts(
         ),
         boundaries,
     )
-    checkpoints = simulation.checkpoints.filter(pl.col("api") == api.value)
-    check = check_trigger(
-        route.trigger_tokens, *trigger_evidence(boundaries, simulation.checkpoints, checkpoints)
-    )
+    threshold = sums.checkpoints.threshold_tokens_before
+    check = check_trigger(route.trigger_tokens, threshold, boundaries.overshoot)
     limitations = [rm.ApiLimitation.ROUTE_TRIGGER_CONTRADICTED] if check.contradicted else []
     if route.cache_lifetime_ms == "unknown":
         limitations.append(rm.ApiLimitation.CACHE_LIFETIME_UNKNOWN)
@@ -385,27 +363,23 @@ def api_parts(
     return ApiParts(
         totals=totals.per_api[api],
         sums=sums,
-        boundaries=boundaries,
-        cleared=cleared,
-        checkpoints=checkpoints,
         gate_evidence=gate_evidence,
         evidence=evidence,
         pressure_model=model,
         pressure=pressure,
         cost_outcome=cost_outcome,
         cost=cost,
-        route_trigger=route_trigger_part(check, route.trigger_tokens, checkpoints),
+        route_trigger=route_trigger_part(check, route.trigger_tokens, threshold),
         limitations=tuple(limitations),
         what_ifs=what_if_rows(simulation.what_ifs, api, route, gated_cost_inputs, pressure_inputs),
     )
 
 
 def route_trigger_part(
-    check: TriggerCheck, trigger: int, checkpoints: pl.DataFrame
+    check: TriggerCheck, trigger: int, threshold_tokens_before: Sequence[int]
 ) -> rm.RouteTrigger:
-    """The route check as the report states it, with tokensBefore as a percentage of T."""
-    threshold = checkpoints.filter((pl.col("trigger") == "THRESHOLD") & pl.col("after_request"))
-    percent = (pl.col("tokens_before") * 100) // trigger
+    """The route check as the report states it, with the tokensBefore of the threshold
+    compactions that followed a request as percentages of T (rounded down)."""
     return rm.RouteTrigger(
         threshold_compactions=check.compactions,
         below_band=check.below_band,
@@ -413,8 +387,9 @@ def route_trigger_part(
         beyond_overshoot=check.beyond_overshoot,
         overshoot_tokens=check.overshoot,
         tolerance_tokens=check.tolerance,
-        tokens_before_percent_of_trigger=histogram(
-            threshold.select(percent).to_series(), histogram_edges().trigger_percent
+        tokens_before_percent_of_trigger=bucketed(
+            (tokens * 100 // trigger for tokens in threshold_tokens_before),
+            histogram_edges().trigger_percent,
         ),
         implied_trigger_at_least=check.implied_at_least,
         implied_trigger_below=check.implied_below,
@@ -433,6 +408,7 @@ __all__ = [
     "ApiParts",
     "all_apis",
     "api_parts",
+    "bucketed",
     "compactions_part",
     "eligibility_part",
     "escaping_part",

@@ -11,12 +11,9 @@ import math
 from collections.abc import Mapping
 from statistics import NormalDist
 
-import polars as pl
-
 from clearing_analysis.assemble.parts import histogram
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.numbers import Rounded, rounded, share
-from clearing_analysis.policy import histogram_edges
 from clearing_analysis.replay.arguments import refetch_policy
 from clearing_analysis.report import model as rm
 from clearing_analysis.simulation.refetch import RefetchSums, RefetchTally
@@ -55,10 +52,8 @@ def population(sums: RefetchSums) -> rm.RefetchPopulation:
         observed_share=share(sums.refetched, sums.comparable),
         interval_low=low,
         interval_high=high,
-        distance_turns=histogram(
-            pl.Series(sums.turns, dtype=pl.Int64), refetch_policy().distance_turn_edges
-        ),
-        distance_tokens=histogram(pl.Series(sums.tokens, dtype=pl.Int64), histogram_edges().tokens),
+        distance_turns=histogram(sums.turn_distances),
+        distance_tokens=histogram(sums.token_distances),
     )
 
 

@@ -151,8 +151,10 @@ def _analyze_units(
     workers: int | None,
     progress: ProgressCallback | None,
     period: Period = EVERYTHING,
+    usage_by: bool = False,
 ) -> SnapshotAnalysis:
-    """Replay, assess (and simulate) every unit of the snapshot, in a pool when workers > 1."""
+    """Replay, assess (and simulate) every unit of the snapshot, in a pool when workers > 1
+    (`usage_by`: keep the usage by journal, day and model for the tables of `--by`)."""
     logger = logsink.get_logger()
     count = _worker_count(session, workers)
     logger.info("replay.started", journals_total=len(session.journals), workers=count)
@@ -166,6 +168,7 @@ def _analyze_units(
             simulate=simulate,
             period_attestation_valid=True,
             period=period,
+            usage_by=usage_by,
         )
         with session.open_sidecar() as view:
             analysis = _run_units(session, units, settings, view, pool=pool, progress=progress)
@@ -324,9 +327,10 @@ def analyze_job(
         workers=request.workers,
         progress=progress,
         period=request.period,
+        usage_by=request.usage_by,
     )
     # The models load only for analyze, so other commands start fast; and only now, so that a
-    # pool's workers start without waiting for them (the combination has loaded polars).
+    # pool's workers start without waiting for them.
     from clearing_analysis.assemble.analysis import Stages, build_report  # noqa: PLC0415
     from clearing_analysis.report.encode import encode_report  # noqa: PLC0415
 
@@ -397,6 +401,7 @@ def explore_job(
         imported=True,
         bound=Bound.UPPER,
         period=request.period,
+        usage_by=request.usage_by,
     )
     with unit_pool(count) as pool:
         units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)

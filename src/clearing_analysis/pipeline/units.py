@@ -61,7 +61,7 @@ from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_history
 
-if TYPE_CHECKING:  # the combined simulation's tables load polars: imported where it runs
+if TYPE_CHECKING:  # imported where it runs: the evidence-only replay never loads the simulation
     from clearing_analysis.simulation.totals import Combiner, SimulationTotals
     from clearing_analysis.simulation.unit import UnitSimulation
 
@@ -154,6 +154,9 @@ class Settings:
     # The run's key for argument digests (R-RF-1): made in memory with the settings, reaching
     # the workers in memory with each unit's, never written (replay.arguments).
     argument_key: ArgumentKey | None = dataclasses.field(default_factory=ArgumentKey.generate)
+    # --by: the combination keeps the usage by journal, day and model (one row per journal:
+    # what grows with the corpus, so only when the tables are asked for).
+    usage_by: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +203,7 @@ def analyze_unit(unit: Unit, settings: Settings, sidecar: SidecarView | None) ->
     )
     if not settings.simulate:
         return UnitOutput(totals_of(assessment, count_occurrences(assessment)), None, fingerprints)
-    # Plain Python, no polars: a pool worker never loads it (the main process does, for the
-    # combined tables); the evidence-only replay command never loads the simulation at all.
+    # Plain Python, no polars; the evidence-only replay command never loads the simulation.
     from clearing_analysis.simulation import unit as simulation  # noqa: PLC0415
 
     walked = simulation.walk(assessment, settings.routes)
@@ -318,9 +320,9 @@ class UnitPool:
 
     Made as soon as the number of workers is known, before the main process plans the units
     and checks the sidecar, so that the workers' start (an interpreter and the analyzer's
-    imports each) runs meanwhile instead of after. Spawned, not forked: the parent may already
-    run polars' thread pool, and a forked child that calls into it waits forever on threads it
-    did not inherit.
+    imports each) runs meanwhile instead of after. Spawned, not forked: a parent that loaded
+    polars (a library caller, the demo's journal summary) runs its thread pool, and a forked
+    child that calls into it waits forever on threads it did not inherit.
 
     Workers end with their parent and print nothing (R-REL-6, docs/security.md): they are
     spawned with SIGINT blocked and stderr on /dev/null (`_quiet_spawn`), then ignore SIGINT
@@ -509,7 +511,7 @@ def analyze_snapshot(
     from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
 
     if done.simulation is None:  # no unit at all
-        done.simulation = Combiner(sorted(settings.routes.by_api))
+        done.simulation = Combiner(sorted(settings.routes.by_api), usage=settings.usage_by)
     from clearing_analysis.policy import placeholder_text  # noqa: PLC0415
     from clearing_analysis.replay.heuristic import text_tokens  # noqa: PLC0415
 
@@ -546,11 +548,10 @@ def _pass(
         done.fingerprints |= output.fingerprints
         if output.simulation is not None:
             if done.simulation is None:
-                # Loads polars: here, once the units are submitted, so workers never wait.
                 from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
 
-                done.simulation = Combiner(sorted(settings.routes.by_api))
-            done.simulation.add(output.simulation)  # the unit's own columns are not kept
+                done.simulation = Combiner(sorted(settings.routes.by_api), usage=settings.usage_by)
+            done.simulation.add(output.simulation)  # sums and figures: nothing per row is kept
         journals += len(unit.paths)
         done_bytes += sum(unit.sizes)
         if progress is not None:

@@ -5,8 +5,9 @@ order, counts every result-boundary occurrence where it arises, clears lower-bou
 cold pressured boundaries within the budget and batch rules, and collects plain columns (one
 row per counted boundary, cleared result, request and unique result) with ordinal keys and no
 identifiers or text, plus the per-API occurrence counts. `unit.summarize` reduces them to what
-the report needs without polars (a pool worker never loads it); `run.simulate` makes polars
-tables of them with the native growth (tests and views); `totals.combine` joins the units.
+the report needs, per API sums and fixed-size figures (`figures`), without polars; `totals`
+adds the units' in order. `run.simulate` makes polars tables of the same columns with the
+native growth (`growth`): the reference the reduction is tested against.
 
 This package's own namespace loads no polars: import `simulation.run` for the tables.
 """

@@ -74,8 +74,8 @@ def in_pressure_band(tokens: int, trigger: int) -> bool:
     return low <= tokens < trigger
 
 
-# How a column crosses the process boundary (`unit.compact`): INTS as a 64-bit integer array,
-# FLAGS as a byte array of 0 and 1, OTHER (text, or numbers that may be null) as a list.
+# The kind of each column's values: INTS 64-bit integers, FLAGS 0 and 1 (booleans), OTHER text,
+# or numbers that may be null.
 INTS = "q"
 MS_PER_DAY = 86_400_000
 FLAGS = "b"

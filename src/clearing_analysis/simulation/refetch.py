@@ -24,20 +24,42 @@ from dataclasses import dataclass, field
 
 from clearing_analysis.eligibility import Assessment
 from clearing_analysis.inputs.configs import Api
+from clearing_analysis.policy import histogram_edges
+from clearing_analysis.replay.arguments import refetch_policy
 from clearing_analysis.replay.model import CheckpointObservation, ToolResult
+from clearing_analysis.simulation.figures import Buckets
+
+
+def _turn_buckets() -> Buckets:
+    return Buckets.over(refetch_policy().distance_turn_edges)
+
+
+def _token_buckets() -> Buckets:
+    return Buckets.over(histogram_edges().tokens)
 
 
 @dataclass
 class RefetchSums:
-    """One API's counts for one population (cleared results, or all results)."""
+    """One API's counts for one population (cleared results, or all results).
+
+    Per re-fetch (not after a write), how far later, in prompt turns and tokens of growth: listed
+    while a unit is measured (`turns`, `tokens`), then counted into the report's buckets by
+    `bucket`, so that what a unit sends and the main process adds has a fixed size."""
 
     results: int = 0
     comparable: int = 0  # with canonical arguments: the share's denominator
     refetched: int = 0  # re-fetched with no write of the file between
     refetched_after_write: int = 0  # re-read after a write or edit of the same file
-    # Per re-fetch (not after a write): how far later, in prompt turns and tokens of growth.
     turns: list[int] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
+    turn_distances: Buckets = field(default_factory=_turn_buckets)
+    token_distances: Buckets = field(default_factory=_token_buckets)
+
+    def bucket(self) -> None:
+        """Count the listed distances into the buckets, and empty the lists."""
+        self.turn_distances.extend(self.turns)
+        self.token_distances.extend(self.tokens)
+        self.turns, self.tokens = [], []
 
     def add(self, other: RefetchSums) -> None:
         """Add another unit's counts."""
@@ -47,6 +69,8 @@ class RefetchSums:
         self.refetched_after_write += other.refetched_after_write
         self.turns.extend(other.turns)
         self.tokens.extend(other.tokens)
+        self.turn_distances.merge(other.turn_distances)
+        self.token_distances.merge(other.token_distances)
 
 
 @dataclass
@@ -60,6 +84,11 @@ class RefetchTally:
         """Add another unit's tally."""
         self.cleared.add(other.cleared)
         self.all_results.add(other.all_results)
+
+    def bucket(self) -> None:
+        """Both populations' distances into their buckets (`RefetchSums.bucket`)."""
+        self.cleared.bucket()
+        self.all_results.bucket()
 
 
 @dataclass(frozen=True, slots=True)

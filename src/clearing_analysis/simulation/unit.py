@@ -2,15 +2,15 @@
 
 `walk` runs `ConversationSimulator` over every physical conversation of an assessment and
 collects the columns of the boundary, cleared-result, request, unique-result and checkpoint
-tables. `summarize` reduces them to a `UnitSimulation`: the boundary, cleared-result and
-(in-window) checkpoint columns, numbers only, with ordinal keys local to the unit, and per API
-the request sums the cost model reads, the growth parts (docs/model.md: `simulation.growth`
-states them as table operations, and a test holds this module to them), and per tool class
-the results and what was cleared of them.
+tables. `summarize` reduces them to a `UnitSimulation` of fixed size per API: the request sums
+the cost model reads, the growth parts (docs/model.md: `simulation.growth` states them as
+table operations, and a test holds this module to them), per tool class the results and what
+was cleared of them, and the figures of the boundary, cleared-result and (in-window)
+checkpoint rows (`simulation.figures`). No row leaves the unit.
 
 Nothing here loads polars: a pool worker replays, assesses and summarizes its units without
-it, and what it sends back is plain lists of numbers and short strings. The main process
-builds one table of each kind from all the units (`simulation.totals.combine`).
+it, and what it sends back is sums, counts and histograms. The main process adds them in unit
+order (`simulation.totals.Combiner`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,19 @@ from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.policy import WhatIfId, placeholder_text
 from clearing_analysis.replay.heuristic import text_tokens
 from clearing_analysis.simulation.clearing import (
-    BOUNDARY_COLUMNS,
-    CLEARED_COLUMNS,
     FLAGS,
     INTS,
     OTHER,
     Columns,
     ConversationSimulator,
+)
+from clearing_analysis.simulation.figures import (
+    BoundaryFigures,
+    CheckpointFigures,
+    ClearedFigures,
+    boundary_figures,
+    checkpoint_figures,
+    cleared_figures,
 )
 from clearing_analysis.simulation.refetch import ClearingPoint, RefetchTally, measure
 from clearing_analysis.simulation.what_if import PolicySums, run_what_ifs
@@ -57,19 +63,8 @@ CHECKPOINT_COLUMNS: dict[str, str] = {
     "after_request": FLAGS,
 }
 
-# Column name -> values: a list while a unit is simulated (ints, bools, short fixed strings,
-# None); `compact` makes the INTS and FLAGS columns arrays, what pickles and is held compactly.
+# Column name -> values, in row order (ints, bools, short fixed strings, None).
 Column: TypeAlias = "list[Any] | array[int]"  # array is generic to type checkers only (3.11)
-TableColumns: TypeAlias = "dict[str, Column]"
-
-
-def compact(columns: Mapping[str, Column], layout: Mapping[str, str]) -> TableColumns:
-    """`columns` (every name of `layout`) with INTS and FLAGS columns as arrays: 8 bytes and 1
-    byte a value instead of a list slot and, for most numbers, an int object."""
-    return {
-        name: array(kind, columns[name]) if kind != OTHER else list(columns[name])
-        for name, kind in layout.items()
-    }
 
 
 @dataclass
@@ -110,7 +105,7 @@ class CategorySums:
 
 @dataclass
 class ApiSimulation:
-    """One API's sums."""
+    """One API's sums and figures."""
 
     requests: RequestSums = field(default_factory=RequestSums)
     categories: dict[ToolClass, CategorySums] = field(
@@ -119,15 +114,21 @@ class ApiSimulation:
     web: CategorySums = field(default_factory=CategorySums)
     boundary_span: int = 0
     compaction_removed: int = 0
+    boundaries: BoundaryFigures = field(default_factory=BoundaryFigures)
+    cleared: ClearedFigures = field(default_factory=ClearedFigures)
+    checkpoints: CheckpointFigures = field(default_factory=CheckpointFigures)
 
     def add(self, other: ApiSimulation) -> None:
-        """Add another unit's sums."""
+        """Add another unit's sums and figures."""
         self.requests.add(other.requests)
         for tool, sums in other.categories.items():
             self.categories[tool].add(sums)
         self.web.add(other.web)
         self.boundary_span += other.boundary_span
         self.compaction_removed += other.compaction_removed
+        self.boundaries.add(other.boundaries)
+        self.cleared.add(other.cleared)
+        self.checkpoints.add(other.checkpoints)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,7 @@ class Walked:
     checkpoints: dict[str, list[Any]]  # one row per observed checkpoint of every journal
     occurrences: dict[Api, OccurrenceTally]
     apis: tuple[Api, ...]  # the assessment's APIs, in its order
+    journals: int  # the assessment's journals (their ordinals are below this)
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # the reviewed policies' sums (informational)
     # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
@@ -147,12 +149,10 @@ class Walked:
 
 @dataclass(frozen=True, slots=True)
 class UnitSimulation:
-    """A unit's simulation reduced for the report: three tables as plain columns (what a pool
-    worker sends back) and per-API sums."""
+    """A unit's simulation reduced for the report (what a pool worker sends back): per-API
+    sums and figures, of a size that does not grow with the unit."""
 
-    boundaries: TableColumns
-    cleared: TableColumns
-    checkpoints: TableColumns  # observed checkpoints inside the cohorts' windows
+    journals: int  # the unit's journals: its usage keys' ordinals are below this
     per_api: dict[Api, ApiSimulation]
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]
@@ -247,6 +247,7 @@ def walk(assessment: Assessment, routes: Routes) -> Walked:
         checkpoints=_checkpoints(assessment),
         occurrences=tallies,
         apis=tuple(assessment.per_api),
+        journals=len(assessment.replay.journals),
         placeholder_tokens=placeholder_tokens,
         # The what-if policies walk the same boundaries again, each with its own state
         # (docs/model.md, section 9): informational, never read by the gate.
@@ -426,10 +427,16 @@ def summarize(walked: Walked) -> UnitSimulation:
         per_api[api.value] = sums
     boundaries = walked.columns.boundaries.columns
     observed = _observed(boundaries, walked.checkpoints, per_api)
+    for value, figures in boundary_figures(boundaries, observed).items():
+        per_api[value].boundaries = figures
+    for value, cleared in cleared_figures(walked.columns.cleared.columns).items():
+        per_api[value].cleared = cleared
+    for value, checkpoints in checkpoint_figures(observed).items():
+        per_api[value].checkpoints = checkpoints
+    for tally in walked.refetches.values():
+        tally.bucket()
     return UnitSimulation(
-        boundaries=compact(boundaries, BOUNDARY_COLUMNS),
-        cleared=compact(walked.columns.cleared.columns, CLEARED_COLUMNS),
-        checkpoints=compact(observed, CHECKPOINT_COLUMNS),
+        journals=walked.journals,
         per_api={api: per_api[api.value] for api in walked.apis},
         placeholder_tokens=walked.placeholder_tokens,
         what_ifs=walked.what_ifs,
@@ -445,11 +452,9 @@ __all__ = [
     "CategorySums",
     "Column",
     "RequestSums",
-    "TableColumns",
     "UnitSimulation",
     "UsageKey",
     "Walked",
-    "compact",
     "summarize",
     "walk",
 ]
