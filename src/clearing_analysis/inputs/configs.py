@@ -318,7 +318,13 @@ def _canonical_per_run(raw: bytes) -> AgentConfig | None:
     is anything else (the strict path then decides). Decoding the entries one at a time keeps
     the peak memory of a long history's proofs near what the proofs keep, instead of every
     entry's decoded record at once (R-PERF-1, docs/performance.md)."""
-    body = raw.strip(strictjson.JSON_WHITESPACE)
+    # The array without the whitespace around it, as a view: stripping would copy the file.
+    start, end = 0, len(raw)
+    while end > start and raw[end - 1] in strictjson.JSON_WHITESPACE:
+        end -= 1
+    while start < end and raw[start] in strictjson.JSON_WHITESPACE:
+        start += 1
+    body = memoryview(raw)[start:end]
     try:
         entries = _RAW_ARRAY.decode(body)
     except Exception:  # any failure (a nesting too deep included): the strict path decides
