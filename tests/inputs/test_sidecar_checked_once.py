@@ -1,6 +1,6 @@
 """The sidecar's structure check (`PRAGMA quick_check`) runs once per run, in the process that
-starts the replay; pool workers open the checked file without repeating it (R-SC-3,
-docs/formats/sidecar.md step 6).
+starts the replay, in a thread beside the units (`StructureCheck`); pool workers open the
+checked file without repeating it (R-SC-3, docs/formats/sidecar.md step 6).
 
 Observed on real files, without mocks: the sidecar below is damaged only in a table the
 analyzer never reads (an extra table the DDL allows), so `quick_check` refuses it while every
@@ -21,7 +21,8 @@ import pytest
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.configs import parse_routes
 from clearing_analysis.inputs.requests import AnalyzeRequest
-from clearing_analysis.inputs.sidecar import open_sidecar
+from clearing_analysis.inputs.session import InputSession
+from clearing_analysis.inputs.sidecar import StructureCheck, open_sidecar
 from clearing_analysis.pipeline.jobs import analyze_job
 from clearing_analysis.pipeline.units import Settings, UnitPool, analyze_snapshot, plan_units
 from tests.synth.corpora import make_corpus
@@ -80,7 +81,7 @@ def test_pool_workers_never_run_the_structure_check(corpus: Path) -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_run_is_refused_by_the_one_check(corpus: Path, tmp_path: Path, workers: int) -> None:
     """`analyze` with one worker or a pool: INPUT_INVALID SIDECAR_DAMAGED, from the check the
-    main process runs before any unit."""
+    main process runs beside the units."""
     copy = tmp_path / "corpus"
     shutil.copytree(corpus, copy)
     request = AnalyzeRequest(
@@ -92,3 +93,65 @@ def test_the_run_is_refused_by_the_one_check(corpus: Path, tmp_path: Path, worke
     with pytest.raises(InputInvalidError) as caught:
         analyze_job(request)
     assert caught.value.detail is InputInvalidDetail.SIDECAR_DAMAGED
+
+
+def test_the_check_beside_the_units_answers_when_waited_for(corpus: Path, tmp_path: Path) -> None:
+    """On the damaged file the thread's check refuses when waited for; on an intact copy (the
+    extra table dropped) it returns; cancelled, it says nothing."""
+    with pytest.raises(InputInvalidError) as caught:
+        StructureCheck(corpus / "history.sqlite").wait()
+    assert caught.value.detail is InputInvalidDetail.SIDECAR_DAMAGED
+    StructureCheck(corpus / "history.sqlite").cancel()
+    intact = _copy(corpus, tmp_path, damaged=False)
+    StructureCheck(intact / "history.sqlite").wait()
+
+
+def _copy(corpus: Path, tmp_path: Path, *, damaged: bool) -> Path:
+    """A copy of the corpus; without the damage, its sidecar rebuilt from the readable tables."""
+    copy = tmp_path / ("damaged" if damaged else "intact")
+    shutil.copytree(corpus, copy)
+    if not damaged:
+        sidecar = copy / "history.sqlite"
+        rebuilt = copy / "rebuilt.sqlite"
+        source = sqlite3.connect(f"file:{sidecar}?mode=ro", uri=True)
+        target = sqlite3.connect(rebuilt)
+        for (sql,) in source.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'writer_notes'"
+        ).fetchall():
+            target.execute(sql)
+        for (name,) in source.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'writer_notes'"
+        ).fetchall():
+            rows = source.execute(f'SELECT * FROM "{name}"').fetchall()
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                target.executemany(f'INSERT INTO "{name}" VALUES ({marks})', rows)
+        target.commit()
+        source.close()
+        target.close()
+        rebuilt.replace(sidecar)
+    return copy
+
+
+class _UnitError(Exception):
+    """What a unit that read the damage might raise."""
+
+
+@pytest.mark.parametrize("damaged", [True, False])
+def test_an_error_in_the_replay_gives_way_to_the_damage(
+    corpus: Path, tmp_path: Path, damaged: bool
+) -> None:
+    """An error raised while the units run becomes SIDECAR_DAMAGED when the file is damaged
+    (as when the check ran before them), and stays itself when the file is intact."""
+    copy = _copy(corpus, tmp_path, damaged=damaged)
+    request = AnalyzeRequest(
+        journals=(copy / "journals",), sidecar=copy / "history.sqlite", routes=copy / "routes.json"
+    )
+    session = InputSession.open(request)
+    expected: type[Exception] = InputInvalidError if damaged else _UnitError
+    with pytest.raises(expected) as caught, session.sidecar_checked_meanwhile() as view:
+        assert view.retained_many(["0" * 64]) == {}
+        raise _UnitError
+    if damaged:
+        assert isinstance(caught.value, InputInvalidError)
+        assert caught.value.detail is InputInvalidDetail.SIDECAR_DAMAGED

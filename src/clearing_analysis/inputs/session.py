@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from clearing_analysis.inputs.requests import RunRequest
 from clearing_analysis.inputs.sidecar import (
     COMPANION_SUFFIXES,
     SidecarView,
+    StructureCheck,
     check_offline,
     open_sidecar,
 )
@@ -220,6 +222,37 @@ class InputSession:
         if self.sidecar is None:
             raise RuntimeError("this session has no sidecar")
         return open_sidecar(self.sidecar)
+
+    @contextmanager
+    def sidecar_checked_meanwhile(self) -> Iterator[SidecarView]:
+        """The sidecar, checked offline again and opened read-only and immutable like
+        `open_sidecar`, while its structure check (`PRAGMA quick_check`) runs in a thread
+        during the block (`sidecar.StructureCheck`): the replay does not wait for it.
+
+        Leaving the block waits for the check, and a damaged file is refused (INPUT_INVALID
+        SIDECAR_DAMAGED) whatever else the block did: an error the block raised (a unit that
+        read the damage, say) gives way to it, as when the check ran first. An interrupt stops
+        the check instead."""
+        if self.sidecar is None:
+            raise RuntimeError("this session has no sidecar")
+        view = open_sidecar(self.sidecar, check_structure=False)
+        try:
+            check = StructureCheck(self.sidecar)
+        except BaseException:
+            view.close()
+            raise
+        try:
+            yield view
+        except Exception:
+            view.close()
+            check.wait()  # SIDECAR_DAMAGED first, as when the check ran before the replay
+            raise
+        except BaseException:
+            view.close()
+            check.cancel()
+            raise
+        view.close()
+        check.wait()
 
     def finish(self) -> None:
         """Take the second snapshot and refuse any difference (R-FS-7)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import threading
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -449,6 +450,57 @@ def _column_key(column: tuple[object, ...]) -> tuple[object, ...]:
     return (cid, name, folded, notnull, default, pk, hidden)
 
 
+def _connect(sidecar: Path) -> sqlite3.Connection:
+    """A read-only, immutable connection under the analyzer's limits and pragmas."""
+    # immutable=1: SQLite takes no lock and creates no journal or shared-memory file (R-SC-3).
+    uri = "file:" + urllib.parse.quote(str(sidecar.resolve())) + "?mode=ro&immutable=1"
+    try:
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    except _SQLITE_FAILURES:
+        raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
+    try:
+        _limited(connection)
+        for pragma in _PRAGMAS:
+            connection.execute(pragma)
+    except _SQLITE_FAILURES as error:
+        connection.close()
+        raise _read_failure(error) from None
+    return connection
+
+
+class StructureCheck:
+    """The sidecar's `PRAGMA quick_check` on a connection of its own, in a thread, so that it
+    runs while the units are replayed instead of before them (SQLite releases the interpreter
+    lock while it steps, so the check takes a core the replay does not wait for).
+
+    `wait` blocks until the check is done and refuses a damaged file (INPUT_INVALID
+    SIDECAR_DAMAGED); `cancel` interrupts it (an interrupted run reports nothing about the
+    file). Either closes the check's connection; `open_sidecar`'s docstring says what the check
+    finds."""
+
+    def __init__(self, sidecar: Path) -> None:
+        self._connection = _connect(sidecar)
+        self._intact = False
+        self._thread = threading.Thread(target=self._run, name="sidecar-quick-check", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        self._intact = _structure_intact(self._connection)
+
+    def wait(self) -> None:
+        """The check's answer: return when the structure is intact, else SIDECAR_DAMAGED."""
+        self._thread.join()
+        self._connection.close()
+        if not self._intact:
+            raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
+
+    def cancel(self) -> None:
+        """Stop the check and close its connection."""
+        self._connection.interrupt()
+        self._thread.join()
+        self._connection.close()
+
+
 def open_sidecar(sidecar: Path, *, check_structure: bool = True) -> SidecarView:
     """Check the sidecar is offline, then open it read-only and immutable.
 
@@ -464,16 +516,8 @@ def open_sidecar(sidecar: Path, *, check_structure: bool = True) -> SidecarView:
     (docs/formats/sidecar.md).
     """
     check_offline(sidecar)
-    # immutable=1: SQLite takes no lock and creates no journal or shared-memory file (R-SC-3).
-    uri = "file:" + urllib.parse.quote(str(sidecar.resolve())) + "?mode=ro&immutable=1"
+    connection = _connect(sidecar)
     try:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-    except _SQLITE_FAILURES:
-        raise InputInvalidError(InputInvalidDetail.SIDECAR_UNREADABLE) from None
-    try:
-        _limited(connection)
-        for pragma in _PRAGMAS:
-            connection.execute(pragma)
         _check_schema(connection)
         version = connection.execute(
             "SELECT value FROM sidecar_meta WHERE key = 'schema_version'"

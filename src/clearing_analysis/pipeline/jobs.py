@@ -170,7 +170,8 @@ def _analyze_units(
             period=period,
             usage_by=usage_by,
         )
-        with session.open_sidecar() as view:
+        # The structure check runs meanwhile, on a core the replay leaves (R-SC-3).
+        with session.sidecar_checked_meanwhile() as view:
             analysis = _run_units(session, units, settings, view, pool=pool, progress=progress)
     totals = analysis.totals
     for reason, skipped in sorted(totals.skipped_journals.items()):
