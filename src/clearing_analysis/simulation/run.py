@@ -3,7 +3,6 @@ tables, and the native growth of each API cohort from them (`growth.cohort_growt
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -104,22 +103,14 @@ class Simulation:
     placeholder_tokens: int
 
 
-def _series(
-    name: str, values: Sequence[object], dtype: type[pl.DataType] | pl.DataType
-) -> pl.Series:
-    if dtype == pl.Boolean and isinstance(values, array):  # FLAGS: 0 and 1 bytes
-        return pl.Series(name, values, dtype=pl.Int8).cast(pl.Boolean)
-    return pl.Series(name, values, dtype=dtype)
-
-
 def frame(
     columns: Mapping[str, Sequence[object]],
     schema: Mapping[str, type[pl.DataType] | pl.DataType],
 ) -> pl.DataFrame:
-    """A table of `schema`'s columns, in its order, from plain columns (lists, or arrays as
-    `unit.compact` makes them; a missing one is empty)."""
+    """A table of `schema`'s columns, in its order, from plain columns (a missing one is
+    empty)."""
     return pl.DataFrame(
-        [_series(name, columns.get(name, []), dtype) for name, dtype in schema.items()]
+        [pl.Series(name, columns.get(name, []), dtype=dtype) for name, dtype in schema.items()]
     )
 
 

@@ -15,7 +15,6 @@ order (`simulation.totals.Combiner`).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -64,7 +63,7 @@ CHECKPOINT_COLUMNS: dict[str, str] = {
 }
 
 # Column name -> values, in row order (ints, bools, short fixed strings, None).
-Column: TypeAlias = "list[Any] | array[int]"  # array is generic to type checkers only (3.11)
+Column: TypeAlias = list[Any]
 
 
 @dataclass
