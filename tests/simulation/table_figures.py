@@ -15,6 +15,7 @@ from clearing_analysis.simulation.figures import (
     CheckpointFigures,
     ClearedFigures,
 )
+from clearing_analysis.simulation.growth import trigger_evidence
 
 
 def _int(frame: pl.DataFrame, expression: pl.Expr) -> int:
@@ -38,24 +39,9 @@ def buckets(values: pl.Series, edges: Sequence[int]) -> Buckets:
 
 def overshoot(boundaries: pl.DataFrame, checkpoints: pl.DataFrame) -> int:
     """The largest growth of E between adjacent usage-based boundaries of one journal (turn t,
-    then t + 1) with no checkpoint of `checkpoints` (any API's) before t + 1; 0 with none."""
-    pairs = (
-        boundaries.select("journal", "turn", "estimate", "usage_based")
-        .sort("journal", "turn")
-        .with_columns(
-            pl.col("turn").shift(1).over("journal").alias("previous_turn"),
-            pl.col("estimate").shift(1).over("journal").alias("previous_estimate"),
-            pl.col("usage_based").shift(1).over("journal").alias("previous_usage_based"),
-        )
-        .filter(
-            (pl.col("previous_turn") == pl.col("turn") - 1)
-            & pl.col("usage_based")
-            & pl.col("previous_usage_based")
-        )
-    )
-    cut = checkpoints.select("journal", pl.col("before_turn").alias("turn")).unique()
-    uncut = pairs.join(cut, on=["journal", "turn"], how="anti")
-    return max(0, _int(uncut, (pl.col("estimate") - pl.col("previous_estimate")).max()))
+    then t + 1) with no checkpoint of `checkpoints` (any API's) before t + 1; 0 with none:
+    `growth.trigger_evidence`, the route check's definition over the tables."""
+    return trigger_evidence(boundaries, checkpoints, checkpoints.clear())[1]
 
 
 def boundary_reference(boundaries: pl.DataFrame, checkpoints: pl.DataFrame) -> BoundaryFigures:

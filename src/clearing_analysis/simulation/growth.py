@@ -10,8 +10,9 @@ in its journal. One after the last such boundary (a trailing compaction: the his
 after compacting) extends the window to it: the span then ends at the last trailing
 checkpoint's tokens after instead of the last boundary's E, so the growth up to it counts and
 the compaction is observed. Those checkpoints are also the observed ones the report shows
-beside the model, never mixed into it. Both are polars expressions over the boundary and
-checkpoint tables.
+beside the model, never mixed into it. Both, and the route check's evidence, are polars
+expressions over the boundary and checkpoint tables: the definitions that the pipeline's
+per-unit reduction without polars (`unit.summarize`, `figures`) is tested against.
 """
 
 from __future__ import annotations
