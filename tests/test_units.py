@@ -99,8 +99,12 @@ def _corpus(directory: Path) -> list[Path]:
     return _write(directory, builders)
 
 
-def _settings(config: AgentConfig | None = None, *, simulate: bool = False) -> Settings:
-    return Settings(routes(), config, None, simulate, period_attestation_valid=True)
+def _settings(
+    config: AgentConfig | None = None, *, simulate: bool = False, usage_by: bool = False
+) -> Settings:
+    return Settings(
+        routes(), config, None, simulate, period_attestation_valid=True, usage_by=usage_by
+    )
 
 
 def _whole(paths: list[Path], sidecar: SidecarBuilder, config: AgentConfig | None) -> Totals:
@@ -149,7 +153,7 @@ def test_simulation_totals_equal_for_one_and_two_workers(
         one, two = (
             analyze_snapshot(
                 units,
-                _settings(simulate=True),
+                _settings(simulate=True, usage_by=True),
                 sidecar=view,
                 sidecar_path=sidecar_builder.path,
                 workers=workers,
@@ -159,7 +163,7 @@ def test_simulation_totals_equal_for_one_and_two_workers(
     assert one.simulation is not None and two.simulation is not None
     assert one.totals == two.totals
     assert one.simulation.per_api == two.simulation.per_api
-    assert one.simulation.usage == two.simulation.usage
+    assert one.simulation.usage == two.simulation.usage and one.simulation.usage
     assert one.simulation.refetches == two.simulation.refetches
     assert sum(sums.boundaries.boundaries for sums in one.simulation.per_api.values()) > 0
 
