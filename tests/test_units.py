@@ -193,14 +193,16 @@ def test_units_in_this_process_hand_the_heap_back(
     tmp_path: Path, sidecar_builder: SidecarBuilder
 ) -> None:
     """The heap frozen while units replay in this process is unfrozen afterwards, so a caller's
-    objects stay collectable."""
+    objects stay collectable: nothing is left frozen beyond what was before. (Less may be: the
+    unfreeze also hands back what a replay earlier in this process froze once, through
+    `journal_replay._freeze_heap_once`, which is why the count is compared with <=.)"""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
     units = plan_units(paths, [p.stat().st_size for p in paths])
     before = gc.get_freeze_count()
     with open_sidecar(sidecar_builder.path) as view:
         analyze_snapshot(units, _settings(), sidecar=view, sidecar_path=sidecar_builder.path)
-    assert gc.get_freeze_count() == before
+    assert gc.get_freeze_count() <= before
 
 
 def _period_corpus(directory: Path, later_fingerprint: str) -> list[Path]:
@@ -246,3 +248,25 @@ def test_default_workers_keeps_small_snapshots_in_one_process() -> None:
     """A pool is started by default only when the snapshot is large enough to repay it."""
     assert default_workers(1024) == 1
     assert default_workers(1 << 40) >= 1
+
+
+def test_leaving_a_pools_outputs_early_cancels_nothing_from_the_callers_thread(
+    tmp_path: Path, sidecar_builder: SidecarBuilder
+) -> None:
+    """The caller stops after the first output with many units still queued: none of their
+    futures is cancelled from the caller's thread (the pool's shutdown cancels them in the
+    executor's own thread). Futures cancelled from here are what made Python 3.11's executor
+    thread, once an interrupt had killed the workers, set an error on a cancelled future and
+    print an InvalidStateError traceback to stderr."""
+    paths = _corpus(tmp_path / "journals")
+    sidecar_builder.finish()
+    units = plan_units(paths, [p.stat().st_size for p in paths]) * 40  # many queued units
+    with UnitPool(2) as pool:
+        outputs = pool.map([(unit, _settings(), sidecar_builder.path) for unit in units])
+        next(outputs)
+        del outputs  # the generator closes, as when the job leaves its loop
+        # The executor's own record of the units not yet done (a private attribute: the
+        # only place the state of the queued units can be read).
+        queued = list(pool._executor._pending_work_items.values())
+        assert queued  # not vacuous: units were still queued
+        assert not any(item.future.cancelled() for item in queued)

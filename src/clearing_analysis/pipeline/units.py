@@ -33,7 +33,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
@@ -383,8 +383,15 @@ class UnitPool:
         return count
 
     def map(self, tasks: Sequence[tuple[Unit, Settings, Path | None]]) -> Iterator[UnitOutput]:
-        """The outputs of `tasks`, in submission order (all submitted at once)."""
-        return self._executor.map(_in_worker, tasks)
+        """The outputs of `tasks`, in submission order (all submitted at once).
+
+        Leaving the outputs early cancels nothing from this thread: the pool's shutdown
+        cancels what has not started, in the executor's own thread. `Executor.map` would
+        cancel the rest from here, and when an interrupt has just killed the workers, Python
+        3.11's executor thread then sets an error on a cancelled future and prints an
+        InvalidStateError traceback to stderr (R-REL-6)."""
+        futures = [self._executor.submit(_in_worker, task) for task in tasks]
+        return (future.result() for future in futures)
 
 
 def _kill(processes: set[BaseProcess]) -> None:
@@ -444,7 +451,7 @@ def _outputs(
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
     pool: UnitPool | None,
-) -> Iterator[UnitOutput]:
+) -> Generator[UnitOutput, None, None]:
     if pool is None or len(units) < 2:
         with _frozen_heap():
             for unit in units:
@@ -541,21 +548,27 @@ def _pass(
 ) -> _Pass:
     done = _Pass(combine((), sorted(settings.routes.by_api)), set(), None)
     journals = done_bytes = 0
-    for unit, output in zip(
-        units, _outputs(units, settings, sidecar, sidecar_path, pool), strict=True
-    ):
-        done.totals.add(output.totals)
-        done.fingerprints |= output.fingerprints
-        if output.simulation is not None:
-            if done.simulation is None:
-                from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
+    outputs = _outputs(units, settings, sidecar, sidecar_path, pool)
+    try:
+        for unit, output in zip(units, outputs, strict=True):
+            done.totals.add(output.totals)
+            done.fingerprints |= output.fingerprints
+            if output.simulation is not None:
+                if done.simulation is None:
+                    from clearing_analysis.simulation.totals import Combiner  # noqa: PLC0415
 
-                done.simulation = Combiner(sorted(settings.routes.by_api), usage=settings.usage_by)
-            done.simulation.add(output.simulation)  # sums and figures: nothing per row is kept
-        journals += len(unit.paths)
-        done_bytes += sum(unit.sizes)
-        if progress is not None:
-            progress(journals, done_bytes)
+                    done.simulation = Combiner(
+                        sorted(settings.routes.by_api), usage=settings.usage_by
+                    )
+                done.simulation.add(output.simulation)  # sums and figures: no row is kept
+            journals += len(unit.paths)
+            done_bytes += sum(unit.sizes)
+            if progress is not None:
+                progress(journals, done_bytes)
+    finally:
+        # A pass that ends early (an error, an interrupt) ends its units' generator now, not
+        # when a kept traceback lets it go: the heap it froze is handed back at once.
+        outputs.close()
     return done
 
 
