@@ -481,16 +481,23 @@ class StructureCheck:
     def __init__(self, sidecar: Path) -> None:
         self._connection = _connect(sidecar)
         self._intact = False
+        self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="sidecar-quick-check", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        self._intact = _structure_intact(self._connection)
+        try:
+            self._intact = _structure_intact(self._connection)
+        except BaseException as failure:  # raised by `wait` in the caller's thread, not printed
+            self._failure = failure
 
     def wait(self) -> None:
-        """The check's answer: return when the structure is intact, else SIDECAR_DAMAGED."""
+        """The check's answer: return when the structure is intact, else SIDECAR_DAMAGED (an
+        unexpected failure of the check is raised here as it was)."""
         self._thread.join()
         self._connection.close()
+        if self._failure is not None:
+            raise self._failure
         if not self._intact:
             raise InputInvalidError(InputInvalidDetail.SIDECAR_DAMAGED)
 
