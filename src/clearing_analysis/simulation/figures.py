@@ -65,7 +65,8 @@ class Buckets:
         self.unknown += other.unknown
 
 
-def _token_buckets() -> Buckets:
+def token_buckets() -> Buckets:
+    """Empty buckets of the policy's token edges (policy/histograms.json)."""
     return Buckets.over(histogram_edges().tokens)
 
 
@@ -91,11 +92,11 @@ class BoundaryFigures:
     cold_pressured_lineages: int = 0
     admitting: int = 0  # cold pressured with at least the gate's admitted net tokens
     request_gaps_ms: Buckets = field(default_factory=_gap_buckets)
-    estimates: Buckets = field(default_factory=_token_buckets)
-    cold_estimates: Buckets = field(default_factory=_token_buckets)
+    estimates: Buckets = field(default_factory=token_buckets)
+    cold_estimates: Buckets = field(default_factory=token_buckets)
     clearing_points: int = 0
     batches: int = 0  # boundaries that cleared at least one result
-    admitted_per_batch: Buckets = field(default_factory=_token_buckets)
+    admitted_per_batch: Buckets = field(default_factory=token_buckets)
     budget_stops: int = 0
     upper_bound_net_tokens: int = 0
     upper_bound_admitting: int = 0  # cold pressured with that many upper-bound net tokens
@@ -160,9 +161,9 @@ class CheckpointFigures:
 
     checkpoints: int = 0
     by_trigger: dict[str, int] = field(default_factory=dict)
-    tokens_before: Buckets = field(default_factory=_token_buckets)
-    tokens_after: Buckets = field(default_factory=_token_buckets)
-    summary_tokens: Buckets = field(default_factory=_token_buckets)
+    tokens_before: Buckets = field(default_factory=token_buckets)
+    tokens_after: Buckets = field(default_factory=token_buckets)
+    summary_tokens: Buckets = field(default_factory=token_buckets)
     threshold_tokens_before: list[int] = field(default_factory=list)
 
     def add(self, other: CheckpointFigures) -> None:
@@ -347,4 +348,5 @@ __all__ = [
     "boundary_figures",
     "checkpoint_figures",
     "cleared_figures",
+    "token_buckets",
 ]

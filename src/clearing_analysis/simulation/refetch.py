@@ -24,18 +24,13 @@ from dataclasses import dataclass, field
 
 from clearing_analysis.eligibility import Assessment
 from clearing_analysis.inputs.configs import Api
-from clearing_analysis.policy import histogram_edges
 from clearing_analysis.replay.arguments import refetch_policy
 from clearing_analysis.replay.model import CheckpointObservation, ToolResult
-from clearing_analysis.simulation.figures import Buckets
+from clearing_analysis.simulation.figures import Buckets, token_buckets
 
 
 def _turn_buckets() -> Buckets:
     return Buckets.over(refetch_policy().distance_turn_edges)
-
-
-def _token_buckets() -> Buckets:
-    return Buckets.over(histogram_edges().tokens)
 
 
 @dataclass
@@ -53,7 +48,7 @@ class RefetchSums:
     turns: list[int] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
     turn_distances: Buckets = field(default_factory=_turn_buckets)
-    token_distances: Buckets = field(default_factory=_token_buckets)
+    token_distances: Buckets = field(default_factory=token_buckets)
 
     def bucket(self) -> None:
         """Count the listed distances into the buckets, and empty the lists."""
