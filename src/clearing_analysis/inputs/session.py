@@ -235,24 +235,17 @@ class InputSession:
         the check instead."""
         if self.sidecar is None:
             raise RuntimeError("this session has no sidecar")
-        view = open_sidecar(self.sidecar, check_structure=False)
-        try:
+        with open_sidecar(self.sidecar, check_structure=False) as view:
             check = StructureCheck(self.sidecar)
-        except BaseException:
-            view.close()
-            raise
-        try:
-            yield view
-        except Exception:
-            view.close()
-            check.wait()  # SIDECAR_DAMAGED first, as when the check ran before the replay
-            raise
-        except BaseException:
-            view.close()
-            check.cancel()
-            raise
-        view.close()
-        check.wait()
+            try:
+                yield view
+            except Exception:
+                check.wait()  # SIDECAR_DAMAGED first, as when the check ran before the replay
+                raise
+            except BaseException:
+                check.cancel()
+                raise
+            check.wait()
 
     def finish(self) -> None:
         """Take the second snapshot and refuse any difference (R-FS-7)."""
