@@ -128,8 +128,8 @@ def test_a_run_in_a_pipe_loads_neither_rich_nor_structlog(tmp_path: Path) -> Non
     [["--help"], ["analyze", "--help"], ["replay", "--help"], ["show", "--help"]],
 )
 def test_help_loads_no_pydantic(args: list[str], tmp_path: Path) -> None:
-    """A command's `--help` answers without typer's pydantic coercion (the root's absent
-    `--help` flag is False, not None that typer would coerce through pydantic)."""
+    """A command's `--help` answers without typer's pydantic coercion (the root's and the
+    command's absent `--help` flags are converted by cli._values, not by typer's adapter)."""
     loaded = _loaded_after(args, tmp_path, "help")
     assert "typer" in loaded  # not vacuous: the CLI did load
     assert [m for m in loaded if m == "pydantic" or m.startswith("pydantic.")] == []

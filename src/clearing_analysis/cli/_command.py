@@ -14,6 +14,9 @@ Guarantees:
   mount contract sees every value the CLI will read.
 - `Group`, the root command group, reports an unknown command as `UnknownCommand`, a usage
   error of its own type, so that `cli._usage` maps it without parsing a message.
+- `Command` and `Group` convert their values by the plain rules of `cli._values` (no pydantic
+  import at start-up) wherever they cover a parameter's type, and by typer's own conversion
+  elsewhere.
 
 The hooks use the option parser that typer vendors (`typer._click`, pinned through uv.lock);
 tests exercise every hook, so an upgrade that changes those internals fails them loudly.
@@ -27,8 +30,9 @@ from typer._click import exceptions as click_errors
 from typer._click.core import Command as ClickCommand
 from typer._click.core import Context
 from typer._click.parser import _Option, _OptionParser, _ParsingState
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup
 
+from clearing_analysis.cli._values import install_plain_conversions
 from clearing_analysis.inputs.requests import NoPathRequest, Request
 
 
@@ -46,15 +50,9 @@ class Group(TyperGroup):
             raise UnknownCommand("unknown command", ctx)
         return super().resolve_command(ctx, args)
 
-    def get_help_option(self, ctx: Context) -> TyperOption | None:
-        # Start-up: the root's `--help` is a flag whose value, when absent, is None, and typer
-        # coerces a None flag through a pydantic adapter (importing pydantic, ~0.1 CPU-s)
-        # before a command's own `--help` can answer. Absent means False; nothing printed
-        # changes (the help option shows no default).
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.default = False
-        return option
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        install_plain_conversions(self.get_params(ctx))
+        return super().parse_args(ctx, args)
 
 
 class _GreedyOption(_Option):
@@ -81,6 +79,7 @@ class Command(TyperCommand):
         return type(f"{request_type.__name__}Command", (cls,), attributes)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        install_plain_conversions(self.get_params(ctx))
         try:
             return super().parse_args(ctx, args)
         except click_errors.UsageError as error:
