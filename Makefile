@@ -8,7 +8,7 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup bench-parts bench-native pi-sessions fuzz fuzz-smoke
+.PHONY: setup bytecode demo test lint typecheck unit clean bench bench-small bench-history bench-startup bench-parts bench-native bench-files pi-sessions fuzz fuzz-smoke
 
 $(UV): tools/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -72,6 +72,11 @@ bench-small: setup
 # Import CPU-seconds per command and of a pool worker (docs/performance.md, "Start-up").
 bench-startup: setup
 	$(RUN) python bench/startup/bench_imports.py $(BENCH_ARGS)
+
+# What a run keeps for each journal file (bench/inputs/bench_per_file.py, docs/performance.md,
+# "Memory against the corpus size"): BENCH_ARGS names a corpus directory as synth writes it.
+bench-files: setup
+	$(RUN) python bench/inputs/bench_per_file.py $(BENCH_ARGS)
 
 # Where `analyze`'s CPU goes, part by part (decode, replay, finishing results, the sidecar, the
 # simulation, the what-ifs, imports, ...): a sampling profiler of the standard library over one

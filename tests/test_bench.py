@@ -127,3 +127,26 @@ def test_what_ifs_share_script_measures_a_tiny_corpus(tmp_path: Path) -> None:
     assert 0 < timed["what_ifs_cpu_s"] < timed["analyze_cpu_s"]
     assert 0 < timed["share_percent"] < 100
     assert 0 < profiled["profiled_share_percent"] < 100
+
+
+PER_FILE = Path(__file__).resolve().parents[1] / "bench" / "inputs" / "bench_per_file.py"
+
+
+@pytest.mark.slow
+def test_per_file_script_measures_what_a_run_keeps(tmp_path: Path) -> None:
+    """The session's and the units' bytes a file, for as many files as the corpus has (the
+    figures themselves are not asserted, only that they are positive)."""
+    corpus = tmp_path / "corpus"
+    summary = generate(corpus, 3, conversations=4, profile="mixed")
+    done = subprocess.run(
+        [sys.executable, str(PER_FILE), str(corpus)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"journal files: {summary.journal_files}, units: ")
+    kept = int(lines[3].split(": ")[1].split()[0])
+    assert kept > 0

@@ -37,11 +37,17 @@ def _write(directory: Path, builders: list[JournalBuilder]) -> list[Path]:
 
 
 def _unit(paths: list[Path]) -> Unit:
-    return Unit(tuple(paths), tuple(p.stat().st_size for p in paths))
+    return Unit(tuple(str(p) for p in paths), tuple(p.stat().st_size for p in paths))
+
+
+def _plan(paths: list[Path]) -> list[Unit]:
+    """The units of `paths`, given as the session gives them: as text, with their sizes."""
+    return plan_units([str(p) for p in paths], [p.stat().st_size for p in paths])
 
 
 def _names(units: list[Unit]) -> list[list[str]]:
-    return [[p.name for p in unit.paths] for unit in units]
+    assert all(isinstance(p, str) for unit in units for p in unit.paths)  # kept as text
+    return [[Path(p).name for p in unit.paths] for unit in units]
 
 
 def test_units_are_connected_by_journal_lineage_or_physical_conversation(
@@ -61,7 +67,7 @@ def test_units_are_connected_by_journal_lineage_or_physical_conversation(
     headless = tmp_path / "journals" / "06.jsonl"
     headless.write_bytes(b'{"seq": 0, "kind": "turn_start"}\n')
     paths.append(headless)
-    units = plan_units(paths, [p.stat().st_size for p in paths])
+    units = _plan(paths)
     assert _names(units) == [
         ["00.jsonl", "01.jsonl", "03.jsonl", "05.jsonl"],
         ["02.jsonl"],
@@ -78,7 +84,7 @@ def test_small_components_are_packed_into_units_in_order(tmp_path: Path) -> None
         JournalBuilder(journal_id=f"j{i}", physical=f"p{i}", logical=f"l{i}") for i in range(4)
     ]
     paths = _write(tmp_path / "journals", builders)
-    units = plan_units(paths, [1000, 1, 1, 1000])
+    units = plan_units([str(p) for p in paths], [1000, 1, 1, 1000])
     assert _names(units) == [["00.jsonl"], ["01.jsonl", "02.jsonl", "03.jsonl"]]
     assert [unit.sizes for unit in units] == [(1000,), (1, 1, 1000)]
 
@@ -121,7 +127,7 @@ def test_units_add_up_to_the_whole_snapshot(
     of the snapshot replayed as one piece, with one worker and with two."""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
-    units = plan_units(paths, [p.stat().st_size for p in paths])
+    units = _plan(paths)
     assert _names(units) == [
         ["00.jsonl", "02.jsonl", "04.jsonl", "06.jsonl"],
         ["01.jsonl", "03.jsonl", "05.jsonl", "07.jsonl"],
@@ -148,7 +154,7 @@ def test_simulation_totals_equal_for_one_and_two_workers(
     """The simulated sums and figures come back from spawned workers in unit order."""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
-    units = plan_units(paths, [p.stat().st_size for p in paths])
+    units = _plan(paths)
     with open_sidecar(sidecar_builder.path) as view:
         one, two = (
             analyze_snapshot(
@@ -176,7 +182,7 @@ def test_a_pool_made_before_planning_serves_the_units_and_is_closed_after(
     the last unit is back (its workers end before the combination)."""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
-    units = plan_units(paths, [p.stat().st_size for p in paths])
+    units = _plan(paths)
     whole = _whole(paths, sidecar_builder, None)
     with UnitPool(2) as pool, open_sidecar(sidecar_builder.path) as view:
         frozen = [pool.freeze_count() for _ in range(4)]
@@ -198,7 +204,7 @@ def test_units_in_this_process_hand_the_heap_back(
     `journal_replay._freeze_heap_once`, which is why the count is compared with <=.)"""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
-    units = plan_units(paths, [p.stat().st_size for p in paths])
+    units = _plan(paths)
     before = gc.get_freeze_count()
     with open_sidecar(sidecar_builder.path) as view:
         analyze_snapshot(units, _settings(), sidecar=view, sidecar_path=sidecar_builder.path)
@@ -228,7 +234,7 @@ def test_a_toolset_change_in_another_unit_voids_the_period_attestation(
         paths = _period_corpus(root / "journals", later_fingerprint)
         sidecar = SidecarBuilder(root / "history.sqlite", capture_enabled=("p1", "p2"))
         sidecar.finish()
-        units = plan_units(paths, [p.stat().st_size for p in paths])
+        units = _plan(paths)
         assert len(units) == 2
         config = agent_config(PERIOD)
         whole = _whole(paths, sidecar, config)
@@ -260,7 +266,7 @@ def test_leaving_a_pools_outputs_early_cancels_nothing_from_the_callers_thread(
     print an InvalidStateError traceback to stderr."""
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
-    units = plan_units(paths, [p.stat().st_size for p in paths]) * 40  # many queued units
+    units = _plan(paths) * 40  # many queued units
     with UnitPool(2) as pool:
         outputs = pool.map([(unit, _settings(), sidecar_builder.path) for unit in units])
         next(outputs)

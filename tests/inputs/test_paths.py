@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from clearing_analysis.codes.errors import InputInvalidError, NoJournalsError
-from clearing_analysis.inputs.paths import native_root_markers, select_journals
+from clearing_analysis.inputs.paths import (
+    JournalSelection,
+    SelectedJournal,
+    native_root_markers,
+    select_journals,
+)
 
 
 def _touch(path: Path, data: bytes = b"{}\n") -> Path:
@@ -127,6 +132,50 @@ class TestExplicitArguments:
         ]
         assert [j.followed for j in selection.journals] == [False, True]
         assert [d.followed for d in selection.walked_directories] == [True]
+
+    def test_packed_columns_give_back_every_journal(self, tmp_path: Path) -> None:
+        """The selection's columns (paths as text, identities, flag bits) give back each
+        journal as selected: walked, explicit, and explicit through a symlink; two selections
+        of the same arguments are equal (the session's check for a changed selection)."""
+        _touch(tmp_path / "real" / "a.jsonl")
+        _touch(tmp_path / "one.jsonl")
+        _touch(tmp_path / "two.log")
+        (tmp_path / "filelink.jsonl").symlink_to(tmp_path / "one.jsonl")
+        arguments = [tmp_path / "real", tmp_path / "filelink.jsonl", tmp_path / "two.log"]
+        selection = select_journals(arguments)
+
+        def stat_identity(path: Path) -> tuple[int, int]:
+            status = path.stat()
+            return (status.st_dev, status.st_ino)
+
+        assert selection.journals == (
+            SelectedJournal(
+                tmp_path / "real" / "a.jsonl",
+                stat_identity(tmp_path / "real" / "a.jsonl"),
+                followed=False,
+                explicit=False,
+            ),
+            SelectedJournal(
+                tmp_path / "filelink.jsonl",
+                stat_identity(tmp_path / "one.jsonl"),
+                followed=True,
+                explicit=True,
+            ),
+            SelectedJournal(
+                tmp_path / "two.log",
+                stat_identity(tmp_path / "two.log"),
+                followed=False,
+                explicit=True,
+            ),
+        )
+        assert all(isinstance(path, str) for path in selection.paths)  # kept as text
+        assert selection.followed() == bytes((0, 1, 0))
+        assert selection.explicit() == [1, 2]
+        assert len(selection) == 3
+        assert JournalSelection.of(selection.journals, selection.walked_directories) == selection
+        assert select_journals(arguments) == selection
+        (tmp_path / "real" / "b.jsonl").write_bytes(b"{}\n")
+        assert select_journals(arguments) != selection
 
     @pytest.mark.parametrize("kind", ["missing", "dangling"])
     def test_unusable_argument_is_input_invalid(self, tmp_path: Path, kind: str) -> None:

@@ -66,7 +66,7 @@ def test_pool_workers_never_run_the_structure_check(corpus: Path) -> None:
     as the parent has checked it) and give the totals of one process."""
     sidecar = corpus / "history.sqlite"
     journals = sorted((corpus / "journals").iterdir())
-    units = plan_units(journals, [path.stat().st_size for path in journals])
+    units = plan_units([str(p) for p in journals], [path.stat().st_size for path in journals])
     assert len(units) >= 2
     routes = parse_routes(json.loads((corpus / "routes.json").read_text()))
     settings = Settings(routes, None, None, False, period_attestation_valid=True)

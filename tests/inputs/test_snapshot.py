@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -196,7 +197,9 @@ def test_snapshot_records_the_documented_fields(tmp_path: Path) -> None:
     """Each stamp carries size, mtime_ns, st_dev and st_ino (R-FS-7)."""
     target = tmp_path / "f"
     target.write_bytes(b"abc")
-    plan = snapshot.SnapshotPlan((snapshot.WatchedPath(target, follow=False),), (), ())
+    plan = snapshot.SnapshotPlan(
+        snapshot.WatchedFiles.of([snapshot.WatchedPath(target, follow=False)]), (), ()
+    )
     stamp = snapshot.take(plan).files[0]
     status = target.stat()
     assert stamp is not None
@@ -206,3 +209,67 @@ def test_snapshot_records_the_documented_fields(tmp_path: Path) -> None:
         status.st_dev,
         status.st_ino,
     )
+
+
+def test_packed_stamps_keep_every_field_of_each_file(tmp_path: Path) -> None:
+    """The packed columns give back, for each file in plan order, the stamp a stat gives:
+    a time before 1970 (negative nanoseconds) survives, a file that cannot be stat'ed is
+    None with size 0, and negative indexes count from the end."""
+    old, new, gone = tmp_path / "old", tmp_path / "new", tmp_path / "gone"
+    old.write_bytes(b"a")
+    new.write_bytes(b"bcdef")
+    os.utime(old, ns=(-1_500_000_000, -1_500_000_000))
+    watched = [snapshot.WatchedPath(p, follow=False) for p in (old, gone, new)]
+    taken = snapshot.take(snapshot.SnapshotPlan(snapshot.WatchedFiles.of(watched), (), ()))
+    assert len(taken.files) == 3
+    for index, path in ((0, old), (2, new)):
+        status = path.stat()
+        assert taken.files[index] == snapshot.Stamp(
+            stat.S_IFMT(status.st_mode),
+            status.st_size,
+            status.st_mtime_ns,
+            status.st_ctime_ns,
+            status.st_dev,
+            status.st_ino,
+            entries=None,
+        )
+    assert taken.files[0] is not None and taken.files[0].mtime_ns == -1_500_000_000
+    assert taken.files[1] is None and taken.files.size(1) == 0
+    assert taken.files[-1] == taken.files[2]
+    assert [taken.files.size(i) for i in range(3)] == [1, 0, 5]
+    assert taken.has_missing_input()
+    with pytest.raises(IndexError):
+        taken.files[3]
+
+
+def test_a_follow_byte_decides_whether_a_symlink_is_followed(tmp_path: Path) -> None:
+    """A file watched with follow=1 is stamped as its target, with 0 as the link itself."""
+    target, link = tmp_path / "target", tmp_path / "link"
+    target.write_bytes(b"xyz")
+    link.symlink_to(target)
+    files = snapshot.WatchedFiles((str(link), str(link)), bytes((1, 0)))
+    taken = snapshot.take(snapshot.SnapshotPlan(files, (), ())).files
+    assert taken[0] is not None and taken[0].inode == target.stat().st_ino
+    assert taken[1] is not None and taken[1].inode == link.lstat().st_ino
+    assert taken[1].file_type == stat.S_IFLNK
+
+
+def test_a_directory_stamp_holds_its_sorted_names_each_ended_by_nul(tmp_path: Path) -> None:
+    """A directory's names are one bytes object, sorted, each name ended by a NUL, so that
+    names joined differently ("ab" against "a" and "b") never compare equal, and a rename
+    that keeps the count is a change."""
+    directory = tmp_path / "d"
+    directory.mkdir()
+    (directory / "b").write_bytes(b"")
+    (directory / "a.jsonl").write_bytes(b"")
+    plan = snapshot.SnapshotPlan(
+        snapshot.WatchedFiles((), b""), (snapshot.WatchedPath(directory, follow=False),), ()
+    )
+    before = snapshot.take(plan)
+    assert before.directories[0] is not None
+    assert before.directories[0].entries == b"a.jsonl\0b\0"
+    (directory / "b").rename(directory / "c")
+    after = snapshot.take(plan)
+    assert after.directories[0] is not None and after.directories[0].entries == b"a.jsonl\0c\0"
+    with pytest.raises(SnapshotChangedError):
+        snapshot.compare(before, after)

@@ -54,7 +54,8 @@ import os
 import stat
 import sys
 import unicodedata
-from collections.abc import Mapping, Sequence
+from array import array
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -80,6 +81,32 @@ def fold_name(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class IdentityColumn:
+    """Identities of many files as one column of integers, st_dev then st_ino of each: 16
+    bytes a file where a set of tuples takes some 160 (a run keeps every journal's)."""
+
+    numbers: array[int]
+
+    @classmethod
+    def of(cls, identities: Iterable[Identity]) -> IdentityColumn:
+        return cls(array("Q", (number for identity in identities for number in identity)))
+
+    def __contains__(self, identity: object) -> bool:
+        if not isinstance(identity, tuple) or len(identity) != 2:
+            return False
+        device, inode = identity
+        start = 1
+        while True:  # each inode found, at an odd position, is compared with its device
+            try:
+                found = self.numbers.index(inode, start)
+            except (ValueError, TypeError, OverflowError):
+                return False
+            if found % 2 == 1 and self.numbers[found - 1] == device:
+                return True
+            start = found + 1
+
+
+@dataclass(frozen=True, slots=True)
 class InputIdentities:
     """What an output must not touch, by identity (built by `inputs.session`)."""
 
@@ -88,7 +115,7 @@ class InputIdentities:
     # Directory of each input file -> folded names refused in it (input names, companions).
     protected_names: Mapping[Identity, frozenset[str]]
     # Every input file, to name the refusal when the output path is an input or its alias.
-    input_files: frozenset[Identity]
+    input_files: Container[Identity]
 
 
 # For a command that reads no user file (routes init, keygen): an output collides with none.

@@ -20,6 +20,11 @@ Guarantees of `select_journals`:
   selected file that cannot be opened for reading is INPUT_INVALID JOURNALS_UNREADABLE
   (SESSIONS_UNREADABLE for `--sessions`): its cause is named, never reported as an invalid
   file. A journal whose read fails part of the way is still INVALID with reason UNREADABLE.
+
+The selection lives through the whole run (the second snapshot and the units need it), so
+it keeps its journals as packed columns, not one object each: a history of 100,000 files
+costs a few hundred bytes a file, not a kilobyte (docs/performance.md, "Memory against the
+corpus size").
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,12 +70,68 @@ class SelectedJournal:
     explicit: bool
 
 
+_FOLLOWED = 1
+_EXPLICIT = 2
+
+
 @dataclass(frozen=True, slots=True)
 class JournalSelection:
-    """The journals in replay order, and every directory walked to find them."""
+    """The journals in replay order, and every directory walked to find them.
 
-    journals: tuple[SelectedJournal, ...]
+    The journals are columns, one entry per journal: `paths` (the path as text, as given or
+    as walked), `identities` (st_dev then st_ino, two entries per journal) and `flags`
+    (`followed` and `explicit` bits, one byte per journal). `journals` builds the
+    `SelectedJournal` objects when asked; nothing keeps them."""
+
+    paths: tuple[str, ...]
+    identities: array[int]
+    flags: bytes
     walked_directories: tuple[WalkedDirectory, ...]
+
+    @classmethod
+    def of(
+        cls, journals: Sequence[SelectedJournal], walked_directories: Sequence[WalkedDirectory]
+    ) -> JournalSelection:
+        """The columns of `journals` (in replay order)."""
+        return cls(
+            paths=tuple(os.fspath(journal.path) for journal in journals),
+            identities=array("Q", (number for j in journals for number in j.identity)),
+            flags=bytes(
+                (_FOLLOWED if j.followed else 0) | (_EXPLICIT if j.explicit else 0)
+                for j in journals
+            ),
+            walked_directories=tuple(walked_directories),
+        )
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def identity(self, index: int) -> Identity:
+        """(st_dev, st_ino) of the journal at `index`."""
+        return (self.identities[2 * index], self.identities[2 * index + 1])
+
+    def followed(self) -> bytes:
+        """One byte per journal: 1 where it is an explicit argument that is a symlink."""
+        return bytes(flags & _FOLLOWED for flags in self.flags)
+
+    def explicit(self) -> list[int]:
+        """The indexes of the journals named as arguments, not found by a walk."""
+        return [index for index, flags in enumerate(self.flags) if flags & _EXPLICIT]
+
+    def journal(self, index: int) -> SelectedJournal:
+        """The journal at `index`, as an object."""
+        flags = self.flags[index]
+        return SelectedJournal(
+            Path(self.paths[index]),
+            self.identity(index),
+            followed=bool(flags & _FOLLOWED),
+            explicit=bool(flags & _EXPLICIT),
+        )
+
+    @property
+    def journals(self) -> tuple[SelectedJournal, ...]:
+        """Every journal as an object, in replay order (built on each call)."""
+        return tuple(self.journal(index) for index in range(len(self)))
 
 
 @functools.cache
@@ -243,6 +305,4 @@ def select_journals(
         raise NoJournalsError(rules.empty)
     for journal in journals:
         _check_readable(journal.path, rules)
-    return JournalSelection(
-        journals=tuple(journals), walked_directories=tuple(walk.directories.values())
-    )
+    return JournalSelection.of(journals, tuple(walk.directories.values()))

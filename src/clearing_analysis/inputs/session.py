@@ -97,18 +97,20 @@ def _protect(names: dict[Identity, set[str]], path: Path, extra: Sequence[str] =
 def _snapshot_plan(
     selection: JournalSelection, sidecar: Path | None, others: list[Path]
 ) -> snapshot.SnapshotPlan:
-    files = [snapshot.WatchedPath(j.path, follow=j.followed) for j in selection.journals]
+    # The journals come first, in replay order (`journal_sizes` reads their stamps).
+    journals = snapshot.WatchedFiles(selection.paths, selection.followed())
+    named: list[snapshot.WatchedPath] = []
     companion_dirs: set[tuple[Path, str]] = set()
     if sidecar is not None:
-        files.append(snapshot.WatchedPath(sidecar, follow=True))
+        named.append(snapshot.WatchedPath(sidecar, follow=True))
         real_sidecar = Path(os.path.realpath(sidecar))
         companion_dirs = {(sidecar.parent, sidecar.name), (real_sidecar.parent, real_sidecar.name)}
-    files.extend(snapshot.WatchedPath(path, follow=True) for path in others)
+    named.extend(snapshot.WatchedPath(path, follow=True) for path in others)
     directories = [
         snapshot.WatchedPath(d.path, follow=d.followed) for d in selection.walked_directories
     ]
     return snapshot.SnapshotPlan(
-        files=tuple(files),
+        files=journals + snapshot.WatchedFiles.of(named),
         directories=tuple(directories),
         companion_directories=tuple(sorted(companion_dirs)),
     )
@@ -132,14 +134,20 @@ class InputSession:
 
     @property
     def journals(self) -> tuple[Path, ...]:
-        """Journal paths in replay order (R-CLI-2)."""
-        return tuple(journal.path for journal in self.selection.journals)
+        """Journal paths in replay order (R-CLI-2), made on each call (`journal_paths` is
+        what the session keeps)."""
+        return tuple(Path(path) for path in self.selection.paths)
+
+    @property
+    def journal_paths(self) -> tuple[str, ...]:
+        """Journal paths as text, in replay order (R-CLI-2)."""
+        return self.selection.paths
 
     @property
     def journal_sizes(self) -> tuple[int, ...]:
-        """Byte size of each selected file, as the first snapshot saw it (replay order)."""
-        stamps = self._before.files[: len(self.selection.journals)]
-        return tuple(0 if stamp is None else stamp.size for stamp in stamps)
+        """Byte size of each selected file, as the first snapshot saw it (replay order; 0 for
+        one it could not stat, which the first snapshot refuses)."""
+        return tuple(self._before.files.size(index) for index in range(len(self.selection)))
 
     @classmethod
     def open(
@@ -171,15 +179,14 @@ class InputSession:
         ):
             if optional is not None:
                 named.append((optional, code))
-        input_files = {j.identity for j in selection.journals}
+        named_files: list[Identity] = []
         for path, code in named:
             status = _stat_input_file(path, code)
-            input_files.add((status.st_dev, status.st_ino))
+            named_files.append((status.st_dev, status.st_ino))
 
         protected: dict[Identity, set[str]] = {}
-        for journal in selection.journals:
-            if journal.explicit:  # walked journals sit in input directories, refused wholesale
-                _protect(protected, journal.path)
+        for index in selection.explicit():  # walked journals sit in input directories,
+            _protect(protected, Path(selection.paths[index]))  # which are refused wholesale
         others = [path for path, code in named if code != "SIDECAR"]
         for path in others:
             _protect(protected, path)
@@ -188,7 +195,9 @@ class InputSession:
         identities = output.InputIdentities(
             input_directories=frozenset(d.identity for d in selection.walked_directories),
             protected_names={key: frozenset(value) for key, value in protected.items()},
-            input_files=frozenset(input_files),
+            input_files=output.IdentityColumn.of(
+                [*(selection.identity(index) for index in range(len(selection))), *named_files]
+            ),
         )
         _check_outputs_up_front(
             {"out": out, "log": log_file, "signature": signature, "html": html}, identities

@@ -157,10 +157,10 @@ def _analyze_units(
     (`usage_by`: keep the usage by journal, day and model for the tables of `--by`)."""
     logger = logsink.get_logger()
     count = _worker_count(session, workers)
-    logger.info("replay.started", journals_total=len(session.journals), workers=count)
+    logger.info("replay.started", journals_total=len(session.journal_paths), workers=count)
     # The workers start first: their imports run while this process plans and checks.
     with unit_pool(count) as pool:
-        units = plan_units(session.journals, session.journal_sizes)
+        units = plan_units(session.journal_paths, session.journal_sizes)
         settings = Settings(
             routes=session.routes,
             agent_config=session.agent_config,
@@ -392,7 +392,7 @@ def explore_job(
     log = logsink.configure(enabled=request.log_file is not None)
     logger = logsink.get_logger()
     count = _worker_count(session, request.workers)
-    logger.info("explore.started", sessions_total=len(session.journals), workers=count)
+    logger.info("explore.started", sessions_total=len(session.journal_paths), workers=count)
     settings = Settings(
         routes=session.routes,
         agent_config=None,
@@ -405,7 +405,7 @@ def explore_job(
         usage_by=request.usage_by,
     )
     with unit_pool(count) as pool:
-        units = plan_units(session.journals, session.journal_sizes, keys=grouping_keys)
+        units = plan_units(session.journal_paths, session.journal_sizes, keys=grouping_keys)
         analysis = _run_units(session, units, settings, None, pool=pool, progress=progress)
     if analysis.simulation is None:
         raise RuntimeError("explore ran without its simulation")

@@ -69,9 +69,11 @@ if TYPE_CHECKING:  # imported where it runs: the evidence-only replay never load
 @dataclass(frozen=True, slots=True)
 class Unit:
     """Journals (in replay order) that only decide things among themselves, and the physical
-    conversations their headers name (all the per-run proofs they can ask about)."""
+    conversations their headers name (all the per-run proofs they can ask about). The paths
+    are text, made pathlib paths only while their unit runs: the units live through the run,
+    and a pathlib path costs about half a kilobyte a file."""
 
-    paths: tuple[Path, ...]
+    paths: tuple[str, ...]
     sizes: tuple[int, ...]
     physical_conversation_ids: frozenset[str] = frozenset()
 
@@ -91,7 +93,7 @@ GroupingKeys = Callable[[Path], tuple[str, ...]]
 
 
 def plan_units(
-    paths: Sequence[Path], sizes: Sequence[int], keys: GroupingKeys = grouping_keys
+    paths: Sequence[str], sizes: Sequence[int], keys: GroupingKeys = grouping_keys
 ) -> list[Unit]:
     """Group the journals into units, in deterministic order: the connected components of
     shared `keys` (union-find), packed in order of their first journal (see
@@ -107,7 +109,7 @@ def plan_units(
     owner: dict[str, int] = {}
     physical: list[list[str]] = [[] for _ in paths]
     for index, path in enumerate(paths):
-        for key in keys(path):
+        for key in keys(Path(path)):
             if key.startswith(PHYSICAL_KEY_PREFIX):
                 physical[index].append(key.removeprefix(PHYSICAL_KEY_PREFIX))
             other = owner.setdefault(key, index)
@@ -175,14 +177,18 @@ def _replayed(
         # Each file read by the adapter of its own format (pi sessions, Claude Code, R-SRC-1).
         for path in unit.paths:
             yield replay_history(
-                path, settings.routes, settings.period, argument_key=settings.argument_key
+                Path(path), settings.routes, settings.period, argument_key=settings.argument_key
             )
         return
     if sidecar is None:
         raise RuntimeError("native journals are replayed against the sidecar")
     for path in unit.paths:
         yield replay_journal(
-            path, settings.routes, sidecar, settings.period, argument_key=settings.argument_key
+            Path(path),
+            settings.routes,
+            sidecar,
+            settings.period,
+            argument_key=settings.argument_key,
         )
 
 
