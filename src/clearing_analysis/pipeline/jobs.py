@@ -128,11 +128,11 @@ def _run_units(
 ) -> SnapshotAnalysis:
     """Every unit of the snapshot, in `pool` (None: in this process), with progress over all
     of the snapshot's files."""
-    sizes = session.journal_sizes
+    files, total_bytes = len(session.journal_paths), sum(session.journal_sizes)
 
     def report(done: int, done_bytes: int) -> None:
         if progress is not None:
-            progress(done, len(sizes), done_bytes, sum(sizes))
+            progress(done, files, done_bytes, total_bytes)
 
     return analyze_snapshot(
         units,
