@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clearing_analysis.journal.decode import DecodedJournal, JournalOutcome, decode_bytes
+from tests._bench import run_bench
 from tests.replay.builder import JournalBuilder, usage
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "native_core" / "bench_native.py"
@@ -202,14 +201,6 @@ def test_the_benchmark_runs_on_a_generated_corpus(core: ModuleType) -> None:
     """`make bench-native` end to end on a tiny corpus: the agreement line (every journal the
     analyzer accepts vouched for) and one row of figures, which are not asserted at this size;
     the generated corpus is deleted afterwards."""
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--size-mb", "1", "--repeats", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    lines = done.stdout.splitlines()
+    lines = run_bench(BENCH, "--size-mb", "1", "--repeats", "1").splitlines()
     assert lines[0].endswith("the prototype left 0 lines of accepted journals to the strict path")
     assert len([line for line in lines if line.startswith("| ")]) == 2
