@@ -3,12 +3,11 @@ polars, rich and structlog only when a command runs, not to parse arguments or p
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.e2e._cli import run_cli
+from tests.cli._modules import loaded_after
 from tests.synth.corpora import corpus_options
 
 HEAVY = (
@@ -47,29 +46,9 @@ HEAVY = (
 )
 def test_help_and_usage_errors_load_nothing_heavy(args: list[str], tmp_path: Path) -> None:
     """The modules loaded by the time the process exits include none of the heavy ones."""
-    modules = tmp_path / "modules.json"
-    prelude = (
-        "import atexit, json, sys\n"
-        f"_to = {str(modules)!r}\n"
-        "atexit.register(lambda: open(_to, 'w').write(json.dumps(sorted(sys.modules))))\n"
-    )
-    done = run_cli(args, prelude=prelude)
-    assert done.returncode in (0, 2)
-    loaded = json.loads(modules.read_text())
+    loaded = loaded_after(args, tmp_path, "modules", statuses=(0, 2))
     assert "typer" in loaded  # not vacuous: the CLI did load
     assert [m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY)] == []
-
-
-def _loaded_after(args: list[str], tmp_path: Path, name: str) -> list[str]:
-    modules = tmp_path / f"{name}.json"
-    prelude = (
-        "import atexit, json, sys\n"
-        f"_to = {str(modules)!r}\n"
-        "atexit.register(lambda: open(_to, 'w').write(json.dumps(sorted(sys.modules))))\n"
-    )
-    done = run_cli(args, prelude=prelude)
-    assert done.returncode == 0, done.stderr
-    return list(json.loads(modules.read_text()))
 
 
 def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> None:
@@ -85,17 +64,17 @@ def test_only_keygen_signing_and_verify_load_cryptography(tmp_path: Path) -> Non
     def crypto(modules: list[str]) -> bool:
         return any(m == "cryptography" or m.startswith("cryptography.") for m in modules)
 
-    unsigned = _loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
-    shown = _loaded_after(["show", str(tmp_path / "plain.json")], tmp_path, "s")
+    unsigned = loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
+    shown = loaded_after(["show", str(tmp_path / "plain.json")], tmp_path, "s")
     assert "clearing_analysis.pipeline.jobs" in unsigned  # the analysis really ran
     assert not crypto(unsigned) and not crypto(shown)
     assert not any(m.startswith("clearing_analysis.attest") for m in unsigned + shown)
     key = tmp_path / "run.key"
     signed = [*analyze, "--out", str(tmp_path / "r.json"), "--sign-key", str(key)]
     verify = ["verify", str(tmp_path / "r.json"), "--pubkey", f"{key}.pub"]
-    assert crypto(_loaded_after(["keygen", "--out", str(key)], tmp_path, "k"))
-    assert crypto(_loaded_after(signed, tmp_path, "sa"))
-    assert crypto(_loaded_after(verify, tmp_path, "v"))
+    assert crypto(loaded_after(["keygen", "--out", str(key)], tmp_path, "k"))
+    assert crypto(loaded_after(signed, tmp_path, "sa"))
+    assert crypto(loaded_after(verify, tmp_path, "v"))
 
 
 def test_a_run_in_a_pipe_loads_neither_rich_nor_structlog(tmp_path: Path) -> None:
@@ -112,11 +91,11 @@ def test_a_run_in_a_pipe_loads_neither_rich_nor_structlog(tmp_path: Path) -> Non
     def of(modules: list[str], library: str) -> bool:
         return any(m == library or m.startswith(f"{library}.") for m in modules)
 
-    plain = _loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
+    plain = loaded_after([*analyze, "--out", str(tmp_path / "plain.json")], tmp_path, "a")
     assert "clearing_analysis.pipeline.jobs" in plain  # the analysis really ran
     assert not of(plain, "rich") and not of(plain, "structlog")
     log = str(tmp_path / "run.log")
-    logged = _loaded_after(
+    logged = loaded_after(
         [*analyze, "--out", str(tmp_path / "l.json"), "--log-file", log], tmp_path, "l"
     )
     assert of(logged, "structlog")
@@ -130,7 +109,7 @@ def test_a_run_in_a_pipe_loads_neither_rich_nor_structlog(tmp_path: Path) -> Non
 def test_help_loads_no_pydantic(args: list[str], tmp_path: Path) -> None:
     """A command's `--help` answers without typer's pydantic coercion (the root's and the
     command's absent `--help` flags are converted by cli._values, not by typer's adapter)."""
-    loaded = _loaded_after(args, tmp_path, "help")
+    loaded = loaded_after(args, tmp_path, "help")
     assert "typer" in loaded  # not vacuous: the CLI did load
     assert [m for m in loaded if m == "pydantic" or m.startswith("pydantic.")] == []
 
@@ -190,10 +169,10 @@ def test_analyze_and_show_load_no_polars(tmp_path: Path) -> None:
         return any(m == "polars" or m.startswith("polars.") for m in modules)
 
     report = str(tmp_path / "report-one.json")
-    one = _loaded_after([*analyze, "--out", report, "--workers", "1"], tmp_path, "one")
-    two = _loaded_after(
+    one = loaded_after([*analyze, "--out", report, "--workers", "1"], tmp_path, "one")
+    two = loaded_after(
         [*analyze, "--out", str(tmp_path / "report-two.json"), "--workers", "2"], tmp_path, "two"
     )
-    shown = _loaded_after(["show", report], tmp_path, "show")
+    shown = loaded_after(["show", report], tmp_path, "show")
     assert "clearing_analysis.assemble.analysis" in one  # the report really was assembled
     assert not polars(one) and not polars(two) and not polars(shown)

@@ -6,7 +6,6 @@ parses numbers, paths and choices loads no pydantic."""
 from __future__ import annotations
 
 import enum
-import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from typer.core import TyperGroup, _TyperParameter
 from clearing_analysis.cli._app import app
 from clearing_analysis.cli._values import plain_runtime_param
 from tests.cli._guarded import invoke, usage_line
+from tests.cli._modules import loaded_after
 from tests.e2e._cli import run_cli
 from tests.synth.corpora import corpus_options
 
@@ -211,14 +211,8 @@ def test_a_run_parsing_numbers_paths_and_choices_loads_no_pydantic(tmp_path: Pat
     (tmp_path / "in").mkdir()
     corpus = tmp_path / "in" / "corpus"
     generate(corpus, seed=2, conversations=3, profile="build")
-    modules = tmp_path / "modules.json"
-    prelude = (
-        "import atexit, json, sys\n"
-        f"_to = {str(modules)!r}\n"
-        "atexit.register(lambda: open(_to, 'w').write(json.dumps(sorted(sys.modules))))\n"
-    )
     given = tmp_path / "given.json"
-    done = run_cli(
+    loaded = loaded_after(
         [
             "analyze",
             *corpus_options(corpus),
@@ -233,10 +227,10 @@ def test_a_run_parsing_numbers_paths_and_choices_loads_no_pydantic(tmp_path: Pat
             "--out",
             str(given),
         ],
-        prelude=prelude,
+        tmp_path,
+        "modules",
+        statuses=(0, 4),
     )
-    assert done.returncode in (0, 4), done.stderr
-    loaded = json.loads(modules.read_text())
     assert "clearing_analysis.assemble.analysis" in loaded  # not vacuous: the run finished
     assert [m for m in loaded if m.split(".")[0] in ("pydantic", "pydantic_core")] == []
     defaults = tmp_path / "defaults.json"
