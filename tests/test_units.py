@@ -12,10 +12,10 @@ from clearing_analysis.eligibility import ExclusionReason, assess, count_occurre
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
 from clearing_analysis.inputs.configs import AgentConfig
 from clearing_analysis.inputs.sidecar import open_sidecar
+from clearing_analysis.pipeline.pool import UnitPool
 from clearing_analysis.pipeline.units import (
     Settings,
     Unit,
-    UnitPool,
     analyze_snapshot,
     default_workers,
     plan_units,

@@ -43,10 +43,10 @@ from clearing_analysis.entry import main
 main()
 """
 
-# What a spawned pool worker imports (clearing_analysis.pipeline.units._init_worker).
+# What a spawned pool worker imports (clearing_analysis.pipeline.pool._init_worker).
 _WORKER = """
 import resource, sys
-import clearing_analysis.pipeline.units, clearing_analysis.simulation.unit
+import clearing_analysis.pipeline.pool, clearing_analysis.simulation.unit
 r = resource.getrusage(resource.RUSAGE_SELF)
 heavy = sorted({m.split(".")[0] for m in sys.modules} & set(HEAVY))
 import json

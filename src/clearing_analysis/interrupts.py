@@ -4,8 +4,8 @@ Python runs a signal's handler in the main thread between two bytecodes, so a Ct
 KeyboardInterrupt wherever the main thread happens to be. Two steps must not be cut there:
 - giving a run's outputs their names (`inputs.output.create_all`): an interrupt that arrives
   while the names are given must take back the names already given, never leave half a run;
-- starting pool workers (`units.UnitPool`): the interrupt must come after the start, when the
-  pool is known and can be ended, not inside the executor's own bookkeeping.
+- starting pool workers (`pipeline.pool.UnitPool`): the interrupt must come after the start,
+  when the pool is known and can be ended, not inside the executor's own bookkeeping.
 
 `deferred()` records SIGINT and SIGTERM inside a block instead of acting on them (a signal
 whose handler is SIG_IGN is left alone). On leaving, the handlers from before are back and

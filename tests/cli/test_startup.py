@@ -139,12 +139,12 @@ def test_pool_worker_loads_only_the_unit_path() -> None:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from clearing_analysis.pipeline import units
+    from clearing_analysis.pipeline import pool as unit_pool
 
     with ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=units._init_worker,
+        initializer=unit_pool._init_worker,
         initargs=(os.getpid(),),
     ) as pool:
         loaded: list[str] = pool.submit(eval, "sorted(__import__('sys').modules)").result(60)

@@ -24,7 +24,8 @@ from clearing_analysis.inputs.requests import AnalyzeRequest
 from clearing_analysis.inputs.session import InputSession
 from clearing_analysis.inputs.sidecar import StructureCheck, open_sidecar
 from clearing_analysis.pipeline.jobs import analyze_job
-from clearing_analysis.pipeline.units import Settings, UnitPool, analyze_snapshot, plan_units
+from clearing_analysis.pipeline.pool import UnitPool
+from clearing_analysis.pipeline.units import Settings, analyze_snapshot, plan_units
 from tests.synth.corpora import make_corpus
 
 

@@ -14,9 +14,9 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+import clearing_analysis
 from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
 from clearing_analysis.assemble.what_ifs import what_if_rows
 from clearing_analysis.eligibility.totals import ApiTotals, Totals
@@ -47,11 +47,12 @@ from clearing_analysis.toolclass import ToolClass
 
 
 def tool_version() -> str:
-    """The installed clearing-analysis version (a package version, never a path)."""
-    try:
-        return version("clearing-analysis")
-    except PackageNotFoundError:  # running from a checkout that was never installed
-        return "0.0.0"
+    """The clearing-analysis version (a package version, never a path): the package's own
+    `__version__`, which a test holds equal to pyproject.toml's and the installed metadata's.
+    Read from the package, not through importlib.metadata, whose import alone costs about 0.03
+    CPU-s of a small run's start (docs/performance.md, "Start-up"), and which gave a run from
+    a checkout that was never installed another version."""
+    return clearing_analysis.__version__
 
 
 def histogram(buckets: Buckets) -> rm.Histogram:

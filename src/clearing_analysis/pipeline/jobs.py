@@ -32,7 +32,6 @@ from clearing_analysis.pipeline.units import (
     Settings,
     SnapshotAnalysis,
     Unit,
-    UnitPool,
     analyze_snapshot,
     default_workers,
     plan_units,
@@ -42,6 +41,7 @@ from clearing_analysis.qualify.verify import QualificationStatus, check_qualific
 from clearing_analysis.replay.model import JournalSkipReason
 
 if TYPE_CHECKING:
+    from clearing_analysis.pipeline.pool import UnitPool
     from clearing_analysis.report.explore_model import ExploreReport
     from clearing_analysis.report.model import Report
 
