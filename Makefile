@@ -110,7 +110,7 @@ FUZZ_TARGETS := journal pisession routes agent_config app_allowlist qualificatio
 PARSER_MODULES := */journal/decode.py,*/strictjson.py,*/pisession/read.py,*/pisession/mapping.py,$\
 */inputs/configs.py,*/qualify/record.py,*/report/encode.py,*/report/validate.py,$\
 */report/text/details.py,*/report/text/tables.py,*/report/text/what_ifs.py,*/report/html/*.py,$\
-*/attest/dsse.py,*/attest/statement.py
+*/attest/dsse.py,*/attest/statement.py,*/schemacheck.py
 
 fuzz: setup
 	@status=0; for target in $(FUZZ_TARGETS); do \

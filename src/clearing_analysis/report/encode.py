@@ -16,10 +16,9 @@ import functools
 import json
 from typing import Any, assert_never
 
-import jsonschema
 import msgspec
 
-from clearing_analysis import strictjson
+from clearing_analysis import schemacheck, strictjson
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.policy import limits, read_policy_bytes
 from clearing_analysis.report import validate
@@ -34,9 +33,10 @@ _ENCODER = msgspec.json.Encoder(order="sorted")
 
 
 @functools.cache
-def _validator(name: str = SCHEMA_FILE) -> Any:
-    schema = json.loads(read_policy_bytes(name))
-    return jsonschema.Draft202012Validator(schema)
+def _schema_check(name: str) -> schemacheck.Check:
+    """The report schema `name` compiled once (`schemacheck`: the keywords it uses, with
+    draft 2020-12's meaning)."""
+    return schemacheck.compile_schema(json.loads(read_policy_bytes(name)))
 
 
 class ReportSchemaError(RuntimeError):
@@ -50,7 +50,7 @@ def _readable(report: AnyReport, data: bytes, schema_file: str) -> bytes:
     each within its stated range over more history than a report states exactly, is refused
     as TOTALS_OUT_OF_RANGE (clearing_analysis.ranges), never written."""
     value = json.loads(data)
-    if not _validator(schema_file).is_valid(value):
+    if not _schema_check(schema_file)(value):
         raise ReportSchemaError(f"report does not satisfy policy/{schema_file}")
     if not validate.numbers_in_range(value):
         raise InputInvalidError(InputInvalidDetail.TOTALS_OUT_OF_RANGE)
@@ -101,7 +101,7 @@ def decode_report(data: bytes) -> AnyReport:
         raise InputInvalidError(InputInvalidDetail.REPORT_TOO_LARGE)
     value = _parse_saved(data)
     explore = isinstance(value, dict) and value.get("format") == EXPLORE_FORMAT
-    if not _validator(EXPLORE_SCHEMA_FILE if explore else SCHEMA_FILE).is_valid(value):
+    if not _schema_check(EXPLORE_SCHEMA_FILE if explore else SCHEMA_FILE)(value):
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
     if not validate.numbers_in_range(value):
         raise InputInvalidError(InputInvalidDetail.REPORT_NOT_A_REPORT)
