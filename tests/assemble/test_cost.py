@@ -3,7 +3,6 @@ and the part itself from docs/model.md's worked example and hand-built edges (R-
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -286,7 +285,7 @@ def test_cost_part_is_undefined_with_the_pressure_model_and_copies_its_causes() 
         summary_input=40_000,
         summary_cleared=1_000,
     )
-    outcome, part = _part(inputs=dataclasses.replace(inputs, growth=0), pressure=pressure)
+    outcome, part = _part(inputs=msgspec.structs.replace(inputs, growth=0), pressure=pressure)
     assert outcome == CostOutcome(worst_increase=None, unbounded=False, defined=False)
     assert part.defined is False
     assert part.undefined_causes == (
@@ -328,7 +327,7 @@ def test_cost_part_ratio_is_null_over_zero_off_and_one_for_zero_over_zero() -> N
     )
     outcome, part = _part(
         inputs=no_request,
-        pressure=dataclasses.replace(example_pressure, summary_input=0),
+        pressure=msgspec.structs.replace(example_pressure, summary_input=0),
         route=route,
     )
     assert outcome == CostOutcome(worst_increase=None, unbounded=True, defined=True)

@@ -3,11 +3,11 @@ command's request (cli.image), whose fields the container classifies."""
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from pathlib import Path, PurePath
 from typing import Annotated
 
+import msgspec
 import pytest
 import typer
 
@@ -70,7 +70,7 @@ class TestClassification:
             command = commands[info.name or info.callback.__name__.replace("_", "-")]
             assert isinstance(command, Command)
             assert command.request_type is not NoPathRequest, info.callback.__name__
-            fields = {field.name for field in dataclasses.fields(command.request_type)}
+            fields = {field.name for field in msgspec.structs.fields(command.request_type)}
             assert set(paths) <= fields, info.callback.__name__
             checked += len(paths)
         assert checked >= 20
@@ -292,8 +292,7 @@ class TestFailClosed:
         ARGUMENT_UNCLASSIFIED (container.arguments)."""
         other = typer.Typer()
 
-        @dataclasses.dataclass(frozen=True)
-        class Loose:
+        class Loose(msgspec.Struct, frozen=True):
             target: Path | None = None
 
         @other.command(cls=Command.for_request(Loose))  # type: ignore[arg-type]

@@ -176,3 +176,41 @@ def test_analyze_and_show_load_no_polars(tmp_path: Path) -> None:
     shown = loaded_after(["show", report], tmp_path, "show")
     assert "clearing_analysis.assemble.analysis" in one  # the report really was assembled
     assert not polars(one) and not polars(two) and not polars(shown)
+
+
+# What a run in one process does without (docs/performance.md, "Start-up"): the pool's
+# machinery, the JSON Schema library (the report schemas are checked by schemacheck), and
+# importlib.metadata (the version is the package's own).
+ONE_PROCESS_NEVER = (
+    "multiprocessing",
+    "concurrent.futures",
+    "ctypes",
+    "jsonschema",
+    "referencing",
+    "attrs",
+    "importlib.metadata",
+)
+
+
+def test_a_run_in_one_process_loads_no_pool_and_no_schema_library(tmp_path: Path) -> None:
+    """A one-worker analyze and a show of its report load none of ONE_PROCESS_NEVER; a
+    two-worker analyze does load the pool's machinery (not vacuous)."""
+    from clearing_analysis.synth import generate
+
+    (tmp_path / "in").mkdir()
+    corpus = tmp_path / "in" / "corpus"
+    generate(corpus, seed=3, conversations=2, profile="mixed")
+    analyze = ["analyze", *corpus_options(corpus)]
+
+    def of(modules: list[str]) -> list[str]:
+        return [m for m in modules if m in ONE_PROCESS_NEVER or m.startswith(ONE_PROCESS_NEVER)]
+
+    report = str(tmp_path / "report.json")
+    one = loaded_after([*analyze, "--out", report, "--workers", "1"], tmp_path, "one")
+    shown = loaded_after(["show", report], tmp_path, "show")
+    two = loaded_after(
+        [*analyze, "--out", str(tmp_path / "two.json"), "--workers", "2"], tmp_path, "two"
+    )
+    assert "clearing_analysis.report.encode" in one  # the report really was checked
+    assert of(one) == [] and of(shown) == []
+    assert {"multiprocessing", "concurrent.futures"} <= set(of(two))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import pytest
 
 from clearing_analysis.codes.errors import MountContractError
@@ -91,8 +91,7 @@ class TestFailClosed:
     def test_a_path_field_without_a_role(self) -> None:
         """A request type with a path field that declares no role is ARGUMENT_UNCLASSIFIED."""
 
-        @dataclasses.dataclass(frozen=True)
-        class Loose:
+        class Loose(msgspec.Struct, frozen=True):
             target: Path | None = None
 
         with pytest.raises(MountContractError) as caught:
@@ -107,12 +106,14 @@ class TestFailClosed:
         kinds = [
             getattr(requests, name)
             for name in requests.__all__
-            if name.endswith("Request") and dataclasses.is_dataclass(getattr(requests, name))
+            if name.endswith("Request")
+            and isinstance(getattr(requests, name), type)
+            and issubclass(getattr(requests, name), msgspec.Struct)
         ]
         assert len(kinds) == 8
         for kind in kinds:
             hints = typing.get_type_hints(kind, vars(requests), include_extras=True)
-            for field in dataclasses.fields(kind):
+            for field in msgspec.structs.fields(kind):
                 text = repr(hints[field.name])
                 if "Path" in text:
                     markers = [
@@ -125,8 +126,7 @@ class TestFailClosed:
     def test_the_roles_are_read_from_the_annotation(self) -> None:
         """The same path in a field annotated as an input is an input (no name table)."""
 
-        @dataclasses.dataclass(frozen=True)
-        class Named:
+        class Named(msgspec.Struct, frozen=True):
             anything: Annotated[Path, PathRole.INPUT]
 
         assert contract_paths(Named(Path("/in/x"))).inputs == (Path("/in/x"),)  # type: ignore[arg-type]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
+import msgspec
 import pytest
 
 from clearing_analysis.eligibility.reasons import ApiSignal
@@ -62,11 +62,11 @@ def test_all_criteria_passing_builds() -> None:
 
 
 def _with(**changes: object) -> GateInputs:
-    return dataclasses.replace(BUILDING, **changes)  # type: ignore[arg-type]
+    return msgspec.structs.replace(BUILDING, **changes)  # type: ignore[arg-type]
 
 
 def _evidence(**changes: int) -> GateInputs:
-    return _with(evidence=dataclasses.replace(ENOUGH, **changes))
+    return _with(evidence=msgspec.structs.replace(ENOUGH, **changes))
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,9 @@ informational all-uncached arm, and exact additivity over random inputs and pric
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction as F  # noqa: N817  (the formulas read better)
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,7 +100,7 @@ def test_passing_and_failing_ratio() -> None:
     increase over the rates is 4.7% (passes); the example itself is 9.58% (fails)."""
     failing, _ = _model(EXAMPLE).worst_increase()
     passing, unbounded = _model(
-        dataclasses.replace(EXAMPLE, removed_observed=60_000)
+        msgspec.structs.replace(EXAMPLE, removed_observed=60_000)
     ).worst_increase()
     assert failing == F(14_832_708_669, 13_535_998_400) - 1
     assert passing is not None and not unbounded
@@ -122,7 +122,7 @@ def test_zero_over_zero_is_neutral() -> None:
 def test_all_uncached_never_discounts_a_write_premium_blend() -> None:
     """A cohort that only wrote its prefixes has a blend (wW 3.75e-6) above uncached input
     (3e-6): the informational arm prices prefixes at the blend, never at the cheaper input."""
-    written = dataclasses.replace(
+    written = msgspec.structs.replace(
         EXAMPLE,
         input=0,
         cache_read=0,

@@ -4,9 +4,9 @@ and the warm rewrite counted by hand, the seed's row equal to the gated models."
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction as F  # noqa: N817  (the formulas read better)
 
+import msgspec
 import pytest
 
 from clearing_analysis.eligibility import Assessment
@@ -124,7 +124,7 @@ def test_a_warm_policy_by_hand(history: Assessment) -> None:
 
 
 def _policy_inputs(sums: PolicySums) -> CostInputs:
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         GATED,
         removed_observed=sums.removed_observed,
         cleared=sums.cleared,

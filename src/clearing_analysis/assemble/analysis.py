@@ -8,8 +8,9 @@ qualification). Nothing here reads input text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.assemble.parts import (
     all_apis,
@@ -42,8 +43,7 @@ from clearing_analysis.simulation.totals import SimulationTotals
 STATEMENTS = tuple(rm.Statement)
 
 
-@dataclass(frozen=True, slots=True)
-class Stages:
+class Stages(msgspec.Struct, frozen=True):
     """What the report is built from."""
 
     totals: Totals

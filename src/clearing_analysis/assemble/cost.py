@@ -13,7 +13,6 @@ significant digits each. Ratios and the gate use the exact values.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import msgspec
@@ -175,8 +174,7 @@ def _warm_rewrite(boundaries: BoundaryFigures, route: Route) -> rm.WarmRewrite:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CostContext:
+class CostContext(msgspec.Struct, frozen=True):
     """What the cost part is computed from, for one API."""
 
     inputs: CostInputs
@@ -189,7 +187,7 @@ class CostContext:
 def _model(context: CostContext, summary_input: int) -> CostModel:
     route = msgspec.structs.replace(context.route, summary_input_tokens=summary_input)
     pressure = pressure_model(
-        replace(context.pressure_inputs, summary_input=summary_input), context.rates
+        msgspec.structs.replace(context.pressure_inputs, summary_input=summary_input), context.rates
     )
     return cost_model(context.inputs, route, pressure)
 

@@ -7,8 +7,9 @@ nothing here calls the gate (docs/explore.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.assemble.parts import (
     all_apis,
@@ -48,8 +49,7 @@ LIMITATIONS = tuple(em.ExploreLimitation)
 _EXCLUSIONS = tuple(r for r in ExclusionReason if r not in UPPER_BOUND_REASONS)
 
 
-@dataclass(frozen=True, slots=True)
-class ExploreStages:
+class ExploreStages(msgspec.Struct, frozen=True):
     """What the explore report is built from."""
 
     totals: Totals

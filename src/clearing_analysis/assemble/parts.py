@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+import msgspec
 
 import clearing_analysis
 from clearing_analysis.assemble.cost import CostContext, cost_inputs, cost_part
@@ -260,11 +261,10 @@ def usage_part(requests: RequestSums, route: Route) -> rm.ObservedUsage:
     )
 
 
-@dataclass
-class _UsageRow:
+class _UsageRow(msgspec.Struct):
     """One row of a usage table while it is summed: exact cost, rounded once at the end."""
 
-    sums: RequestSums = field(default_factory=RequestSums)
+    sums: RequestSums = msgspec.field(default_factory=RequestSums)
     cost: Fraction = Fraction(0)
 
     def columns(self) -> dict[str, Any]:
@@ -316,8 +316,7 @@ def usage_breakdown(usage: Mapping[UsageKey, RequestSums], routes: Routes) -> rm
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ApiParts:
+class ApiParts(msgspec.Struct, frozen=True):
     """One API's share of the simulation and the parts every report builds from it alike:
     evidence, pressure and cost (the analysis report gates on them, explore only shows them)."""
 

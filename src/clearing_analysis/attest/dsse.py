@@ -22,8 +22,9 @@ import base64
 import binascii
 import json
 import re
-from dataclasses import dataclass
 from typing import Any, Final
+
+import msgspec
 
 from clearing_analysis import strictjson
 from clearing_analysis.codes.errors import VerifyDetail, VerifyError
@@ -45,8 +46,7 @@ def pae(payload_type: str, payload: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
 
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
+class Envelope(msgspec.Struct, frozen=True):
     """A decoded single-signature envelope; `keyid` is an unauthenticated hint (may be None)."""
 
     payload: bytes

@@ -26,10 +26,10 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import msgspec
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -84,8 +84,7 @@ def write_key_pair(out: Path) -> None:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SigningKey:
+class SigningKey(msgspec.Struct, frozen=True):
     """A checked Ed25519 private key and its key ID."""
 
     private_key: Ed25519PrivateKey
@@ -96,8 +95,7 @@ class SigningKey:
         return self.private_key.sign(message)
 
 
-@dataclass(frozen=True, slots=True)
-class VerifyingKey:
+class VerifyingKey(msgspec.Struct, frozen=True):
     """An Ed25519 public key and its key ID."""
 
     public_key: Ed25519PublicKey

@@ -22,9 +22,10 @@ Guarantees:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+
+import msgspec
 
 from clearing_analysis.attest.dsse import PAYLOAD_TYPE, Envelope, encode_envelope, pae
 from clearing_analysis.attest.keys import SigningKey, load_signing_key
@@ -86,8 +87,7 @@ def envelope_for(
     return encode_envelope(Envelope(payload, PAYLOAD_TYPE, key.keyid, signature))
 
 
-@dataclass(frozen=True, slots=True)
-class SignedRun:
+class SignedRun(msgspec.Struct, frozen=True):
     """What a signed run checked before any work: the key, the subject's name, where the
     attestation goes and whether the mount contract held."""
 

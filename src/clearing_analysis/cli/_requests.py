@@ -15,11 +15,12 @@ anything, to learn which paths the command will read and write (R-CT-2).
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any, TypeVar
+
+import msgspec
 
 from clearing_analysis.inputs.period import parse_period
 from clearing_analysis.inputs.requests import Request, parse_retrieval_rate
@@ -49,7 +50,7 @@ def _holds_path(value: object) -> bool:
 def request_from(kind: type[R], params: Mapping[str, Any]) -> R:
     """The request of type `kind` for a command's parsed `params` (module docstring). Raises
     the request's own fixed errors (INPUT_INVALID ...) for a value it refuses."""
-    names = {field.name for field in dataclasses.fields(kind)}
+    names = {field.name for field in msgspec.structs.fields(kind)}
     unmapped = [n for n, v in params.items() if n not in names and _holds_path(v)]
     if unmapped:
         raise UnmappedPathError("a path parameter maps to no request field")

@@ -28,7 +28,8 @@ Guarantees (R-OUT-1, R-CLI-3):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from clearing_analysis.codes.errors import (
     AnalysisError,
@@ -1909,8 +1910,7 @@ def failure_line(error: AnalysisError) -> str:
     return f"{PROGRAM}: {error.code} {error.detail.value}: {remedy(error)}\n"
 
 
-@dataclass(frozen=True, slots=True)
-class Code:
+class Code(msgspec.Struct, frozen=True):
     """One code's explanation: its name as printed, what kind of code it is, what it means
     and what to do (None for a refusal code, whose details each say)."""
 

@@ -32,7 +32,7 @@ and never printed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from clearing_analysis import ranges
 from clearing_analysis.codex import lines as cl
@@ -70,15 +70,14 @@ def _blocks(content: tuple[cl.ContentItem, ...]) -> list[jm.TextContent | jm.Ima
     ]
 
 
-@dataclass
-class _Mapper:
+class _Mapper(msgspec.Struct):
     rollout: cr.ReadRollout
-    records: list[jr.Record] = field(default_factory=list)
+    records: list[jr.Record] = msgspec.field(default_factory=list)
     turns: int = 0
     run: str | None = None
     run_last_ms: int = 0
-    calls: dict[str, list[str]] = field(default_factory=dict)  # Codex call id -> ours
-    names: dict[str, str] = field(default_factory=dict)  # our call id -> tool name
+    calls: dict[str, list[str]] = msgspec.field(default_factory=dict)  # Codex call id -> ours
+    names: dict[str, str] = msgspec.field(default_factory=dict)  # our call id -> tool name
     call_count: int = 0
 
     @property

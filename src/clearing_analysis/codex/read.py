@@ -29,9 +29,10 @@ from __future__ import annotations
 import datetime
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
+
+import msgspec
 
 from clearing_analysis import jsonlines, strictjson
 from clearing_analysis.codex import lines as cl
@@ -110,8 +111,7 @@ class CallKind(enum.StrEnum):
 LOCAL_SHELL_NAME = "local_shell"
 
 
-@dataclass(frozen=True, slots=True)
-class ContextMessage:
+class ContextMessage(msgspec.Struct, frozen=True):
     """A user, developer or system message in the context that is no prompt of its own."""
 
     line: int
@@ -120,8 +120,7 @@ class ContextMessage:
     content: tuple[cl.ContentItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
+class Prompt(msgspec.Struct, frozen=True):
     """A prompt: the `user_message` event, with the context item that carries it when one
     immediately precedes it."""
 
@@ -130,8 +129,7 @@ class Prompt:
     content: tuple[cl.ContentItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+class ToolCall(msgspec.Struct, frozen=True):
     """A tool call of a request."""
 
     call_id: str
@@ -139,8 +137,7 @@ class ToolCall:
     kind: CallKind
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(msgspec.Struct, frozen=True):
     """One model request: its usage, model and output."""
 
     line: int
@@ -152,8 +149,7 @@ class Request:
     calls: tuple[ToolCall, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolOutput:
+class ToolOutput(msgspec.Struct, frozen=True):
     """A tool result as it entered the context: its text (or content items), UTF-8 size and
     the outcome its documented exit status states."""
 
@@ -165,8 +161,7 @@ class ToolOutput:
     outcome: Outcome
 
 
-@dataclass(frozen=True, slots=True)
-class Compaction:
+class Compaction(msgspec.Struct, frozen=True):
     """A `compacted` line."""
 
     line: int
@@ -176,8 +171,7 @@ class Compaction:
     replaced: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnd:
+class TurnEnd(msgspec.Struct, frozen=True):
     """A turn's end (`task_complete`, `turn_aborted`)."""
 
     line: int
@@ -196,8 +190,7 @@ PROVIDER_OF: dict[Api, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ReadRollout:
+class ReadRollout(msgspec.Struct, frozen=True):
     """A readable rollout: its thread id (memory only), where it starts, its API, its items in
     order and what was counted and left out."""
 
@@ -216,8 +209,7 @@ class ReadRollout:
         return tuple(item for item in self.items if isinstance(item, Request))
 
 
-@dataclass(frozen=True, slots=True)
-class RejectedRollout:
+class RejectedRollout(msgspec.Struct, frozen=True):
     """A rollout that contributes nothing, with its fixed outcome and detail."""
 
     outcome: RolloutOutcome

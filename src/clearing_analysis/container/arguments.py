@@ -16,10 +16,11 @@ Guarantees:
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from pathlib import PurePath
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.codes.errors import MountContractDetail, MountContractError
 from clearing_analysis.container.contract import ContractPaths
@@ -33,7 +34,7 @@ def _roles(request_type: type[Any]) -> dict[str, Role | None]:
     """Each field of a request type and the role its annotation declares (None: none)."""
     hints = typing.get_type_hints(request_type, vars(requests), include_extras=True)
     roles: dict[str, Role | None] = {}
-    for field in dataclasses.fields(request_type):
+    for field in msgspec.structs.fields(request_type):
         declared = [
             marker
             for marker in getattr(hints[field.name], "__metadata__", ())

@@ -34,8 +34,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
+
+import msgspec
 
 from clearing_analysis.codes.errors import (
     MountContractDetail,
@@ -53,8 +54,7 @@ LOOPBACK = "lo"
 ARPHRD_LOOPBACK = "772"
 
 
-@dataclass(frozen=True, slots=True)
-class ContractPaths:
+class ContractPaths(msgspec.Struct, frozen=True):
     """What a command line reads and writes, as given (see `container.arguments`).
 
     `outputs` are the files or directories the command will create; their parent directories
@@ -67,8 +67,7 @@ class ContractPaths:
     sidecars: tuple[PurePath, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Placed:
+class _Placed(msgspec.Struct, frozen=True):
     """A resolved path, the mount it lies on and its location inside that file system."""
 
     mount: Mount

@@ -17,8 +17,9 @@ Guarantees:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+import msgspec
 
 from clearing_analysis.codes.errors import MountContractDetail, MountContractError
 
@@ -39,8 +40,7 @@ def _absolute(field: str) -> PurePosixPath:
     return path
 
 
-@dataclass(frozen=True, slots=True)
-class Mount:
+class Mount(msgspec.Struct, frozen=True):
     """One line of mountinfo. `root` is where the mount starts inside its file system."""
 
     mount_id: int
@@ -92,8 +92,7 @@ def _parse_line(line: str) -> Mount:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class MountTable:
+class MountTable(msgspec.Struct, frozen=True):
     """The mounts of one mount namespace, in the kernel's order."""
 
     mounts: tuple[Mount, ...]

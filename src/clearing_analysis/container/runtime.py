@@ -14,8 +14,9 @@ the image's name, which may name a registry) is ever read into a report or an at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.policy import limits
 
@@ -26,8 +27,7 @@ _IMAGE_DIGEST = re.compile(rb'^image="[^"\n]*@(sha256:[0-9a-f]{64})"$', re.MULTI
 _IMAGE_LINE = re.compile(rb"^image=", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True)
-class StatedImage:
+class StatedImage(msgspec.Struct, frozen=True):
     """What the runtime states about the image: its ID and, when the container was started
     from a digest reference, that digest (`sha256:<64 hex>`); None where it states nothing."""
 

@@ -12,7 +12,8 @@ assessment runs after the merge, in one process, in merge order.
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from clearing_analysis.eligibility.classify import ResultClass, classify_result, result_exclusion
 from clearing_analysis.eligibility.context import ContextCursor
@@ -44,8 +45,7 @@ from clearing_analysis.replay.retention import RetentionStatus
 _SUPPORTED = frozenset(api.value for api in Api)
 
 
-@dataclass(frozen=True, slots=True)
-class Occurrence:
+class Occurrence(msgspec.Struct, frozen=True):
     """One tool result in context at one boundary, classified (materialized on request only)."""
 
     result: ToolResult
@@ -53,8 +53,7 @@ class Occurrence:
     reason: ExclusionReason | None
 
 
-@dataclass(frozen=True, slots=True)
-class Boundary:
+class Boundary(msgspec.Struct, frozen=True):
     """A counted pre-turn boundary, ready for the simulation stage.
 
     `journal` is the position of its journal in `ReplayResult.journals` (merge order).
@@ -83,8 +82,7 @@ class Boundary:
         return self.replayed.requests
 
 
-@dataclass(frozen=True, slots=True)
-class RetentionCounts:
+class RetentionCounts(msgspec.Struct, frozen=True):
     """R-RT-1/2 counts over unique proven results; matched = full + redacted + truncated."""
 
     proven: int
@@ -95,8 +93,7 @@ class RetentionCounts:
     by_status: Mapping[RetentionStatus, int]
 
 
-@dataclass(frozen=True, slots=True)
-class ApiAssessment:
+class ApiAssessment(msgspec.Struct, frozen=True):
     """Per-API counts over counted boundaries (denominators are never pooled across APIs)."""
 
     api: Api
@@ -112,8 +109,7 @@ class ApiAssessment:
     structured_scan_losses: int
 
 
-@dataclass(frozen=True, slots=True)
-class Assessment:
+class Assessment(msgspec.Struct, frozen=True):
     """Counted boundaries in merge order, each journal's result classes, per-API counts."""
 
     replay: ReplayResult

@@ -8,7 +8,7 @@ exclusion, the boundary's protection, the result's identity or retention shortfa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from clearing_analysis.eligibility.identity import (
     IdentityProofs,
@@ -66,8 +66,7 @@ def retention_shortfall(result: ToolResult) -> ExclusionReason | None:
     return _RETENTION_REASONS.get(result.retention)
 
 
-@dataclass(frozen=True, slots=True)
-class ResultClass:
+class ResultClass(msgspec.Struct, frozen=True):
     """What holds for a result at every boundary: `fixed` (excluded from both bounds whatever
     the boundary) ahead of protection, `shortfall` (upper bound only) after it."""
 

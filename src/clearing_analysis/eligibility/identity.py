@@ -17,7 +17,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from clearing_analysis.eligibility.reasons import ExclusionReason
 from clearing_analysis.inputs.configs import AgentConfig, AppAllowlist
@@ -42,8 +43,7 @@ def class_exclusion(result: ToolResult) -> ExclusionReason | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class IdentityProofs:
+class IdentityProofs(msgspec.Struct, frozen=True):
     """The supplied proofs and whether a period attestation still holds for the snapshot."""
 
     agent_config: AgentConfig | None

@@ -12,7 +12,8 @@ of E, nothing more.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from clearing_analysis.eligibility.classify import ResultClass, occurrence_reason
 from clearing_analysis.eligibility.context import ContextCursor, protection
@@ -42,14 +43,13 @@ def classified_context(
             yield slot, occurrence_reason(result_class, protection(results[slot], boundary))
 
 
-@dataclass
-class OccurrenceTally:
+class OccurrenceTally(msgspec.Struct):
     """Occurrences by eligibility class and by reason (every key present, zeros included)."""
 
-    by_class: dict[EligibilityClass, int] = field(
+    by_class: dict[EligibilityClass, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(EligibilityClass, 0)
     )
-    by_reason: dict[ExclusionReason, int] = field(
+    by_reason: dict[ExclusionReason, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(ExclusionReason, 0)
     )
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from clearing_analysis.eligibility.assess import ApiAssessment, Assessment, RetentionCounts
 from clearing_analysis.eligibility.occurrences import OccurrenceTally
@@ -21,18 +22,17 @@ from clearing_analysis.replay.model import BoundarySkipReason, JournalSkipReason
 from clearing_analysis.replay.retention import RetentionStatus
 
 
-@dataclass
-class ApiTotals:
+class ApiTotals(msgspec.Struct):
     """One API's additive counts (denominators never pooled across APIs)."""
 
     boundaries: int = 0
     requests: int = 0
     tool_results: int = 0
     candidates: int = 0
-    retention: Counter[RetentionStatus] = field(default_factory=Counter)
+    retention: Counter[RetentionStatus] = msgspec.field(default_factory=Counter)
     redacted_web_envelopes: int = 0
     structured_scan_losses: int = 0
-    occurrences: OccurrenceTally = field(default_factory=OccurrenceTally)
+    occurrences: OccurrenceTally = msgspec.field(default_factory=OccurrenceTally)
 
     def add(self, other: ApiTotals) -> None:
         """Add another unit's counts."""
@@ -77,24 +77,25 @@ class ApiTotals:
         return tuple(sorted(signals))
 
 
-@dataclass
-class SessionTotals:
+class SessionTotals(msgspec.Struct):
     """pi session files (explore): format versions and what lay beyond the resumed paths."""
 
-    by_version: Counter[int] = field(default_factory=Counter)
+    by_version: Counter[int] = msgspec.field(default_factory=Counter)
     entries: int = 0
     off_path_entries: int = 0
     branched: int = 0  # sessions with more than one branch tip
-    unrecognized: Counter[str] = field(default_factory=Counter)  # Unrecognized code -> count
+    unrecognized: Counter[str] = msgspec.field(
+        default_factory=Counter
+    )  # Unrecognized code -> count
     # Assistant messages that are no model request (TranscriptOnlyCode -> count, R-CM-8).
-    transcript_only: Counter[str] = field(default_factory=Counter)
+    transcript_only: Counter[str] = msgspec.field(default_factory=Counter)
     # Imported formats (HistoryFormat -> sessions read), and what a Claude Code transcript
     # adds: torn final lines dropped, `<synthetic>` messages left out, and counted requests
     # whose output tokens are streaming placeholders (API -> count).
-    by_format: Counter[str] = field(default_factory=Counter)
+    by_format: Counter[str] = msgspec.field(default_factory=Counter)
     torn_final_lines: int = 0
     synthetic_messages: int = 0
-    placeholder_output: Counter[str] = field(default_factory=Counter)
+    placeholder_output: Counter[str] = msgspec.field(default_factory=Counter)
 
     def add(self, other: SessionTotals) -> None:
         """Add another unit's counts."""
@@ -110,28 +111,29 @@ class SessionTotals:
         self.placeholder_output.update(other.placeholder_output)
 
 
-@dataclass
-class Totals:
+class Totals(msgspec.Struct):
     """A replay's skip counts and its per-API totals (every key present, zeros included)."""
 
     replayed_journals: int = 0
     turns_without_request: int = 0
-    skipped_journals: dict[JournalSkipReason, int] = field(
+    skipped_journals: dict[JournalSkipReason, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(JournalSkipReason, 0)
     )
-    invalid_details: Counter[str] = field(default_factory=Counter)
-    skipped_boundaries: dict[BoundarySkipReason, int] = field(
+    invalid_details: Counter[str] = msgspec.field(default_factory=Counter)
+    skipped_boundaries: dict[BoundarySkipReason, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(BoundarySkipReason, 0)
     )
-    boundaries_without_route: dict[Api, int] = field(default_factory=lambda: dict.fromkeys(Api, 0))
+    boundaries_without_route: dict[Api, int] = msgspec.field(
+        default_factory=lambda: dict.fromkeys(Api, 0)
+    )
     # Requests of counted turns whose own API is unsupported or has no route (R-CM-8).
     requests_without_route: int = 0
     # Outside the period of --since / --until: requests of otherwise counted turns, and
     # checkpoints (inputs.period); its boundaries are skippedBoundaries OUTSIDE_PERIOD.
     requests_outside_period: int = 0
     compactions_outside_period: int = 0
-    per_api: dict[Api, ApiTotals] = field(default_factory=dict)
-    sessions: SessionTotals = field(default_factory=SessionTotals)
+    per_api: dict[Api, ApiTotals] = msgspec.field(default_factory=dict)
+    sessions: SessionTotals = msgspec.field(default_factory=SessionTotals)
 
     def add(self, other: Totals) -> None:
         """Add another unit's totals."""

@@ -19,7 +19,6 @@ for the report; `passed` is decided before rounding.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from fractions import Fraction
 
 import msgspec
@@ -69,8 +68,7 @@ class Criterion(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fiel
     detail: CriterionDetail | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(msgspec.Struct, frozen=True):
     """One API cohort's boundary counts (from the simulation's boundary table)."""
 
     boundaries: int

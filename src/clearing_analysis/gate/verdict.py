@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 
 import msgspec
@@ -79,8 +78,7 @@ _SIGNAL_REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CostOutcome:
+class CostOutcome(msgspec.Struct, frozen=True):
     """Criterion 5 from the cost model: the worst on/off - 1 over every sensitivity and both
     views (None with `unbounded` when an off arm is zero and its on arm positive). An
     undefined cost model (the pressure model is undefined) leaves it not evaluated."""
@@ -90,8 +88,7 @@ class CostOutcome:
     defined: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class GateInputs:
+class GateInputs(msgspec.Struct, frozen=True):
     """Everything the gate reads about one API cohort."""
 
     api: Api

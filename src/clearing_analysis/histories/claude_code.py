@@ -47,7 +47,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, TypeVar
 
@@ -210,8 +209,7 @@ class Line(_Camel, frozen=True, kw_only=True):
 RequestKey = tuple[str, str | None]
 
 
-@dataclass(frozen=True, slots=True)
-class UserEntry:
+class UserEntry(msgspec.Struct, frozen=True):
     """A user line: prompt text, a command's context (`meta`) or tool results."""
 
     blocks: tuple[UserBlock, ...] | str
@@ -219,8 +217,7 @@ class UserEntry:
     compact_summary: bool
 
 
-@dataclass(frozen=True, slots=True)
-class AssistantEntry:
+class AssistantEntry(msgspec.Struct, frozen=True):
     """One line of one request (its blocks; the request's facts are in `Request`)."""
 
     key: RequestKey
@@ -228,8 +225,7 @@ class AssistantEntry:
     synthetic: bool
 
 
-@dataclass(frozen=True, slots=True)
-class CompactBoundary:
+class CompactBoundary(msgspec.Struct, frozen=True):
     """A compaction."""
 
     trigger: Literal["auto", "manual"]
@@ -239,8 +235,7 @@ class CompactBoundary:
 Entry = UserEntry | AssistantEntry | CompactBoundary | None  # None: no part of the context
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(msgspec.Struct, frozen=True):
     """A line of the tree: its line number, the type, its entry and timestamp (milliseconds)."""
 
     line: int
@@ -253,8 +248,7 @@ class Node:
     sidechain: bool
 
 
-@dataclass(slots=True)
-class Request:
+class Request(msgspec.Struct):
     """One request (distinct message.id, requestId), over all its lines."""
 
     model: str
@@ -266,8 +260,7 @@ class Request:
     content_bytes: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ReadTranscript:
+class ReadTranscript(msgspec.Struct, frozen=True):
     """A readable transcript: its ids (in memory only), the path, every request's facts and
     the counts beyond the path."""
 
@@ -366,11 +359,10 @@ def placeholder_output(request: Request) -> bool:
     return request.output * per_token < request.content_bytes
 
 
-@dataclass
-class _Reader:
-    nodes: list[Node] = field(default_factory=list)
-    requests: dict[RequestKey, Request] = field(default_factory=dict)
-    unrecognized: dict[Unrecognized, int] = field(
+class _Reader(msgspec.Struct):
+    nodes: list[Node] = msgspec.field(default_factory=list)
+    requests: dict[RequestKey, Request] = msgspec.field(default_factory=dict)
+    unrecognized: dict[Unrecognized, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(Unrecognized, 0)
     )
     entries: int = 0
@@ -664,18 +656,17 @@ def _assistant_block(block: AssistantBlock) -> pe.Text | pe.Thinking | pe.ToolCa
     return pe.ToolCallBlock(block.id, block.name, block.input)
 
 
-@dataclass
-class _Translation:
+class _Translation(msgspec.Struct):
     """The path as pi's entries (one PathEntry per message), and each compaction's trigger."""
 
     read: ReadTranscript
-    path: list[PathEntry] = field(default_factory=list)
-    triggers: dict[int, jr.CheckpointTrigger] = field(default_factory=dict)
-    tool_names: dict[str, str] = field(default_factory=dict)
-    emitted: set[RequestKey] = field(default_factory=set)
+    path: list[PathEntry] = msgspec.field(default_factory=list)
+    triggers: dict[int, jr.CheckpointTrigger] = msgspec.field(default_factory=dict)
+    tool_names: dict[str, str] = msgspec.field(default_factory=dict)
+    emitted: set[RequestKey] = msgspec.field(default_factory=set)
     pending_compaction: int | None = None
     # Each request's blocks over its lines on the path, in path order (split lines joined).
-    blocks: dict[RequestKey, list[AssistantBlock]] = field(default_factory=dict)
+    blocks: dict[RequestKey, list[AssistantBlock]] = msgspec.field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for node in self.read.path:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -165,8 +164,7 @@ class RunProof(_Strict, frozen=True):
     mcp_tools: Literal["none"] | list[McpTool]
 
 
-@dataclass(frozen=True, slots=True)
-class AgentConfig:
+class AgentConfig(msgspec.Struct, frozen=True):
     """Either one attestation for the whole period or per-run proofs, by physical
     conversation id, then run id."""
 
@@ -201,8 +199,7 @@ class AllowlistEntry(_Strict, frozen=True):
     read_only: Literal[True]
 
 
-@dataclass(frozen=True, slots=True)
-class AppAllowlist:
+class AppAllowlist(msgspec.Struct, frozen=True):
     """The decoded allowlist: exact (server, tool, digest) triples."""
 
     entries: frozenset[tuple[str, str, str]]

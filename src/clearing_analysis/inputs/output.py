@@ -56,9 +56,10 @@ import sys
 import unicodedata
 from array import array
 from collections.abc import Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
+
+import msgspec
 
 from clearing_analysis import interrupts
 from clearing_analysis.codes.errors import OutputRefusedDetail, OutputRefusedError
@@ -80,8 +81,7 @@ def fold_name(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
-@dataclass(frozen=True, slots=True)
-class IdentityColumn:
+class IdentityColumn(msgspec.Struct, frozen=True):
     """Identities of many files as one column of integers, st_dev then st_ino of each: 16
     bytes a file where a set of tuples takes some 160 (a run keeps every journal's)."""
 
@@ -106,8 +106,7 @@ class IdentityColumn:
             start = found + 1
 
 
-@dataclass(frozen=True, slots=True)
-class InputIdentities:
+class InputIdentities(msgspec.Struct, frozen=True):
     """What an output must not touch, by identity (built by `inputs.session`)."""
 
     # Walked --journals directories: the output parent may be neither one nor inside one.
@@ -124,8 +123,7 @@ NO_INPUTS = InputIdentities(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class OutputTarget:
+class OutputTarget(msgspec.Struct, frozen=True):
     """A checked destination: canonical parent, its identity, and the new entry's name."""
 
     parent: Path
@@ -215,16 +213,14 @@ def _remove_created(parent_fd: int, name: str, fd: int) -> None:
         pass  # Nothing more can be done safely; the refusal is still reported.
 
 
-@dataclass(frozen=True, slots=True)
-class CreatedFile:
+class CreatedFile(msgspec.Struct, frozen=True):
     """A file `create_exclusive` created: where, and its own identity."""
 
     target: OutputTarget
     identity: Identity
 
 
-@dataclass(frozen=True, slots=True)
-class NewFile:
+class NewFile(msgspec.Struct, frozen=True):
     """One output of a run: its path, its complete bytes and, for `keygen`'s private key, its
     exact permission bits (otherwise 0666 less the umask)."""
 
@@ -233,8 +229,7 @@ class NewFile:
     mode: int | None = None
 
 
-@dataclass(slots=True)
-class _Staged:
+class _Staged(msgspec.Struct):
     """A checked output whose bytes are written and synced to an unnamed file (`fd`), or, on a
     file system without O_TMPFILE (`fd` None), still in memory; `created` once it has a name."""
 

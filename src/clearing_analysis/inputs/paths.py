@@ -34,8 +34,9 @@ import os
 import stat
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.codes.errors import (
     InputInvalidDetail,
@@ -51,8 +52,7 @@ Identity = tuple[int, int]
 """(st_dev, st_ino) of a file or directory."""
 
 
-@dataclass(frozen=True, slots=True)
-class WalkedDirectory:
+class WalkedDirectory(msgspec.Struct, frozen=True):
     """A directory the selection walked. `followed` is True only for a symlinked argument."""
 
     path: Path
@@ -60,8 +60,7 @@ class WalkedDirectory:
     followed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SelectedJournal:
+class SelectedJournal(msgspec.Struct, frozen=True):
     """One selected journal file; `explicit` when named as an argument, `followed` if symlinked."""
 
     path: Path
@@ -74,8 +73,7 @@ _FOLLOWED = 1
 _EXPLICIT = 2
 
 
-@dataclass(frozen=True, slots=True)
-class JournalSelection:
+class JournalSelection(msgspec.Struct, frozen=True):
     """The journals in replay order, and every directory walked to find them.
 
     The journals are columns, one entry per journal: `paths` (the path as text, as given or
@@ -141,8 +139,7 @@ def native_root_markers() -> frozenset[str]:
     return frozenset(str(name).casefold() for name in names)
 
 
-@dataclass(frozen=True, slots=True)
-class SelectionRules:
+class SelectionRules(msgspec.Struct, frozen=True):
     """The fixed codes of one selecting option, and whether native-root state is refused."""
 
     missing: InputInvalidDetail
@@ -182,8 +179,7 @@ def _identity(status: os.stat_result) -> Identity:
     return (status.st_dev, status.st_ino)
 
 
-@dataclass(slots=True)
-class _Walk:
+class _Walk(msgspec.Struct):
     """Mutable state of one selection: candidates and walked directories."""
 
     candidates: list[tuple[bytes, int, SelectedJournal]]

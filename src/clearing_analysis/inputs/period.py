@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 
@@ -26,8 +27,7 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MAX_MS = 2**53 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
+class Period(msgspec.Struct, frozen=True):
     """[since_ms, until_ms) in Unix milliseconds; None: open on that side."""
 
     since_ms: int | None = None

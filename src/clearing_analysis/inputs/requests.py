@@ -23,13 +23,13 @@ Guarantees:
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Final, Literal
+
+import msgspec
 
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.paths import JOURNAL_RULES, SESSION_RULES, SelectionRules
@@ -45,8 +45,7 @@ class PathRole(enum.Enum):
     OUTPUT = "output"  # created, exclusively (R-FS-1)
 
 
-@dataclass(frozen=True, slots=True)
-class CreatesIn:
+class CreatesIn(msgspec.Struct, frozen=True):
     """The role of a directory the command creates `names` in (an output directory)."""
 
     names: tuple[str, ...]
@@ -80,8 +79,7 @@ UsageBy = Literal["session", "day", "model"]
 """The usage tables `--by` names (report.text.usage)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _JournalRequest:
+class _JournalRequest(msgspec.Struct, frozen=True, kw_only=True):
     """What `replay` and `analyze` share: native journals replayed against the sidecar."""
 
     journals: InputPaths
@@ -110,8 +108,7 @@ class _JournalRequest:
         return JOURNAL_RULES
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReplayRequest(_JournalRequest):
+class ReplayRequest(_JournalRequest, frozen=True, kw_only=True):
     """`replay`: the evidence counts of the replay, no model and no gate."""
 
     @property
@@ -120,11 +117,10 @@ class ReplayRequest(_JournalRequest):
         return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AnalyzeRequest(_JournalRequest):
+class AnalyzeRequest(_JournalRequest, frozen=True, kw_only=True):
     """`analyze`: the replay, simulated, modeled and gated; the report (R-CLI-1)."""
 
-    retrieval_rate: Fraction = dataclasses.field(default_factory=lambda: parse_retrieval_rate(None))
+    retrieval_rate: Fraction = msgspec.field(default_factory=lambda: parse_retrieval_rate(None))
     html: OutputPath = None
     # Signs the report written to `out` (then required): the attestation goes beside it.
     sign_key: OptionalInput = None
@@ -137,13 +133,12 @@ class AnalyzeRequest(_JournalRequest):
             raise ValueError("a signed run writes its report to a file")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ExploreRequest:
+class ExploreRequest(msgspec.Struct, frozen=True, kw_only=True):
     """`explore`: imported histories (pi, Claude Code, Codex) explored as an upper bound."""
 
     sessions: InputPaths
     routes: InputPath
-    retrieval_rate: Fraction = dataclasses.field(default_factory=lambda: parse_retrieval_rate(None))
+    retrieval_rate: Fraction = msgspec.field(default_factory=lambda: parse_retrieval_rate(None))
     out: OutputPath = None
     log_file: OutputPath = None
     html: OutputPath = None
@@ -193,8 +188,7 @@ DEMO_PAGES: Final = ("demo-1-realistic-mix.html", "demo-2-clearing-at-work.html"
 """The pages `demo --html DIR` creates in DIR, one per part, in the parts' order."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DemoRequest:
+class DemoRequest(msgspec.Struct, frozen=True, kw_only=True):
     """`demo`: two synthetic corpora generated in a temporary directory and analyzed."""
 
     seed: int
@@ -205,16 +199,14 @@ class DemoRequest:
     html_dir: Annotated[Path | None, CreatesIn(DEMO_PAGES)] = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ShowRequest:
+class ShowRequest(msgspec.Struct, frozen=True, kw_only=True):
     """`show`: a saved report rendered, or its page created (`html`)."""
 
     report: InputPath
     html: OutputPath = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VerifyRequest:
+class VerifyRequest(msgspec.Struct, frozen=True, kw_only=True):
     """`verify`: a signed report checked against its attestation with a public key."""
 
     report: InputPath  # and its attestation beside it, in the same directory
@@ -222,16 +214,14 @@ class VerifyRequest:
     require_sealed: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutputRequest:
+class OutputRequest(msgspec.Struct, frozen=True, kw_only=True):
     """A command whose only path is what it creates: `qualify`, `keygen`, `routes init`
     (None: stdout) and `synth` (a new directory)."""
 
     out: OutputPath = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NoPathRequest:
+class NoPathRequest(msgspec.Struct, frozen=True, kw_only=True):
     """A command that names no path (`explain`)."""
 
 

@@ -26,8 +26,9 @@ import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.codes.errors import (
     InputInvalidDetail,
@@ -116,8 +117,7 @@ def _snapshot_plan(
     )
 
 
-@dataclass
-class InputSession:
+class InputSession(msgspec.Struct):
     """Selected, validated inputs of one analysis, and the guard for its outputs."""
 
     selection: JournalSelection
@@ -130,7 +130,7 @@ class InputSession:
     _plan: snapshot.SnapshotPlan
     _before: snapshot.Snapshot
     _between_snapshots: Callable[[], None] | None = None
-    _finished: bool = field(default=False)
+    _finished: bool = msgspec.field(default=False)
 
     @property
     def journals(self) -> tuple[Path, ...]:

@@ -22,7 +22,6 @@ import sqlite3
 import threading
 import urllib.parse
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -61,8 +60,7 @@ INVALID_DETAILS: frozenset[InputInvalidDetail] = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ConversationPolicy:
+class ConversationPolicy(msgspec.Struct, frozen=True):
     """Capture policy of one physical conversation."""
 
     capture_enabled_since: int

@@ -22,23 +22,22 @@ import os
 import stat
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.codes.errors import SnapshotChangedDetail, SnapshotChangedError
 from clearing_analysis.inputs.sidecar import COMPANION_SUFFIXES
 
 
-@dataclass(frozen=True, slots=True)
-class WatchedPath:
+class WatchedPath(msgspec.Struct, frozen=True):
     """A file or directory to stamp; `follow` stats through a symlink (explicit arguments)."""
 
     path: Path
     follow: bool
 
 
-@dataclass(frozen=True, slots=True)
-class WatchedFiles:
+class WatchedFiles(msgspec.Struct, frozen=True):
     """Files to stamp, packed: each path as text, and one byte each, 1 where stat follows a
     symlink (an explicit argument)."""
 
@@ -53,8 +52,7 @@ class WatchedFiles:
         return WatchedFiles(self.paths + other.paths, self.follow + other.follow)
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotPlan:
+class SnapshotPlan(msgspec.Struct, frozen=True):
     """Everything the two snapshots cover."""
 
     files: WatchedFiles
@@ -63,8 +61,7 @@ class SnapshotPlan:
     companion_directories: tuple[tuple[Path, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Stamp:
+class Stamp(msgspec.Struct, frozen=True):
     """What is compared for one path. None fields mean the path could not be stat'ed."""
 
     file_type: int
@@ -86,8 +83,7 @@ _UNSIGNED_FIELDS = 2  # st_dev, st_ino
 _ABSENT_TYPE = -1  # the file type of a file that could not be stat'ed
 
 
-@dataclass(frozen=True, slots=True)
-class FileStamps:
+class FileStamps(msgspec.Struct, frozen=True):
     """The stamps of the watched files, in their order, as integer columns: `signed` holds
     file type, size, mtime_ns and ctime_ns of each file, `unsigned` its st_dev and st_ino. A
     file that could not be stat'ed has file type -1 and zeros (`Stamp` None)."""
@@ -118,8 +114,7 @@ class FileStamps:
         return _ABSENT_TYPE in self.signed[::_SIGNED_FIELDS]
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(msgspec.Struct, frozen=True):
     """One snapshot: stamps of files and directories, and companions present per directory."""
 
     files: FileStamps

@@ -39,7 +39,6 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -93,8 +92,7 @@ class InvalidReason(enum.StrEnum):
     UNREADABLE = "UNREADABLE"
 
 
-@dataclass(frozen=True, slots=True)
-class DecodedJournal:
+class DecodedJournal(msgspec.Struct, frozen=True):
     """A journal whose every line decoded, header first, close last, seq 0..n-1."""
 
     header: Header
@@ -102,8 +100,7 @@ class DecodedJournal:
     byte_size: int
 
 
-@dataclass(frozen=True, slots=True)
-class RejectedJournal:
+class RejectedJournal(msgspec.Struct, frozen=True):
     """A journal that contributes nothing, with its fixed outcome (and detail if INVALID)."""
 
     outcome: JournalOutcome

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import polars as pl
 
 from clearing_analysis.inputs.configs import Api
@@ -27,17 +27,15 @@ UNSUPPORTED_API = "UNSUPPORTED_API"
 _SUPPORTED_APIS = frozenset(api.value for api in Api)
 
 
-@dataclass
-class _ApiTally:
-    conversations: set[int] = field(default_factory=set)
+class _ApiTally(msgspec.Struct):
+    conversations: set[int] = msgspec.field(default_factory=set)
     turns: int = 0
     requests: int = 0
     tool_results: int = 0
     tool_result_text_bytes: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusSummary:
+class CorpusSummary(msgspec.Struct, frozen=True):
     """Journal outcomes plus a per-API table of counts."""
 
     journal_files: int

@@ -28,8 +28,9 @@ here. A zero-prefix request contributes zero ordinary prefix delta (its min(·, 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Route, TokenWeights
 from clearing_analysis.models.pressure import PressureModel
@@ -46,8 +47,7 @@ class View(enum.StrEnum):
     QUOTA_SHARE = "QUOTA_SHARE"  # share of the subscription's quota budget
 
 
-@dataclass(frozen=True, slots=True)
-class Weights:
+class Weights(msgspec.Struct, frozen=True):
     """Per-token weights of one view."""
 
     input: Fraction
@@ -82,8 +82,7 @@ class Weights:
         return max(Fraction(0), max(self.input, self.cache_write) - self.cache_read)
 
 
-@dataclass(frozen=True, slots=True)
-class CostInputs:
+class CostInputs(msgspec.Struct, frozen=True):
     """Integer sums over one API cohort's requests and cleared results."""
 
     requests: int  # N: every assistant message of the cohort's counted boundaries
@@ -107,8 +106,7 @@ class CostInputs:
         return self.input + self.cache_read + self.cache_write
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
+class Delta(msgspec.Struct, frozen=True):
     """The signed components of on − off; `total` is their exact sum."""
 
     retained: Fraction
@@ -140,8 +138,7 @@ class Delta:
         return self.retained + self.removed + self.summary + self.retrieval
 
 
-@dataclass(frozen=True, slots=True)
-class ViewCost:
+class ViewCost(msgspec.Struct, frozen=True):
     """One view at one retrieval rate."""
 
     off: Fraction
@@ -268,8 +265,7 @@ def uncached_on(
     return requests + summaries + delta.summary_enlarged + round_trips
 
 
-@dataclass(frozen=True, slots=True)
-class CostAtRate:
+class CostAtRate(msgspec.Struct, frozen=True):
     """Both views at one retrieval rate, with the informational all-uncached on arms."""
 
     sensitivity: Sensitivity
@@ -277,8 +273,7 @@ class CostAtRate:
     uncached_on: dict[View, Fraction]
 
 
-@dataclass(frozen=True, slots=True)
-class CostModel:
+class CostModel(msgspec.Struct, frozen=True):
     """The cost model of one API: None figures when the pressure model is undefined."""
 
     defined: bool

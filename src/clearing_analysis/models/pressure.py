@@ -19,15 +19,15 @@ which of the two holds (`UndefinedCause`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.models.rates import Sensitivity
 from clearing_analysis.models.undefined import UndefinedCause
 
 
-@dataclass(frozen=True, slots=True)
-class PressureInputs:
+class PressureInputs(msgspec.Struct, frozen=True):
     """Cohort sums for one API (tokens)."""
 
     growth: int  # G
@@ -49,8 +49,7 @@ class PressureInputs:
         return tuple(causes)
 
 
-@dataclass(frozen=True, slots=True)
-class PressureAtRate:
+class PressureAtRate(msgspec.Struct, frozen=True):
     """On-arm pressure and reduction at one retrieval rate."""
 
     sensitivity: Sensitivity
@@ -58,8 +57,7 @@ class PressureAtRate:
     reduction: Fraction
 
 
-@dataclass(frozen=True, slots=True)
-class PressureModel:
+class PressureModel(msgspec.Struct, frozen=True):
     """The model's figures; `defined` is False when G = 0 or T <= P (then nothing else is)."""
 
     defined: bool

@@ -8,8 +8,9 @@ rows: 0 {ZERO}, 0.05 {DEFAULT}, 0.2 {HIGH, SUPPLIED}).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.policy import gate_policy
 
@@ -26,8 +27,7 @@ class RateLabel(enum.StrEnum):
 _FIXED_LABELS = (RateLabel.ZERO, RateLabel.DEFAULT, RateLabel.HIGH)
 
 
-@dataclass(frozen=True, slots=True)
-class Sensitivity:
+class Sensitivity(msgspec.Struct, frozen=True):
     """One distinct retrieval rate and the labels that name it, in label order."""
 
     rate: Fraction

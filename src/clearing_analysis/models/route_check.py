@@ -25,15 +25,15 @@ integer and fraction arithmetic only.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.models.rates import exact
 from clearing_analysis.policy import simulation_policy
 
 
-@dataclass(frozen=True, slots=True)
-class TriggerCheck:
+class TriggerCheck(msgspec.Struct, frozen=True):
     """The route's trigger against the observed threshold compactions of one API."""
 
     compactions: int  # threshold compactions after a request

@@ -18,8 +18,9 @@ Informational: nothing here reaches the gate. Every figure is an exact `Fraction
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Route
 from clearing_analysis.models.cost import CostInputs, View, Weights, cost_model
@@ -27,8 +28,7 @@ from clearing_analysis.models.pressure import PressureInputs, pressure_model
 from clearing_analysis.models.rates import Sensitivity, fixed_sensitivities
 
 
-@dataclass(frozen=True, slots=True)
-class ClearedSums:
+class ClearedSums(msgspec.Struct, frozen=True):
     """What one policy cleared on one API cohort, and the prefix tokens it rewrote warm."""
 
     cleared: int  # n_cleared
@@ -39,8 +39,7 @@ class ClearedSums:
     rewritten: int  # W
 
 
-@dataclass(frozen=True, slots=True)
-class WhatIfAtRate:
+class WhatIfAtRate(msgspec.Struct, frozen=True):
     """One retrieval rate: pressure and each view's cost ratio (None: unbounded)."""
 
     sensitivity: Sensitivity
@@ -50,8 +49,7 @@ class WhatIfAtRate:
     ratios: dict[View, Fraction | None]
 
 
-@dataclass(frozen=True, slots=True)
-class WhatIfModel:
+class WhatIfModel(msgspec.Struct, frozen=True):
     """A policy's figures on one API; `defined` False when the pressure model is not."""
 
     defined: bool
@@ -71,7 +69,7 @@ def what_if_model(
 ) -> WhatIfModel:
     """The policy's figures: the gated cohort's request sums, growth and route, with the
     policy's cleared sums in place of the seed's."""
-    inputs = replace(
+    inputs = msgspec.structs.replace(
         gated,
         cleared=policy.cleared,
         admitted=policy.admitted,
@@ -80,7 +78,7 @@ def what_if_model(
         removed_observed=policy.removed_observed,
     )
     rates = fixed_sensitivities()
-    pressure_inputs = replace(
+    pressure_inputs = msgspec.structs.replace(
         pressure,
         admitted=policy.admitted,
         retrieved=policy.retrieved,

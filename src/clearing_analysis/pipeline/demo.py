@@ -18,10 +18,10 @@ pinned pi-ai, so the demo prints the same verdicts and numbers on every machine.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from clearing_analysis.codes.errors import QualificationError
 from clearing_analysis.inputs.requests import (
@@ -50,8 +50,7 @@ BUILD_SEED = 20261129
 BUILD_CONVERSATIONS = 4
 
 
-@dataclass(frozen=True, slots=True)
-class DemoCorpus:
+class DemoCorpus(msgspec.Struct, frozen=True):
     """One part of the demo: which corpus, and what to say about the history it stands for."""
 
     title: str
@@ -171,8 +170,7 @@ CLEARING = DemoCorpus(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Demo:
+class Demo(msgspec.Struct, frozen=True):
     """What the demo prints, and the pages `--html DIR` asked for (not created yet)."""
 
     text: str
@@ -210,7 +208,7 @@ def prepare_demo(scratch: Path, request: DemoRequest, *, width: int = 80) -> Dem
     pages = [] if html_dir is None else [html_dir / name for name in DEMO_PAGES]
     for page in pages:
         check_output(page, NO_INPUTS)
-    realistic = dataclasses.replace(
+    realistic = msgspec.structs.replace(
         REALISTIC, profile=request.profile, seed=request.seed, conversations=request.conversations
     )
     record: Path | None = scratch / "qualification.json"

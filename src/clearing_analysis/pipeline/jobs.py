@@ -10,9 +10,10 @@ a refusal or a changed snapshot leaves nothing behind.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import msgspec
 
 from clearing_analysis import logsink
 from clearing_analysis.codes.errors import NoJournalsDetail, NoJournalsError
@@ -77,8 +78,7 @@ def _log_files(log: logsink.LogBuffer | None, log_file: Path | None) -> tuple[Ne
     return (NewFile(log_file, log.to_bytes()),)
 
 
-@dataclass(frozen=True, slots=True)
-class CompletedJob:
+class CompletedJob(msgspec.Struct, frozen=True):
     """A finished replay: its summary, the summary's JSON bytes, and the session that may
     write them with the run's other files (the --log-file)."""
 
@@ -205,8 +205,7 @@ def replay_job(
     return CompletedJob(data, summary, session, _log_files(log, request.log_file))
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
+class Page(msgspec.Struct, frozen=True):
     """The `--html` page of a run: its bytes (rendered from the report's JSON bytes, as `show
     --html` renders a saved report) and the new file it goes to."""
 
@@ -227,8 +226,7 @@ def render_page(data: bytes, html: Path | None) -> Page | None:
 Kind = TypeVar("Kind", "Report", "ExploreReport")
 
 
-@dataclass(frozen=True, slots=True)
-class CompletedReport(Generic[Kind]):
+class CompletedReport(msgspec.Struct, Generic[Kind], frozen=True):
     """A finished analysis or exploration: the typed report, its JSON bytes, the run's other
     files (a signed run's attestation, the `--html` page, the --log-file) and the session that
     may write them."""

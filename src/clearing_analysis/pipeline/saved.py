@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from clearing_analysis.codes.errors import InputInvalidDetail, InputInvalidError
 from clearing_analysis.inputs.output import InputIdentities, check_output, create_exclusive
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
     from clearing_analysis.report.model import Report
 
 
-@dataclass(frozen=True, slots=True)
-class SavedReport:
+class SavedReport(msgspec.Struct, frozen=True):
     """A report read back from its file (`show`), and the guard for the page made of it."""
 
     report: Report | ExploreReport

@@ -26,14 +26,14 @@ it void (a second pass, only for a period attestation whose configuration change
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import os
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from clearing_analysis.eligibility import Assessment, Bound, assess, count_occurrences
 from clearing_analysis.eligibility.totals import Totals, combine, totals_of
@@ -55,8 +55,7 @@ if TYPE_CHECKING:
     from clearing_analysis.simulation.unit import UnitSimulation
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True):
     """Journals (in replay order) that only decide things among themselves, and the physical
     conversations their headers name (all the per-run proofs they can ask about). The paths
     are text, made pathlib paths only while their unit runs: the units live through the run,
@@ -127,8 +126,7 @@ def plan_units(
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """What every unit is analyzed with."""
 
     routes: Routes
@@ -144,14 +142,13 @@ class Settings:
     period: Period = EVERYTHING
     # The run's key for argument digests (R-RF-1): made in memory with the settings, reaching
     # the workers in memory with each unit's, never written (replay.arguments).
-    argument_key: ArgumentKey | None = dataclasses.field(default_factory=ArgumentKey.generate)
+    argument_key: ArgumentKey | None = msgspec.field(default_factory=ArgumentKey.generate)
     # --by: the combination keeps the usage by journal, day and model (one row per journal:
     # what grows with the corpus, so only when the tables are asked for).
     usage_by: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class UnitOutput:
+class UnitOutput(msgspec.Struct, frozen=True):
     """A unit reduced to numbers, and the toolset fingerprints its runs showed."""
 
     totals: Totals
@@ -210,7 +207,7 @@ def _for_unit(settings: Settings, unit: Unit) -> Settings:
     """The settings a worker needs for one unit: the per-run proofs of its conversations."""
     if settings.agent_config is None:
         return settings
-    return replace(
+    return msgspec.structs.replace(
         settings, agent_config=settings.agent_config.restricted_to(unit.physical_conversation_ids)
     )
 
@@ -265,8 +262,7 @@ def _outputs(
     yield from pool.map([(unit, _for_unit(settings, unit), sidecar_path) for unit in units])
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotAnalysis:
+class SnapshotAnalysis(msgspec.Struct, frozen=True):
     """The combined totals (and simulation) of every unit of a snapshot."""
 
     totals: Totals
@@ -310,7 +306,7 @@ def analyze_snapshot(
     period = settings.agent_config is not None and settings.agent_config.per_run is None
     if period and len(done.fingerprints) > 1 and settings.period_attestation_valid:
         del done
-        void = dataclasses.replace(settings, period_attestation_valid=False)
+        void = msgspec.structs.replace(settings, period_attestation_valid=False)
         done = _pass(
             units, void, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=None
         )
@@ -329,8 +325,7 @@ def analyze_snapshot(
     return SnapshotAnalysis(totals, done.simulation.result(text_tokens(placeholder_text())))
 
 
-@dataclass
-class _Pass:
+class _Pass(msgspec.Struct):
     """One pass over the units: their totals, the fingerprints they showed, and (for
     `analyze`) their simulations, each combined as it arrived (in unit order), so that memory
     holds the sums, never one entry per unit (a snapshot of 100,000 tiny files is 100,000

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from clearing_analysis.journal import DecodedJournal
 from clearing_analysis.journal import messages as jm
@@ -123,18 +124,19 @@ def _context_user(message: pe.Message) -> jm.UserMessage | None:
     raise RuntimeError("not a context-only message")
 
 
-@dataclass
-class _Mapper:
+class _Mapper(msgspec.Struct):
     session: ReadSession
-    records: list[jr.Record] = field(default_factory=list)
+    records: list[jr.Record] = msgspec.field(default_factory=list)
     turns: int = 0
     run: str | None = None
     run_last_ms: int = 0
-    calls: dict[str, list[str]] = field(default_factory=dict)  # pi call id -> our ids, in order
+    calls: dict[str, list[str]] = msgspec.field(
+        default_factory=dict
+    )  # pi call id -> our ids, in order
     call_count: int = 0
-    entry_seq: dict[int, int] = field(default_factory=dict)  # path position -> first seq
+    entry_seq: dict[int, int] = msgspec.field(default_factory=dict)  # path position -> first seq
     # A compaction's trigger by path position, where the format records one (pi does not).
-    triggers: Mapping[int, jr.CheckpointTrigger] = field(default_factory=dict)
+    triggers: Mapping[int, jr.CheckpointTrigger] = msgspec.field(default_factory=dict)
 
     @property
     def seq(self) -> int:

@@ -25,11 +25,9 @@ Guarantees (docs/formats/pi-sessions.md):
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -104,8 +102,7 @@ class Unrecognized(enum.StrEnum):
     ORPHAN_TOOL_RESULT = "ORPHAN_TOOL_RESULT"
 
 
-@dataclass(frozen=True, slots=True)
-class PathEntry:
+class PathEntry(msgspec.Struct, frozen=True):
     """An entry on the resumed path: its line (the header is line 0), the entry (None for an
     unknown entry type) and, for a message entry of a known role, its decoded message."""
 
@@ -114,8 +111,7 @@ class PathEntry:
     message: Message | None
 
 
-@dataclass(frozen=True, slots=True)
-class SessionShape:
+class SessionShape(msgspec.Struct, frozen=True):
     """Counts about the file beyond the resumed path (never names, never text). The same
     shape serves every imported format (`histories`): `format` says which, `version` is a pi
     session's format version (0 for another format)."""
@@ -127,7 +123,7 @@ class SessionShape:
     leaves: int
     unrecognized: dict[Unrecognized, int]
     # Assistant messages on the path that are no model request, by fixed code (R-CM-8).
-    transcript_only: dict[TranscriptOnlyCode, int] = dataclasses.field(
+    transcript_only: dict[TranscriptOnlyCode, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(TranscriptOnlyCode, 0)
     )
     format: HistoryFormat = HistoryFormat.PI_SESSION
@@ -136,13 +132,12 @@ class SessionShape:
     torn_final_lines: int = 0
     # Counted requests whose recorded output tokens are streaming placeholders, not the
     # response's size, by API (docs/formats/claude-code.md, "Counting").
-    placeholder_output_requests: dict[str, int] = dataclasses.field(default_factory=dict)
+    placeholder_output_requests: dict[str, int] = msgspec.field(default_factory=dict)
     # Assistant messages the agent wrote itself, no request (Claude Code's `<synthetic>`).
     synthetic_messages: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ReadSession:
+class ReadSession(msgspec.Struct, frozen=True):
     """A readable session: its header, the resumed path, and where each compaction's kept
     entries start (the path position of the first kept entry; None: nothing kept)."""
 
@@ -154,8 +149,7 @@ class ReadSession:
     byte_size: int
 
 
-@dataclass(frozen=True, slots=True)
-class RejectedSession:
+class RejectedSession(msgspec.Struct, frozen=True):
     """A session file that contributes nothing, with its fixed outcome and detail."""
 
     outcome: SessionOutcome

@@ -18,8 +18,9 @@ import hashlib
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 import clearing_analysis
 from clearing_analysis import strictjson
@@ -42,8 +43,7 @@ class HarnessUnavailable(Exception):  # noqa: N818  (a verdict with a fixed reas
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class PiAiIdentity:
+class PiAiIdentity(msgspec.Struct, frozen=True):
     """The pi-ai package the harness runs: npm name and exact installed version."""
 
     package: str

@@ -23,9 +23,10 @@ import hmac
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import limits
@@ -50,8 +51,7 @@ class QualificationDetail(enum.StrEnum):
     DIGEST_MISMATCH = "DIGEST_MISMATCH"  # harness sources differ from the recorded digest
 
 
-@dataclass(frozen=True, slots=True)
-class ApiQualification:
+class ApiQualification(msgspec.Struct, frozen=True):
     """One API's qualification: qualified with its counts, or unqualified with a detail."""
 
     qualified: bool
@@ -65,8 +65,7 @@ class ApiQualification:
         return None if self.qualified else PAYLOAD_UNQUALIFIED
 
 
-@dataclass(frozen=True, slots=True)
-class QualificationStatus:
+class QualificationStatus(msgspec.Struct, frozen=True):
     """Per-API qualification plus the installed pi-ai version (the only reportable identity)."""
 
     pi_ai_version: str | None

@@ -20,7 +20,6 @@ import functools
 import gc
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +84,7 @@ class _Broken(Exception):  # noqa: N818  (internal control flow, never escapes t
         self.reason = reason
 
 
-@dataclass(slots=True)
-class _Run:
+class _Run(msgspec.Struct):
     host_turn_id: str
     turn_index: int
     reason: str
@@ -94,14 +92,13 @@ class _Run:
     status: str | None = None
     # toolCall names the run's assistant messages requested, by call id (identity binding),
     # and the `api` of the message that requested each (the result's API cohort, R-CM-8).
-    requested: dict[str, str] = field(default_factory=dict)
-    requested_api: dict[str, str] = field(default_factory=dict)
+    requested: dict[str, str] = msgspec.field(default_factory=dict)
+    requested_api: dict[str, str] = msgspec.field(default_factory=dict)
     # The keyed digests of each requested call's arguments (replay.arguments), by call id.
-    requested_digests: dict[str, CallDigests] = field(default_factory=dict)
+    requested_digests: dict[str, CallDigests] = msgspec.field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Call:
+class _Call(msgspec.Struct):
     start_index: int
     tool_name: str
     origin: McpOrigin | None
@@ -110,8 +107,7 @@ class _Call:
     digests: CallDigests = NO_DIGESTS
 
 
-@dataclass(slots=True)
-class _PendingResult:
+class _PendingResult(msgspec.Struct):
     seq: int
     run_id: str
     turn_index: int
@@ -125,8 +121,7 @@ class _PendingResult:
     web_envelope_redacted: bool = False
 
 
-@dataclass(slots=True)
-class _Turn:
+class _Turn(msgspec.Struct):
     host_turn_id: str
     index: int
     estimate: int
@@ -137,8 +132,8 @@ class _Turn:
     api: str | None = None
     request_ms: int = 0
     gap_ms: int | None = None
-    requests: list[RequestUsage] = field(default_factory=list)
-    results: list[int] = field(default_factory=list)
+    requests: list[RequestUsage] = msgspec.field(default_factory=list)
+    results: list[int] = msgspec.field(default_factory=list)
 
 
 class _Context:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import bisect
 import collections
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Api, Routes
 from clearing_analysis.inputs.sidecar import ConversationPolicy, SidecarView
@@ -42,8 +43,7 @@ from clearing_analysis.replay.model import (
 _SUPPORTED = frozenset(api.value for api in Api)
 
 
-@dataclass(frozen=True, slots=True)
-class MergedJournal:
+class MergedJournal(msgspec.Struct, frozen=True):
     """A contributing journal, the final skip (if any) of each of its boundaries, and for each
     boundary the completed prompt runs of its physical conversation that ended before it."""
 
@@ -52,8 +52,7 @@ class MergedJournal:
     completed_prompt_runs_before: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayResult:
+class ReplayResult(msgspec.Struct, frozen=True):
     """Everything the replayed snapshot contributes, plus the skip counts (all keys present)."""
 
     journals: tuple[MergedJournal, ...]

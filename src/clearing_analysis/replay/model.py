@@ -1,10 +1,10 @@
 """The facts replay produces: per journal, its boundaries and tool results (R-RP, R-SIM-1/3).
 
 Everything here is a frozen value that pickles (so a process pool can return it) and compares
-by value (so 1-worker and N-worker replays can be checked for equality). What replay makes per
-record (a request, a tool result, a boundary, ...) is a msgspec struct that the cycle collector
-does not track (`gc=False`: it holds only immutable values, never a cycle), and costs a
-fraction of a frozen dataclass to build; the per-journal values stay dataclasses. Identifiers
+by value (so 1-worker and N-worker replays can be checked for equality). Every value is a
+frozen msgspec struct (docs/architecture.md, "Records"); what replay makes per record (a
+request, a tool result, a boundary, ...) is one that the cycle collector does not track
+(`gc=False`: it holds only immutable values, never a cycle). Identifiers
 are kept because later stages join on them; no field carries message text, and nothing here is
 printed except the fixed enums and counts.
 """
@@ -12,7 +12,6 @@ printed except the fixed enums and counts.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -30,8 +29,7 @@ from clearing_analysis.toolclass import ToolClass, ToolNames
 CallStatus = ToolStatus | Literal["unknown"]
 
 
-@dataclass(frozen=True, slots=True)
-class HistorySource:
+class HistorySource(msgspec.Struct, frozen=True):
     """What a replayed journal's records come from, and so which rules replay applies.
 
     The native source (`NATIVE_JOURNAL`): a native v2 journal with the sidecar (`analyze`,
@@ -276,8 +274,7 @@ class CheckpointObservation(msgspec.Struct, frozen=True, gc=False):
     after_request: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayedJournal:
+class ReplayedJournal(msgspec.Struct, frozen=True):
     """A journal whose entire replay succeeded: its whole contribution."""
 
     journal_id: str
@@ -295,8 +292,7 @@ class ReplayedJournal:
     session: SessionShape | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedJournal:
+class SkippedJournal(msgspec.Struct, frozen=True):
     """A journal that contributes nothing; `detail` is a fixed sub-code for INVALID."""
 
     reason: JournalSkipReason

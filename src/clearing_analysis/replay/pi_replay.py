@@ -11,9 +11,10 @@ native journal is.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.histories import HistoryAdapter, adapter_of
 from clearing_analysis.histories.pi import PI_SESSIONS
@@ -56,7 +57,7 @@ def replay_with(
     source = imported_history(adapter.tool_names)
     outcome = replay_decoded(mapped, routes, None, source, period, argument_key=argument_key)
     if isinstance(outcome, ReplayedJournal):
-        return dataclasses.replace(outcome, session=adapter.shape(read))
+        return msgspec.structs.replace(outcome, session=adapter.shape(read))
     return outcome
 
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
+
+import msgspec
 
 from clearing_analysis.eligibility import (
     Assessment,
@@ -173,13 +174,14 @@ class Columns:
         self.requests = Table(REQUEST_COLUMNS)
 
 
-@dataclass
-class ConversationState:
+class ConversationState(msgspec.Struct):
     """What persists across one physical conversation's boundaries."""
 
     budget_left: int
-    counted: dict[str, int] = field(default_factory=dict)  # finalized id -> net tokens
-    pins: dict[str, int] = field(default_factory=dict)  # finalized id -> original text bytes
+    counted: dict[str, int] = msgspec.field(default_factory=dict)  # finalized id -> net tokens
+    pins: dict[str, int] = msgspec.field(
+        default_factory=dict
+    )  # finalized id -> original text bytes
     last_batch_runs: int | None = None
 
 

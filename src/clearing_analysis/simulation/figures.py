@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.policy import gate_policy, histogram_edges
 
 
-@dataclass(slots=True)
-class Buckets:
+class Buckets(msgspec.Struct):
     """Counts of values by fixed edges, as `report.model.Histogram` states them: a value lands
     in the last bucket whose edge is <= it, the last bucket is open, `below` counts values under
     the first edge and `unknown` the values that were not known (None)."""
@@ -74,8 +74,7 @@ def _gap_buckets() -> Buckets:
     return Buckets.over(histogram_edges().request_gap_ms)
 
 
-@dataclass
-class BoundaryFigures:
+class BoundaryFigures(msgspec.Struct):
     """One API's counted boundaries: what the evidence, simulation and warm-rewrite parts read.
 
     `warm_*` are the pressured boundaries that were not cold (the gap known and within the
@@ -91,12 +90,12 @@ class BoundaryFigures:
     cold_pressured: int = 0
     cold_pressured_lineages: int = 0
     admitting: int = 0  # cold pressured with at least the gate's admitted net tokens
-    request_gaps_ms: Buckets = field(default_factory=_gap_buckets)
-    estimates: Buckets = field(default_factory=token_buckets)
-    cold_estimates: Buckets = field(default_factory=token_buckets)
+    request_gaps_ms: Buckets = msgspec.field(default_factory=_gap_buckets)
+    estimates: Buckets = msgspec.field(default_factory=token_buckets)
+    cold_estimates: Buckets = msgspec.field(default_factory=token_buckets)
     clearing_points: int = 0
     batches: int = 0  # boundaries that cleared at least one result
-    admitted_per_batch: Buckets = field(default_factory=token_buckets)
+    admitted_per_batch: Buckets = msgspec.field(default_factory=token_buckets)
     budget_stops: int = 0
     upper_bound_net_tokens: int = 0
     upper_bound_admitting: int = 0  # cold pressured with that many upper-bound net tokens
@@ -135,8 +134,7 @@ class BoundaryFigures:
         self.overshoot = max(self.overshoot, other.overshoot)
 
 
-@dataclass
-class ClearedFigures:
+class ClearedFigures(msgspec.Struct):
     """One API's cleared results: their count and the sums the pressure and cost models read."""
 
     results: int = 0
@@ -148,23 +146,22 @@ class ClearedFigures:
 
     def add(self, other: ClearedFigures) -> None:
         """Add another unit's sums."""
-        for name in self.__dataclass_fields__:
+        for name in self.__struct_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-@dataclass
-class CheckpointFigures:
+class CheckpointFigures(msgspec.Struct):
     """One API's observed checkpoints (inside its windows): counts by trigger, the histograms of
     the compactions part, and the tokensBefore of the threshold compactions that followed a
     request, which the route check reads against the overshoot known only once every unit is
     in (one number per such compaction: what still grows with the corpus, slowly)."""
 
     checkpoints: int = 0
-    by_trigger: dict[str, int] = field(default_factory=dict)
-    tokens_before: Buckets = field(default_factory=token_buckets)
-    tokens_after: Buckets = field(default_factory=token_buckets)
-    summary_tokens: Buckets = field(default_factory=token_buckets)
-    threshold_tokens_before: list[int] = field(default_factory=list)
+    by_trigger: dict[str, int] = msgspec.field(default_factory=dict)
+    tokens_before: Buckets = msgspec.field(default_factory=token_buckets)
+    tokens_after: Buckets = msgspec.field(default_factory=token_buckets)
+    summary_tokens: Buckets = msgspec.field(default_factory=token_buckets)
+    threshold_tokens_before: list[int] = msgspec.field(default_factory=list)
 
     def add(self, other: CheckpointFigures) -> None:
         """Add another unit's figures."""
@@ -177,11 +174,10 @@ class CheckpointFigures:
         self.threshold_tokens_before.extend(other.threshold_tokens_before)
 
 
-@dataclass
-class _Lineages:
-    every: set[int] = field(default_factory=set)
-    pressured: set[int] = field(default_factory=set)
-    cold_pressured: set[int] = field(default_factory=set)
+class _Lineages(msgspec.Struct):
+    every: set[int] = msgspec.field(default_factory=set)
+    pressured: set[int] = msgspec.field(default_factory=set)
+    cold_pressured: set[int] = msgspec.field(default_factory=set)
 
 
 def boundary_figures(

@@ -18,15 +18,14 @@ per-unit reduction without polars (`unit.summarize`, `figures`) is tested agains
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+import msgspec
 import polars as pl
 
 from clearing_analysis.inputs.configs import Api
 
 
-@dataclass(frozen=True)
-class Growth:
+class Growth(msgspec.Struct, frozen=True):
     """One API cohort's native growth and the checkpoints inside its windows."""
 
     boundary_span: int

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from clearing_analysis.eligibility import Assessment
 from clearing_analysis.inputs.configs import Api
@@ -33,8 +34,7 @@ def _turn_buckets() -> Buckets:
     return Buckets.over(refetch_policy().distance_turn_edges)
 
 
-@dataclass
-class RefetchSums:
+class RefetchSums(msgspec.Struct):
     """One API's counts for one population (cleared results, or all results).
 
     Per re-fetch (not after a write), how far later, in prompt turns and tokens of growth: listed
@@ -45,10 +45,10 @@ class RefetchSums:
     comparable: int = 0  # with canonical arguments: the share's denominator
     refetched: int = 0  # re-fetched with no write of the file between
     refetched_after_write: int = 0  # re-read after a write or edit of the same file
-    turns: list[int] = field(default_factory=list)
-    tokens: list[int] = field(default_factory=list)
-    turn_distances: Buckets = field(default_factory=_turn_buckets)
-    token_distances: Buckets = field(default_factory=token_buckets)
+    turns: list[int] = msgspec.field(default_factory=list)
+    tokens: list[int] = msgspec.field(default_factory=list)
+    turn_distances: Buckets = msgspec.field(default_factory=_turn_buckets)
+    token_distances: Buckets = msgspec.field(default_factory=token_buckets)
 
     def bucket(self) -> None:
         """Count the listed distances into the buckets, and empty the lists."""
@@ -68,12 +68,11 @@ class RefetchSums:
         self.token_distances.merge(other.token_distances)
 
 
-@dataclass
-class RefetchTally:
+class RefetchTally(msgspec.Struct):
     """One API's re-fetch counts: of the cleared results, and of all results."""
 
-    cleared: RefetchSums = field(default_factory=RefetchSums)
-    all_results: RefetchSums = field(default_factory=RefetchSums)
+    cleared: RefetchSums = msgspec.field(default_factory=RefetchSums)
+    all_results: RefetchSums = msgspec.field(default_factory=RefetchSums)
 
     def add(self, other: RefetchTally) -> None:
         """Add another unit's tally."""
@@ -86,8 +85,7 @@ class RefetchTally:
         self.all_results.bucket()
 
 
-@dataclass(frozen=True, slots=True)
-class ClearingPoint:
+class ClearingPoint(msgspec.Struct, frozen=True):
     """Where the simulation cleared a result: the boundary's journal (assessment position),
     its turn index and E, and the cohort that cleared it."""
 

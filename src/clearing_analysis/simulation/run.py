@@ -4,8 +4,8 @@ tables, and the native growth of each API cohort from them (`growth.cohort_growt
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+import msgspec
 import polars as pl
 
 from clearing_analysis.eligibility import Assessment, OccurrenceTally
@@ -89,8 +89,7 @@ RESULT_SCHEMA: Mapping[str, type[pl.DataType] | pl.DataType] = {
 }
 
 
-@dataclass(frozen=True)
-class Simulation:
+class Simulation(msgspec.Struct, frozen=True):
     """The simulation's tables and per-API counts (see the package docstring)."""
 
     boundaries: pl.DataFrame

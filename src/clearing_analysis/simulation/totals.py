@@ -12,7 +12,8 @@ the number of boundaries (R-PERF-1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Api
 from clearing_analysis.policy import WhatIfId
@@ -27,8 +28,7 @@ from clearing_analysis.simulation.unit import (
 from clearing_analysis.simulation.what_if import PolicySums
 
 
-@dataclass
-class SimulationTotals:
+class SimulationTotals(msgspec.Struct):
     """A simulation reduced for the report: per-API sums and figures."""
 
     per_api: dict[Api, ApiSimulation]
@@ -36,9 +36,9 @@ class SimulationTotals:
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # informational (docs/model.md, section 9)
     # Request sums by (API value, journal ordinal, UTC day, catalog model id): the usage
     # tables of `--by`; journal ordinals shifted past the previous units' (`Combiner.add`).
-    usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
+    usage: dict[UsageKey, RequestSums] = msgspec.field(default_factory=dict)
     # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
-    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
+    refetches: dict[Api, RefetchTally] = msgspec.field(default_factory=dict)
 
 
 class Combiner:

@@ -16,8 +16,9 @@ order (`simulation.totals.Combiner`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, TypeAlias
+
+import msgspec
 
 from clearing_analysis.eligibility import Assessment, Boundary, OccurrenceTally
 from clearing_analysis.inputs.configs import Api, Routes
@@ -66,8 +67,7 @@ CHECKPOINT_COLUMNS: dict[str, str] = {
 Column: TypeAlias = list[Any]
 
 
-@dataclass
-class RequestSums:
+class RequestSums(msgspec.Struct):
     """Integer sums over one API's requests (R-CM-1, R-CM-7)."""
 
     requests: int = 0
@@ -82,12 +82,11 @@ class RequestSums:
 
     def add(self, other: RequestSums) -> None:
         """Add another unit's sums."""
-        for name in self.__dataclass_fields__:
+        for name in self.__struct_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-@dataclass
-class CategorySums:
+class CategorySums(msgspec.Struct):
     """Unique results of one tool class (or of the web subset) and what was cleared of them."""
 
     results: int = 0
@@ -98,24 +97,23 @@ class CategorySums:
 
     def add(self, other: CategorySums) -> None:
         """Add another unit's sums."""
-        for name in self.__dataclass_fields__:
+        for name in self.__struct_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-@dataclass
-class ApiSimulation:
+class ApiSimulation(msgspec.Struct):
     """One API's sums and figures."""
 
-    requests: RequestSums = field(default_factory=RequestSums)
-    categories: dict[ToolClass, CategorySums] = field(
+    requests: RequestSums = msgspec.field(default_factory=RequestSums)
+    categories: dict[ToolClass, CategorySums] = msgspec.field(
         default_factory=lambda: {tool: CategorySums() for tool in ToolClass}
     )
-    web: CategorySums = field(default_factory=CategorySums)
+    web: CategorySums = msgspec.field(default_factory=CategorySums)
     boundary_span: int = 0
     compaction_removed: int = 0
-    boundaries: BoundaryFigures = field(default_factory=BoundaryFigures)
-    cleared: ClearedFigures = field(default_factory=ClearedFigures)
-    checkpoints: CheckpointFigures = field(default_factory=CheckpointFigures)
+    boundaries: BoundaryFigures = msgspec.field(default_factory=BoundaryFigures)
+    cleared: ClearedFigures = msgspec.field(default_factory=ClearedFigures)
+    checkpoints: CheckpointFigures = msgspec.field(default_factory=CheckpointFigures)
 
     def add(self, other: ApiSimulation) -> None:
         """Add another unit's sums and figures."""
@@ -130,8 +128,7 @@ class ApiSimulation:
         self.checkpoints.add(other.checkpoints)
 
 
-@dataclass(frozen=True, slots=True)
-class Walked:
+class Walked(msgspec.Struct, frozen=True):
     """The columns of one assessment's simulation and its per-API occurrence counts."""
 
     columns: Columns
@@ -143,11 +140,10 @@ class Walked:
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]  # the reviewed policies' sums (informational)
     # Observed re-fetches per API (simulation.refetch, R-RF-1): informational.
-    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
+    refetches: dict[Api, RefetchTally] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitSimulation:
+class UnitSimulation(msgspec.Struct, frozen=True):
     """A unit's simulation reduced for the report (what a pool worker sends back): per-API
     sums and figures, of a size that does not grow with the unit."""
 
@@ -156,8 +152,8 @@ class UnitSimulation:
     placeholder_tokens: int
     what_ifs: dict[WhatIfId, dict[Api, PolicySums]]
     # Request sums by usage key, in the order first met (the usage tables, `--by`).
-    usage: dict[UsageKey, RequestSums] = field(default_factory=dict)
-    refetches: dict[Api, RefetchTally] = field(default_factory=dict)
+    usage: dict[UsageKey, RequestSums] = msgspec.field(default_factory=dict)
+    refetches: dict[Api, RefetchTally] = msgspec.field(default_factory=dict)
 
 
 def _transposed(names: Iterable[str], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:

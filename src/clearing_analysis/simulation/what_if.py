@@ -33,9 +33,10 @@ import bisect
 import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
+
+import msgspec
 
 from clearing_analysis.eligibility import Assessment, Boundary, ResultClass
 from clearing_analysis.eligibility.context import protection
@@ -74,8 +75,7 @@ from clearing_analysis.simulation.slots import JournalIndex, SlotScan, runs
 from clearing_analysis.toolclass import ToolClass
 
 
-@dataclass
-class PolicySums:
+class PolicySums(msgspec.Struct):
     """One policy on one API cohort: integer sums the pressure and cost models read."""
 
     boundaries: int = 0  # counted boundaries visited
@@ -90,12 +90,11 @@ class PolicySums:
 
     def add(self, other: PolicySums) -> None:
         """Add another unit's sums."""
-        for name in self.__dataclass_fields__:
+        for name in self.__struct_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-@dataclass(frozen=True, slots=True)
-class TraceRow:
+class TraceRow(msgspec.Struct, frozen=True):
     """What one policy did at one clearing point (tests compare the seed's with the gated
     tables): `request` 0 is the boundary, k > 0 the turn's request k (EVERY_REQUEST only)."""
 
@@ -110,14 +109,13 @@ class TraceRow:
     rewritten: int  # W of this point (0 when cold or nothing was cleared)
 
 
-@dataclass
-class PolicyRun:
+class PolicyRun(msgspec.Struct):
     """One policy over an assessment: sums per API, and the trace when asked for."""
 
     per_api: dict[Api, PolicySums]
-    trace: list[TraceRow] = field(default_factory=list)
-    cleared_net: list[int] = field(default_factory=list)  # net tokens, in clearing order
-    cleared_results: list[ToolResult] = field(default_factory=list)  # in memory only
+    trace: list[TraceRow] = msgspec.field(default_factory=list)
+    cleared_net: list[int] = msgspec.field(default_factory=list)  # net tokens, in clearing order
+    cleared_results: list[ToolResult] = msgspec.field(default_factory=list)  # in memory only
 
 
 class Setting(NamedTuple):
@@ -876,8 +874,7 @@ def _exact(fraction: float) -> Fraction:
     return Fraction(str(fraction))
 
 
-@dataclass(frozen=True, slots=True)
-class _Thresholds:
+class _Thresholds(msgspec.Struct, frozen=True):
     """A policy's token thresholds on one route, as integers (the trigger's fractions of T
     made exact once: an integer n >= f·T exactly when n >= ceil(f·T))."""
 

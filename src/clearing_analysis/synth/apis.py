@@ -11,16 +11,16 @@ reports the newly cached part as cacheWrite; the OpenAI-style APIs cache implici
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 CACHE_LIFETIME_MS = 300_000
 CACHE_MARGIN_MS = 30_000
 UNSUPPORTED_API = "google-generative-ai"
 
 
-@dataclass(frozen=True, slots=True)
-class ApiSpec:
+class ApiSpec(msgspec.Struct, frozen=True):
     """One provider API as a pi-ai model entry would describe it."""
 
     api: str

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +42,7 @@ REPLAYED_PLANS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusSummary:
+class CorpusSummary(msgspec.Struct, frozen=True):
     """Counts only: safe to print (R-OUT-1)."""
 
     conversations: int

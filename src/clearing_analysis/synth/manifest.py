@@ -8,8 +8,9 @@ included). The analyzer never reads this file; the project's tests compare again
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.inputs.configs import Api
 
@@ -55,15 +56,14 @@ def _api_counts() -> dict[str, Any]:
     }
 
 
-@dataclass
-class JournalTally:
+class JournalTally(msgspec.Struct):
     """Counts one journal would contribute if its replay succeeds."""
 
-    skipped_boundaries: dict[str, int] = field(
+    skipped_boundaries: dict[str, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(BOUNDARY_SKIPS, 0)
     )
-    per_api: dict[str, dict[str, Any]] = field(default_factory=dict)
-    defects: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DEFECT_KEYS, 0))
+    per_api: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+    defects: dict[str, int] = msgspec.field(default_factory=lambda: dict.fromkeys(DEFECT_KEYS, 0))
 
     def api(self, api: str) -> dict[str, Any]:
         """The counters of one supported API (created on first use)."""
@@ -92,19 +92,18 @@ class JournalTally:
                 retention[defect] += 1
 
 
-@dataclass
-class GroundTruth:
+class GroundTruth(msgspec.Struct):
     """The whole corpus's manifest, merged journal by journal."""
 
     seed: int
     profile: str
     journal_files: int = 0
     replayed_journals: int = 0
-    skipped_journals: dict[str, int] = field(
+    skipped_journals: dict[str, int] = msgspec.field(
         default_factory=lambda: dict.fromkeys(JOURNAL_SKIPS, 0)
     )
-    total: JournalTally = field(default_factory=JournalTally)
-    apis_present: set[str] = field(default_factory=set)
+    total: JournalTally = msgspec.field(default_factory=JournalTally)
+    apis_present: set[str] = msgspec.field(default_factory=set)
 
     def skipped(self, outcome: str) -> None:
         """One journal file that replay is meant to skip with `outcome`."""

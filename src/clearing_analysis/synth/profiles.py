@@ -8,9 +8,9 @@ tests and benchmarks, not analyzer policy, so they live here and not in `policy/
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-from dataclasses import dataclass
+
+import msgspec
 
 
 class ProofMode(enum.StrEnum):
@@ -55,8 +55,7 @@ SKIP_OUTCOME: dict[JournalPlan, str] = {
 }
 
 
-@dataclass(frozen=True)
-class DefectRates:
+class DefectRates(msgspec.Struct, frozen=True):
     """Per proven result: probability of each planted retention defect (mutually exclusive)."""
 
     missing: float = 0.0
@@ -72,8 +71,7 @@ class DefectRates:
     not_identity_linked: float = 0.0
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(msgspec.Struct, frozen=True):
     """A stretch of prompt turns with its own tool mix and tool-loop length (`Profile.phases`).
 
     `turns` is how many prompt turns it lasts; the last phase of a profile lasts until the next
@@ -84,8 +82,7 @@ class Phase:
     steps_median: float
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """All knobs of one corpus profile."""
 
     name: str
@@ -383,7 +380,7 @@ PROFILES: dict[str, Profile] = {
     # Long single-API sessions that read large files for a task, then edit and test in many
     # small steps (docs/synthetic-corpus.md): the history shape that clearing helps, and the
     # demo's second part.
-    "read-then-edit": dataclasses.replace(
+    "read-then-edit": msgspec.structs.replace(
         _BUILD,
         name="read-then-edit",
         turns_median=60.0,
@@ -396,13 +393,13 @@ PROFILES: dict[str, Profile] = {
         phases=(Phase(6, _READING_MIX, 1.5), Phase(1, _EDITING_MIX, 12.0)),
         apis=("openai-responses",),
     ),
-    "warm": dataclasses.replace(_CODING_SESSIONS, name="warm", cold_turn_gap_share=0.02),
-    "redacted": dataclasses.replace(
+    "warm": msgspec.structs.replace(_CODING_SESSIONS, name="warm", cold_turn_gap_share=0.02),
+    "redacted": msgspec.structs.replace(
         _CODING_SESSIONS,
         name="redacted",
         defects=DefectRates(missing=0.02, redacted=0.8, truncated=0.04),
     ),
-    "unproven": dataclasses.replace(
+    "unproven": msgspec.structs.replace(
         _CODING_SESSIONS,
         name="unproven",
         proof_mode=ProofMode.UNPROVEN,

@@ -11,12 +11,12 @@ index entry pointing at a row that is not identity-linked (R-SIM-9).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from clearing_analysis.identity import ToolIdentity
 from clearing_analysis.inputs.configs import Attestation
@@ -40,8 +40,7 @@ _RATE_FIELDS = (
 )
 
 
-@dataclass
-class PendingResult:
+class PendingResult(msgspec.Struct):
     """A placed tool result awaiting its run's end status (`finish_run` then makes its row)."""
 
     identity: ToolIdentity
@@ -90,7 +89,7 @@ def _with_defect(
     text = row.text if row.text is not None else ""
     if defect == "missing":
         # Either never captured, or captured but never entered in the committed index.
-        return None if rng.random() < 0.5 else dataclasses.replace(row, indexed=False)
+        return None if rng.random() < 0.5 else msgspec.structs.replace(row, indexed=False)
     changes: dict[str, Any]
     if defect == "notFinalized":
         changes = {"state": "committed"}
@@ -115,7 +114,7 @@ def _with_defect(
         own = row.identity
         other = own._replace(call_id=f"{own.call_id}-retry")
         changes = {"identity": other, "index_identity": own}
-    return dataclasses.replace(row, **changes)
+    return msgspec.structs.replace(row, **changes)
 
 
 def finish_run(

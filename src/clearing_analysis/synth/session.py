@@ -17,11 +17,9 @@ meant to replay. Proven results get their planted retention defect here.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import math
 import random
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -53,8 +51,7 @@ def _tokens(chars: int) -> int:
     return -(-chars // 4)
 
 
-@dataclass(frozen=True, slots=True)
-class _Turn:
+class _Turn(msgspec.Struct, frozen=True):
     """What every run of one prompt turn shares."""
 
     host_turn: str
@@ -69,8 +66,7 @@ class _Turn:
     steps_median: float | None = None
 
 
-@dataclass
-class Shared:
+class Shared(msgspec.Struct):
     """Corpus-wide helpers a session draws on (one per corpus)."""
 
     rng: random.Random
@@ -82,7 +78,7 @@ class Shared:
     tools: ToolRunner
     proofs: ProofWriter
     defects: retention.DefectPlanter
-    encoder: msgspec.json.Encoder = field(default_factory=msgspec.json.Encoder)
+    encoder: msgspec.json.Encoder = msgspec.field(default_factory=msgspec.json.Encoder)
     force_owner_missing: bool = False
     force_unsupported_api: bool = False
     force_late_capture: bool = False
@@ -106,8 +102,7 @@ class Shared:
         return last
 
 
-@dataclass
-class Snapshot:
+class Snapshot(msgspec.Struct):
     """Where a copy forks: line count and the state needed to continue."""
 
     lines: int
@@ -253,7 +248,7 @@ class Session:
         context = _Turn(host_turn, spec, owner, counted, plan, last, captured)
         if profile.phases:
             phase = self.s.phase_of(self.turns_since_compaction)
-            context = dataclasses.replace(
+            context = msgspec.structs.replace(
                 context,
                 mix=self.s.phase_mixes[phase],
                 steps_median=profile.phases[phase].steps_median,
@@ -428,7 +423,7 @@ class Session:
         self._run_end(run_id, status, pending)
         if turn.last and turn.plan is JournalPlan.INVALID_REFERENCE:
             # A message for a run that already ended: a broken reference (INVALID).
-            self._assistant(dataclasses.replace(turn, counted=False), run_id, "stop", [], None)
+            self._assistant(msgspec.structs.replace(turn, counted=False), run_id, "stop", [], None)
         return requests, status
 
     def _parallel(self) -> int:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from clearing_analysis.identity import ToolIdentity, finalized_tool_id
 from clearing_analysis.policy import read_policy_bytes
@@ -20,8 +21,7 @@ from clearing_analysis.policy import read_policy_bytes
 BATCH_ROWS = 2_000
 
 
-@dataclass(frozen=True, slots=True)
-class RetentionRow:
+class RetentionRow(msgspec.Struct, frozen=True):
     """One retained result as the (fictional) writer stored it, defect already applied."""
 
     identity: ToolIdentity

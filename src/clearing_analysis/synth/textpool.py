@@ -10,7 +10,8 @@ the code-point count somewhere in every corpus. Nothing here reads global random
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+
+import msgspec
 
 _WORDS = (
     "config",
@@ -184,8 +185,7 @@ def _sprinkle(line: str, rng: random.Random) -> str:
     return line
 
 
-@dataclass(frozen=True, slots=True)
-class TextPools:
+class TextPools(msgspec.Struct, frozen=True):
     """Large seeded strings that results and prose are sliced from."""
 
     code: str

@@ -14,7 +14,6 @@ import hashlib
 import math
 import random
 import string
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -29,8 +28,7 @@ EFFECTFUL_BUILTINS = ("bash", "edit", "write")
 WEB_TOOLS = frozenset({"web_fetch", "web_search"})  # their results are JSON web envelopes
 
 
-@dataclass(frozen=True, slots=True)
-class AppTool:
+class AppTool(msgspec.Struct, frozen=True):
     """One MCP tool of the fixed synthetic inventory."""
 
     server: str
@@ -56,8 +54,7 @@ APP_TOOLS: tuple[AppTool, ...] = (
 APP_BY_NAME: dict[str, AppTool] = {tool.tool: tool for tool in APP_TOOLS}
 
 
-@dataclass(slots=True)
-class ToolOutcome:
+class ToolOutcome(msgspec.Struct):
     """What one executed call produced."""
 
     name: str
@@ -141,8 +138,7 @@ def _fresh(name: str, args: dict[str, Any], ordinal: int) -> dict[str, Any]:
     return fresh
 
 
-@dataclass(frozen=True, slots=True)
-class ToolMix:
+class ToolMix(msgspec.Struct, frozen=True):
     """Tool names and their cumulative weights, ready for `random.choices`."""
 
     names: tuple[str, ...]

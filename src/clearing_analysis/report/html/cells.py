@@ -10,29 +10,27 @@ with every digit the report holds (a table cell's `title`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
+
+import msgspec
 
 from clearing_analysis.report.text.terminal import CURRENCY
 
 
-@dataclass(frozen=True, slots=True)
-class Share:
+class Share(msgspec.Struct, frozen=True):
     """A fraction (a share, a rate, a reduction, a share of the quota budget): in percent."""
 
     value: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class Money:
+class Money(msgspec.Struct, frozen=True):
     """A list-price cost: the route's list prices are currency per million tokens, the
     catalog's US dollars (docs/formats/routes.md)."""
 
     value: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class Ratio:
+class Ratio(msgspec.Struct, frozen=True):
     """A ratio on / off, written as a multiple."""
 
     value: float | None

@@ -18,9 +18,9 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import leather
+import msgspec
 
 WIDTH = 640  # SVG user units; the page scales every chart to its column's width
 # leather finds its ticks with Decimal arithmetic in the current context; 28 digits cannot
@@ -60,8 +60,7 @@ class Tone(enum.StrEnum):
     CLEARING = "#117a65"  # what clearing does: the results it cleared, the arm with it on
 
 
-@dataclass(frozen=True, slots=True)
-class Series:
+class Series(msgspec.Struct, frozen=True):
     """One named series: a value per category, in the chart's category order."""
 
     name: str
@@ -69,8 +68,7 @@ class Series:
     tone: Tone
 
 
-@dataclass(frozen=True, slots=True)
-class Chart:
+class Chart(msgspec.Struct, frozen=True):
     """A horizontal bar chart: categories top to bottom, one bar per series and category
     (series are drawn in order over each other, so a part drawn after its whole shows as
     its share of it)."""

@@ -10,9 +10,10 @@ string, a code or a number: nothing here can carry input text (R-OUT-1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+
+import msgspec
 
 from clearing_analysis.policy import simulation_policy
 from clearing_analysis.report import model as rm
@@ -22,8 +23,7 @@ from clearing_analysis.report.text.labels import band_floor, default_rate, repor
 from clearing_analysis.report.text.terminal import percent
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     """A table of the page: every cell a fixed string, a code or a number."""
 
     caption: str
@@ -31,8 +31,7 @@ class Table:
     rows: tuple[tuple[Cell, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Figure:
+class Figure(msgspec.Struct, frozen=True):
     """Charts (none when there is nothing to draw: `note` says why) and their one table."""
 
     title: str
@@ -46,8 +45,7 @@ def titled(title: str, bound: str | None) -> str:
     return title if bound is None else f"{title} ({bound})"
 
 
-@dataclass(frozen=True, slots=True)
-class Bucket:
+class Bucket(msgspec.Struct, frozen=True):
     """One histogram bucket: its label, its range [low, high) and its count."""
 
     label: str
@@ -321,8 +319,7 @@ def _components(delta: rm.Delta) -> tuple[float, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _View:
+class _View(msgspec.Struct, frozen=True):
     """One cost view as the page shows it: its figures' cell type, and its chart's scale and
     unit (list price in US dollars; quota share in percent of the quota budget)."""
 
@@ -407,8 +404,7 @@ def cost(model: rm.Cost, key: str, bound: str | None) -> Figure:
     return Figure(title, tuple(charts), table, note)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolClassRow:
+class ToolClassRow(msgspec.Struct, frozen=True):
     """One tool class's results and bytes as either report kind counts them."""
 
     tool_class: str

@@ -20,9 +20,9 @@ shortened. The page's summary (report.html.summary) says the same from the same 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import assert_never
 
+import msgspec
 from rich.text import Text
 
 from clearing_analysis.gate import (
@@ -273,8 +273,7 @@ def api_head(
     return head, would_stop
 
 
-@dataclass(frozen=True, slots=True)
-class ApiLine:
+class ApiLine(msgspec.Struct, frozen=True):
     """One API in the summary, whatever the report kind: its line unwrapped, the verdict word
     to style in it (None for explore), whether it would STOP once evidence suffices, and the
     figures under it."""
