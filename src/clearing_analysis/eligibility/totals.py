@@ -84,9 +84,8 @@ class SessionTotals(msgspec.Struct):
     entries: int = 0
     off_path_entries: int = 0
     branched: int = 0  # sessions with more than one branch tip
-    unrecognized: Counter[str] = msgspec.field(
-        default_factory=Counter
-    )  # Unrecognized code -> count
+    # Unrecognized code -> count
+    unrecognized: Counter[str] = msgspec.field(default_factory=Counter)
     # Assistant messages that are no model request (TranscriptOnlyCode -> count, R-CM-8).
     transcript_only: Counter[str] = msgspec.field(default_factory=Counter)
     # Imported formats (HistoryFormat -> sessions read), and what a Claude Code transcript

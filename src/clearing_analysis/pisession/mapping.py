@@ -130,9 +130,8 @@ class _Mapper(msgspec.Struct):
     turns: int = 0
     run: str | None = None
     run_last_ms: int = 0
-    calls: dict[str, list[str]] = msgspec.field(
-        default_factory=dict
-    )  # pi call id -> our ids, in order
+    # pi call id -> our ids, in order
+    calls: dict[str, list[str]] = msgspec.field(default_factory=dict)
     call_count: int = 0
     entry_seq: dict[int, int] = msgspec.field(default_factory=dict)  # path position -> first seq
     # A compaction's trigger by path position, where the format records one (pi does not).

@@ -179,9 +179,8 @@ class ConversationState(msgspec.Struct):
 
     budget_left: int
     counted: dict[str, int] = msgspec.field(default_factory=dict)  # finalized id -> net tokens
-    pins: dict[str, int] = msgspec.field(
-        default_factory=dict
-    )  # finalized id -> original text bytes
+    # finalized id -> original text bytes
+    pins: dict[str, int] = msgspec.field(default_factory=dict)
     last_batch_runs: int | None = None
 
 
