@@ -4,6 +4,7 @@ two workers, and the period attestation decided over the whole snapshot."""
 from __future__ import annotations
 
 import gc
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,11 @@ from clearing_analysis.pipeline.units import (
 from clearing_analysis.replay import JournalSkipReason, replay_journals
 from tests.eligibility.helpers import PERIOD, Target, pad, write_target
 from tests.replay.builder import JournalBuilder, SidecarBuilder, agent_config, routes
+
+
+def _pool_of(workers: int) -> AbstractContextManager[UnitPool | None]:
+    """A started pool for more than one worker, else None (the units run in this process)."""
+    return UnitPool(workers) if workers > 1 else nullcontext()
 
 
 @pytest.fixture
@@ -137,13 +143,14 @@ def test_units_add_up_to_the_whole_snapshot(
     assert whole.skipped_journals[JournalSkipReason.INTERRUPTED] == 1
     with open_sidecar(sidecar_builder.path) as view:
         for workers in (1, 2):
-            analysis = analyze_snapshot(
-                units,
-                _settings(),
-                sidecar=view,
-                sidecar_path=sidecar_builder.path,
-                workers=workers,
-            )
+            with _pool_of(workers) as pool:
+                analysis = analyze_snapshot(
+                    units,
+                    _settings(),
+                    sidecar=view,
+                    sidecar_path=sidecar_builder.path,
+                    pool=pool,
+                )
             assert analysis.totals == whole
             assert analysis.simulation is None
 
@@ -155,16 +162,16 @@ def test_simulation_totals_equal_for_one_and_two_workers(
     paths = _corpus(tmp_path / "journals")
     sidecar_builder.finish()
     units = _plan(paths)
-    with open_sidecar(sidecar_builder.path) as view:
+    with open_sidecar(sidecar_builder.path) as view, UnitPool(2) as pool:
         one, two = (
             analyze_snapshot(
                 units,
                 _settings(simulate=True, usage_by=True),
                 sidecar=view,
                 sidecar_path=sidecar_builder.path,
-                workers=workers,
+                pool=runner,
             )
-            for workers in (1, 2)
+            for runner in (None, pool)
         )
     assert one.simulation is not None and two.simulation is not None
     assert one.totals == two.totals

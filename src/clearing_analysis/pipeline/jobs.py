@@ -10,6 +10,7 @@ a refusal or a changed snapshot leaves nothing behind.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -36,7 +37,6 @@ from clearing_analysis.pipeline.units import (
     analyze_snapshot,
     default_workers,
     plan_units,
-    unit_pool,
 )
 from clearing_analysis.qualify.verify import QualificationStatus, check_qualification
 from clearing_analysis.replay.model import JournalSkipReason
@@ -117,6 +117,16 @@ def _worker_count(session: InputSession, workers: int | None) -> int:
     return default_workers(sum(session.journal_sizes)) if workers is None else workers
 
 
+def _unit_pool(count: int) -> AbstractContextManager[UnitPool | None]:
+    """A started pool of `count` workers, or None (the units run in this process) for one: a
+    run in one process never imports the pool's machinery (`pipeline.pool`)."""
+    if count < 2:
+        return nullcontext()
+    from clearing_analysis.pipeline.pool import UnitPool  # noqa: PLC0415
+
+    return UnitPool(count)
+
+
 def _run_units(
     session: InputSession,
     units: list[Unit],
@@ -159,7 +169,7 @@ def _analyze_units(
     count = _worker_count(session, workers)
     logger.info("replay.started", journals_total=len(session.journal_paths), workers=count)
     # The workers start first: their imports run while this process plans and checks.
-    with unit_pool(count) as pool:
+    with _unit_pool(count) as pool:
         units = plan_units(session.journal_paths, session.journal_sizes)
         settings = Settings(
             routes=session.routes,
@@ -402,7 +412,7 @@ def explore_job(
         period=request.period,
         usage_by=request.usage_by,
     )
-    with unit_pool(count) as pool:
+    with _unit_pool(count) as pool:
         units = plan_units(session.journal_paths, session.journal_sizes, keys=grouping_keys)
         analysis = _run_units(session, units, settings, None, pool=pool, progress=progress)
     if analysis.simulation is None:

@@ -2,9 +2,10 @@
 has more than one worker.
 
 Kept apart from `pipeline.units` so that a run in one process never imports multiprocessing,
-concurrent.futures or ctypes (docs/performance.md, "Start-up"): `units.unit_pool` and
-`units.analyze_snapshot` import this module only to make a pool. A worker runs
-`units.analyze_unit` on one unit at a time and returns its numbers (`units.UnitOutput`).
+concurrent.futures or ctypes (docs/performance.md, "Start-up"): the jobs import this module
+only to make a pool, and `units` never imports it (`units.UnitRunner` is the protocol
+`units.analyze_snapshot` runs units through). A worker runs `units.analyze_unit` on one unit
+at a time and returns its numbers (`units.UnitOutput`).
 """
 
 from __future__ import annotations

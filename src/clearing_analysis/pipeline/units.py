@@ -29,9 +29,9 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
@@ -47,10 +47,7 @@ from clearing_analysis.replay.merge import merge
 from clearing_analysis.replay.model import JournalOutcome
 from clearing_analysis.replay.pi_replay import replay_history
 
-if TYPE_CHECKING:
-    # Imported where they run: a run in one process never loads the pool (multiprocessing),
-    # and the evidence-only replay never loads the simulation.
-    from clearing_analysis.pipeline.pool import UnitPool
+if TYPE_CHECKING:  # imported where it runs: the evidence-only replay never loads the simulation
     from clearing_analysis.simulation.totals import Combiner, SimulationTotals
     from clearing_analysis.simulation.unit import UnitSimulation
 
@@ -224,14 +221,17 @@ def default_workers(total_bytes: int) -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
-def unit_pool(workers: int) -> AbstractContextManager[UnitPool | None]:
-    """A started `pool.UnitPool` for more than one worker; None (work in this process) for
-    one."""
-    if workers < 2:
-        return nullcontext()
-    from clearing_analysis.pipeline.pool import UnitPool  # noqa: PLC0415
+class UnitRunner(Protocol):
+    """What runs units in other processes (`pipeline.pool.UnitPool`, which imports this
+    module: this one never imports it, so a run in one process never loads multiprocessing)."""
 
-    return UnitPool(workers)
+    def map(self, tasks: Sequence[tuple[Unit, Settings, Path | None]]) -> Iterator[UnitOutput]:
+        """The outputs of `tasks`, in submission order."""
+        ...
+
+    def close(self) -> None:
+        """End the workers; closing again does nothing."""
+        ...
 
 
 @contextmanager
@@ -251,7 +251,7 @@ def _outputs(
     settings: Settings,
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
-    pool: UnitPool | None,
+    pool: UnitRunner | None,
 ) -> Generator[UnitOutput, None, None]:
     if pool is None or len(units) < 2:
         with _frozen_heap():
@@ -279,27 +279,12 @@ def analyze_snapshot(
     *,
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
-    workers: int = 1,
-    pool: UnitPool | None = None,
+    pool: UnitRunner | None = None,
     progress: Progress | None = None,
 ) -> SnapshotAnalysis:
     """Every unit, combined in order; a second pass when a period attestation is void. The
-    units run in `pool` when one is given, else in a pool of `workers` made here when that is
-    more than one, else in this process. A pool is closed once its last unit is back, so its
-    workers are gone before the units are combined."""
-    if workers < 1:
-        raise RuntimeError("workers must be at least 1")
-    if pool is None and workers > 1:
-        with unit_pool(workers) as own:
-            return analyze_snapshot(
-                units,
-                settings,
-                sidecar=sidecar,
-                sidecar_path=sidecar_path,
-                workers=workers,
-                pool=own,
-                progress=progress,
-            )
+    units run in `pool` when one is given, else in this process. A pool is closed once its
+    last unit is back, so its workers are gone before the units are combined."""
     done = _pass(
         units, settings, sidecar=sidecar, sidecar_path=sidecar_path, pool=pool, progress=progress
     )
@@ -342,7 +327,7 @@ def _pass(
     *,
     sidecar: SidecarView | None,
     sidecar_path: Path | None,
-    pool: UnitPool | None,
+    pool: UnitRunner | None,
     progress: Progress | None,
 ) -> _Pass:
     done = _Pass(combine((), sorted(settings.routes.by_api)), set(), None)
@@ -377,9 +362,9 @@ __all__ = [
     "SnapshotAnalysis",
     "Unit",
     "UnitOutput",
+    "UnitRunner",
     "analyze_snapshot",
     "analyze_unit",
     "default_workers",
     "plan_units",
-    "unit_pool",
 ]
