@@ -5,8 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
+import pytest
+
 from clearing_analysis.policy import read_policy_bytes
-from clearing_analysis.report.encode import SCHEMA_FILE
+from clearing_analysis.report.encode import (
+    SCHEMA_FILE,
+    ReportSchemaError,
+    decode_report,
+    encode_report,
+)
 from clearing_analysis.report.schema import report_schema, schema_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,3 +59,26 @@ def test_every_object_is_closed() -> None:
         and definition.get("additionalProperties") is not False
     ]
     assert open_objects == []
+
+
+def _golden_report() -> Any:
+    return decode_report((ROOT / "tests" / "golden" / "report-mixed.json").read_bytes())
+
+
+def test_a_report_that_breaks_its_schema_is_never_written() -> None:
+    """R-OUT-2: every report is checked against the schema before it is written. Structs
+    made in code are not checked on construction, so a negative count or a detail code that
+    is not a fixed code would encode; `encode_report` refuses both (`schemacheck`), and the
+    unedited report passes (not vacuous)."""
+    report = _golden_report()
+    assert encode_report(report) == (ROOT / "tests" / "golden" / "report-mixed.json").read_bytes()
+    negative = msgspec.structs.replace(
+        report, snapshot=msgspec.structs.replace(report.snapshot, journals_replayed=-1)
+    )
+    free_text = msgspec.structs.replace(
+        report,
+        snapshot=msgspec.structs.replace(report.snapshot, invalid_journal_details={"a b": 1}),
+    )
+    for broken in (negative, free_text):
+        with pytest.raises(ReportSchemaError):
+            encode_report(broken)
